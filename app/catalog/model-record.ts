@@ -1,0 +1,88 @@
+/**
+ * The catalogue's view of one model: what the importer writes and what pages, the API and the
+ * inference gateway read. Field names follow the app's camelCase; the Hub-shaped API maps them back.
+ */
+
+export type GatedMode = false | "auto" | "manual";
+
+/** How a derived model relates to its base, from `base_model:<relation>:<id>` tags. */
+export const BASE_MODEL_RELATIONS = ["finetune", "quantized", "adapter", "merge"] as const;
+export type BaseModelRelation = (typeof BASE_MODEL_RELATIONS)[number] | "derived";
+
+export interface BaseModelLink {
+  id: string;
+  relation: BaseModelRelation;
+}
+
+export type ProviderStatus = "live" | "staging" | null;
+
+export interface ProviderMapping {
+  provider: string;
+  providerId: string;
+  task: string;
+  status: ProviderStatus;
+  adapter: string | null;
+  adapterWeightsPath: string | null;
+}
+
+export interface ModelSibling {
+  rfilename: string;
+  /** Bytes, when the source recorded it. */
+  size: number | null;
+}
+
+/** A tokenizer_config `chat_template` is either one template or a list of named ones. */
+export type ChatTemplateSource = string | Array<{ name: string; template: string }>;
+
+export interface ChatTemplateIssue {
+  message: string;
+  line: number | null;
+  column: number | null;
+  templateName: string | null;
+}
+
+export type ChatTemplateStatus = "ok" | "error";
+
+export interface CatalogModelSummary {
+  id: string;
+  author: string;
+  pipelineTag: string | null;
+  libraryName: string | null;
+  license: string | null;
+  tags: string[];
+  downloads: number;
+  likes: number;
+  trendingScore: number;
+  /** Total parameters (safetensors or GGUF), when known. */
+  params: number | null;
+  createdAt: string | null;
+  lastModified: string | null;
+  gated: GatedMode;
+  /** The date the download and like counts were taken, or null when they are live. */
+  statsAsOf: string | null;
+  providers: string[];
+  chatTemplateStatus: ChatTemplateStatus | null;
+}
+
+export interface CatalogModel extends CatalogModelSummary {
+  sha: string | null;
+  languages: string[];
+  datasets: string[];
+  baseModels: BaseModelLink[];
+  cardMarkdown: string | null;
+  cardData: Record<string, unknown> | null;
+  /** config.json plus the Hub's merged extras (tokenizer_config, processor_config, …). */
+  config: Record<string, unknown> | null;
+  chatTemplate: ChatTemplateSource | null;
+  bosToken: string | null;
+  eosToken: string | null;
+  chatTemplateIssue: ChatTemplateIssue | null;
+  siblings: ModelSibling[];
+  safetensors: Record<string, unknown> | null;
+  gguf: Record<string, unknown> | null;
+  widgetData: unknown[] | null;
+  transformersInfo: Record<string, unknown> | null;
+  modelIndex: unknown[] | null;
+  inferenceProviderMapping: ProviderMapping[];
+  spaces: string[];
+}
