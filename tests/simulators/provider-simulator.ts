@@ -26,7 +26,7 @@ import {
 
 const timesSchema = z.union([z.number().int().positive(), z.literal("forever")]);
 
-export const errorStyleSchema = z.enum(["hf-inference", "openai", "message", "replicate", "fal", "text"]);
+export const errorStyleSchema = z.enum(["hf-inference", "openai", "message", "replicate", "fal", "text", "html"]);
 export type ErrorStyle = z.infer<typeof errorStyleSchema>;
 
 export const faultMatchSchema = z.strictObject({
@@ -312,6 +312,8 @@ function errorReply(style: ErrorStyle, status: number, message: string): ErrorRe
       return { status, contentType: "application/json", body: JSON.stringify({ detail: message }) };
     case "text":
       return { status, contentType: "text/plain; charset=utf-8", body: message };
+    case "html":
+      return { status, contentType: "text/html; charset=utf-8", body: `<html><head><title>${status} ${httpTitle(status)}</title></head><body><h1>${message}</h1></body></html>` };
   }
 }
 
