@@ -1,0 +1,216 @@
+/**
+ * Inference snippets panel: the code @huggingface/inference 3.13.1 generates for a model and
+ * provider, grouped by language, with the text exactly as the library returns it.
+ *
+ * Token handling: the library prints whatever access token it is given. Without a visitor token we
+ * give it TOKEN_PLACEHOLDER ("hf_***"), so the placeholder appears where the library would put a
+ * token and nothing else in the text changes; it also starts with "hf_", so the library routes the
+ * request through the Hugging Face router exactly as it would for a real HF token. With a saved
+ * token the text carries the real token; show it through `maskToken` until the visitor reveals
+ * it, and copy the unmasked text only on an explicit "copy with token".
+ */
+import type { InferenceProviderOrPolicy } from "@huggingface/inference";
+import { snippets } from "@huggingface/inference";
+import type { InferenceSnippet, InferenceSnippetLanguage, WidgetType } from "@huggingface/tasks";
+import { inferenceSnippetLanguages } from "@huggingface/tasks";
+import { z } from "zod";
+import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
+import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
+import { AUTO_POLICY, isProviderOrPolicy, supportedMappings } from "#app/snippets/providers.ts";
+
+export const TOKEN_PLACEHOLDER = "hf_***";
+
+export type LibraryProviderMapping = NonNullable<Parameters<typeof snippets.getInferenceSnippets>[3]>;
+
+export interface SnippetClient {
+  client: string;
+  label: string;
+  content: string;
+}
+
+export interface SnippetLanguage {
+  language: InferenceSnippetLanguage;
+  label: string;
+  clients: SnippetClient[];
+}
+
+export interface InferenceSnippetsResult {
+  provider: InferenceProviderOrPolicy;
+  /** In the library's order (python, js, sh); languages without any client are left out. */
+  languages: SnippetLanguage[];
+  /** Set when the library itself failed for this model and provider. */
+  error?: string;
+}
+
+export interface InferenceSnippetOptions {
+  provider: string;
+  streaming?: boolean;
+  billTo?: string;
+  accessToken?: string;
+  /**
+   * Chat settings the library puts in the request body: messages, temperature, max_tokens, top_p.
+   * 3.13.1 reads them for conversational models only and drops falsy numbers (temperature 0).
+   */
+  parameters?: Record<string, unknown>;
+}
+
+/** Bad input from the page or an API caller; routes turn it into a 400. */
+export class SnippetInputError extends Error {
+  override name = "SnippetInputError";
+}
+
+const LANGUAGE_LABELS: Record<InferenceSnippetLanguage, string> = {
+  python: "Python",
+  js: "JavaScript",
+  sh: "Shell",
+};
+
+const CLIENT_LABELS: Readonly<Record<string, string>> = {
+  huggingface_hub: "huggingface_hub",
+  fal_client: "fal_client",
+  requests: "requests",
+  openai: "openai",
+  fetch: "fetch",
+  "huggingface.js": "huggingface.js",
+  curl: "cURL",
+};
+
+// The token and bill-to name are pasted into code; anything outside these characters could break
+// out of the string literal it lands in.
+const accessTokenSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{8,512}$/, "accessToken must be 8-512 letters, digits or _ . : -");
+const billToSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/, "billTo must be a user or organisation name");
+
+const messageSchema = z.looseObject({
+  role: z.string(),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+});
+
+const parametersSchema = z.looseObject({
+  messages: z.array(messageSchema).min(1).optional(),
+  temperature: z.number().min(0).max(100).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  top_p: z.number().min(0).max(1).optional(),
+});
+
+const optionsSchema = z.object({
+  provider: z.string(),
+  streaming: z.boolean().optional(),
+  billTo: billToSchema.optional(),
+  accessToken: accessTokenSchema.optional(),
+  parameters: parametersSchema.optional(),
+});
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return "invalid snippet options";
+  const path = issue.path.join(".");
+  return path === "" ? issue.message : `${path}: ${issue.message}`;
+}
+
+function isWidgetType(task: string): task is WidgetType {
+  return task === "conversational" || isPipelineType(task);
+}
+
+/** The catalogue's mapping row in the shape 3.13.1's snippet generator takes. */
+export function toLibraryMapping(model: CatalogModel, mapping: ProviderMapping): LibraryProviderMapping {
+  if (!isWidgetType(mapping.task)) {
+    throw new SnippetInputError(`Provider mapping for ${mapping.provider} has an unknown task "${mapping.task}"`);
+  }
+  const converted: LibraryProviderMapping = {
+    hfModelId: model.id,
+    providerId: mapping.providerId,
+    task: mapping.task,
+    // Status is often unrecorded (null). The snippet generator never reads it; only the live
+    // request path warns on "staging".
+    status: mapping.status ?? "live",
+  };
+  if (mapping.adapter !== null) converted.adapter = mapping.adapter;
+  if (mapping.adapterWeightsPath !== null) converted.adapterWeightsPath = mapping.adapterWeightsPath;
+  return converted;
+}
+
+export function groupSnippets(list: InferenceSnippet[]): SnippetLanguage[] {
+  return inferenceSnippetLanguages
+    .map((language) => ({
+      language,
+      label: LANGUAGE_LABELS[language],
+      clients: list
+        .filter((snippet) => snippet.language === language)
+        .map((snippet) => ({
+          client: snippet.client,
+          label: CLIENT_LABELS[snippet.client] ?? snippet.client,
+          content: snippet.content,
+        })),
+    }))
+    .filter((group) => group.clients.length > 0);
+}
+
+export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceSnippetOptions): InferenceSnippetsResult {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new SnippetInputError(firstIssue(parsed.error));
+  const { provider, streaming, billTo, accessToken, parameters } = parsed.data;
+  if (!isProviderOrPolicy(provider)) {
+    throw new SnippetInputError(`Provider "${provider}" is not supported by @huggingface/inference 3.13.1`);
+  }
+  const mappings = supportedMappings(model);
+  if (mappings.length === 0) {
+    throw new SnippetInputError(`No supported inference provider serves ${model.id}`);
+  }
+  let mapping: LibraryProviderMapping | undefined;
+  if (provider !== AUTO_POLICY) {
+    const row = mappings.find((candidate) => candidate.provider === provider);
+    if (row === undefined) throw new SnippetInputError(`Provider "${provider}" does not serve ${model.id}`);
+    mapping = toLibraryMapping(model, row);
+  }
+
+  // Chat settings first, so they can never override the panel's own streaming and billTo.
+  const libraryOptions: Record<string, unknown> = { ...parameters, streaming: streaming ?? false };
+  if (billTo !== undefined) libraryOptions.billTo = billTo;
+
+  let list: InferenceSnippet[];
+  try {
+    list = snippets.getInferenceSnippets(
+      toModelData(model),
+      accessToken ?? TOKEN_PLACEHOLDER,
+      provider,
+      mapping,
+      libraryOptions,
+    );
+  } catch (error) {
+    // e.g. 3.13.1 refuses HF tokens (the placeholder included) for the "openai" provider.
+    return { provider, languages: [], error: error instanceof Error ? error.message : String(error) };
+  }
+  return { provider, languages: groupSnippets(list) };
+}
+
+/** What to show for a token while it is hidden: the first three characters, then asterisks. */
+export function maskedTokenValue(token: string): string {
+  if (token.length <= 8) return "*".repeat(token.length);
+  return token.slice(0, 3) + "*".repeat(token.length - 3);
+}
+
+/** The text with every occurrence of the token hidden; nothing else changes. */
+export function maskToken(text: string, token: string | undefined): string {
+  if (token === undefined || token === "") return text;
+  return text.split(token).join(maskedTokenValue(token));
+}
+
+/** The whole panel with the token hidden, for display until the visitor reveals it. */
+export function maskSnippets(result: InferenceSnippetsResult, token: string | undefined): InferenceSnippetsResult {
+  return {
+    ...result,
+    languages: result.languages.map((language) => ({
+      ...language,
+      clients: language.clients.map((client) => ({ ...client, content: maskToken(client.content, token) })),
+    })),
+  };
+}
+
+/** Whether a model page shows the inference panel at all (otherwise it shows the "no provider" note). */
+export function hasInferenceProviders(model: CatalogModel): boolean {
+  return supportedMappings(model).length > 0;
+}

@@ -1,0 +1,153 @@
+/**
+ * "Use this model" entries for local apps: every LOCAL_APPS entry whose displayOnModelPage(model)
+ * is true, in the library's order, with its snippets normalised to one shape (text untouched) or
+ * its deeplink as a string.
+ */
+import type { LocalApp, LocalAppSnippet, ModelData, PipelineType } from "@huggingface/tasks";
+import { LOCAL_APPS } from "@huggingface/tasks";
+import type { CatalogModel } from "#app/catalog/model-record.ts";
+import { toModelData } from "#app/snippets/model-data.ts";
+
+export interface LocalAppSnippetBlock {
+  title: string;
+  setup?: string;
+  /** One command, or several shown one after another; exactly as the library wrote them. */
+  content: string | string[];
+}
+
+export interface LocalAppEntry {
+  key: string;
+  prettyLabel: string;
+  docsUrl: string;
+  mainTask: PipelineType;
+  macOSOnly: boolean;
+  comingSoon: boolean;
+  kind: "snippets" | "deeplink";
+  snippets?: LocalAppSnippetBlock[];
+  deeplink?: string;
+  /** Set when the app's snippet or deeplink function threw for this model. */
+  error?: string;
+}
+
+export interface LocalAppOptions {
+  /**
+   * A file in the repo (e.g. one .gguf quant). Without it the library leaves its placeholders
+   * ({{GGUF_FILE}}, {{QUANT_TAG}}) in the text, as the Hub does before a file is picked.
+   */
+  filepath?: string;
+}
+
+// Schemes that run code or read local data when a link is followed from a page.
+const FORBIDDEN_SCHEMES: ReadonlySet<string> = new Set([
+  "javascript:",
+  "vbscript:",
+  "data:",
+  "file:",
+  "blob:",
+  "filesystem:",
+  "about:",
+]);
+
+/**
+ * Deeplinks are custom app schemes (lmstudio:, jan:, msty:, …) or https. Anything that a browser
+ * would execute or resolve locally is refused, and so is anything that is not an absolute URL.
+ */
+export function isSafeDeeplink(href: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return false;
+  }
+  const scheme = url.protocol.toLowerCase();
+  if (!/^[a-z][a-z0-9+.-]*:$/.test(scheme)) return false;
+  // URL parsing drops tabs and newlines inside a scheme, so "java\tscript:" is caught here too.
+  return !FORBIDDEN_SCHEMES.has(scheme);
+}
+
+function isLocalAppSnippet(value: string | LocalAppSnippet): value is LocalAppSnippet {
+  return typeof value !== "string";
+}
+
+function toBlock(snippet: LocalAppSnippet): LocalAppSnippetBlock {
+  const block: LocalAppSnippetBlock = { title: snippet.title, content: snippet.content };
+  if (snippet.setup !== undefined) block.setup = snippet.setup;
+  return block;
+}
+
+/**
+ * The library returns a command string, a list of commands, one titled snippet or a list of them.
+ * Bare commands carry no title of their own, so they take the app's name.
+ */
+export function normaliseLocalAppSnippets(
+  raw: string | string[] | LocalAppSnippet | LocalAppSnippet[],
+  prettyLabel: string,
+): LocalAppSnippetBlock[] {
+  if (typeof raw === "string") return [{ title: prettyLabel, content: raw }];
+  if (!Array.isArray(raw)) return [toBlock(raw)];
+  const blocks: LocalAppSnippetBlock[] = [];
+  const commands: string[] = [];
+  for (const item of raw) {
+    if (isLocalAppSnippet(item)) blocks.push(toBlock(item));
+    else commands.push(item);
+  }
+  if (commands.length > 0) blocks.unshift({ title: prettyLabel, content: commands });
+  return blocks;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function entryFor(key: string, app: LocalApp, data: ModelData, filepath: string | undefined): LocalAppEntry | null {
+  const base = {
+    key,
+    prettyLabel: app.prettyLabel,
+    docsUrl: app.docsUrl,
+    mainTask: app.mainTask,
+    macOSOnly: app.macOSOnly ?? false,
+    comingSoon: app.comingSoon ?? false,
+  };
+  if ("deeplink" in app) {
+    let href: string;
+    try {
+      href = app.deeplink(data, filepath).href;
+    } catch (error) {
+      return { ...base, kind: "deeplink", error: errorMessage(error) };
+    }
+    // An unsafe link is dropped, not shown as text: the app cannot be opened from this page.
+    return isSafeDeeplink(href) ? { ...base, kind: "deeplink", deeplink: href } : null;
+  }
+  try {
+    return { ...base, kind: "snippets", snippets: normaliseLocalAppSnippets(app.snippet(data, filepath), app.prettyLabel) };
+  } catch (error) {
+    return { ...base, kind: "snippets", snippets: [], error: errorMessage(error) };
+  }
+}
+
+export function localAppSnippetsFromModelData(data: ModelData, options: LocalAppOptions = {}): LocalAppEntry[] {
+  const apps: Record<string, LocalApp> = LOCAL_APPS;
+  const entries: LocalAppEntry[] = [];
+  for (const [key, app] of Object.entries(apps)) {
+    let shown: boolean;
+    try {
+      shown = app.displayOnModelPage(data);
+    } catch {
+      // A predicate that cannot evaluate this model's metadata means the app does not apply.
+      shown = false;
+    }
+    if (!shown) continue;
+    const entry = entryFor(key, app, data, options.filepath);
+    if (entry !== null) entries.push(entry);
+  }
+  return entries;
+}
+
+export function getLocalAppSnippets(model: CatalogModel, options: LocalAppOptions = {}): LocalAppEntry[] {
+  return localAppSnippetsFromModelData(toModelData(model), options);
+}
+
+/** The repo's .gguf files, for a file picker that fills the library's {{GGUF_FILE}} placeholder. */
+export function ggufFilesOf(model: CatalogModel): string[] {
+  return model.siblings.map((sibling) => sibling.rfilename).filter((name) => name.toLowerCase().endsWith(".gguf"));
+}
