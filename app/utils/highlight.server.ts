@@ -114,15 +114,18 @@ function getHighlighter(): HighlighterCore {
 }
 
 /**
- * Maps a fence info string or language name ("Python", "py {linenos}", "bash") to a loaded
- * shiki language id, or "text" when it is unknown.
+ * Maps a fence info string or language name ("Python", "py {linenos}", "bash") to the canonical
+ * id of a loaded shiki language ("python", "shellscript"), or "text" when it is unknown.
  */
 export function resolveLanguage(lang: string | null | undefined): string {
   const name = (lang ?? "").trim().split(/[\s{,]/, 1)[0]?.toLowerCase() ?? "";
   if (name === "") return "text";
   const alias = EXTRA_ALIASES[name];
   if (alias !== undefined) return alias;
-  return getHighlighter().getLoadedLanguages().includes(name) ? name : "text";
+  const highlighter = getHighlighter();
+  if (!highlighter.getLoadedLanguages().includes(name)) return "text";
+  // Canonical id, so that "py" and "python" share one cache entry.
+  return highlighter.getLanguage(name).name;
 }
 
 /** Languages that get real highlighting (shiki ids; their aliases work too). */

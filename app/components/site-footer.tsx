@@ -1,0 +1,26 @@
+export function SiteFooter() {
+  return (
+    <footer className="mt-16 border-t border-gray-200 py-8 text-sm text-gray-600 dark:border-gray-800 dark:text-gray-400">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4">
+        <p>
+          Modelyard — a self-hosted model catalogue. Catalogue facts come from public Hugging Face Hub data; download counts are
+          30-day figures from the snapshot date shown beside them.
+        </p>
+        <nav aria-label="Footer" className="flex gap-4">
+          <a className="hover:underline" href="/models">
+            Models
+          </a>
+          <a className="hover:underline" href="/tasks">
+            Tasks
+          </a>
+          <a className="hover:underline" href="/spaces">
+            Spaces
+          </a>
+          <a className="hover:underline" href="/api/models?limit=5">
+            API
+          </a>
+        </nav>
+      </div>
+    </footer>
+  );
+}

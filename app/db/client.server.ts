@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "#app/db/schema.ts";
+
+export type DialectName = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Where the data lives, for log lines (never includes a password). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SQLITE_PATH = "./data/modelyard.db";
+
+// int8 columns (downloads, params) fit comfortably in a double; parse them as numbers so both
+// engines hand back the same JavaScript types.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export function describeDatabaseUrl(url: string | undefined): { dialect: DialectName; target: string } {
+  if (!url || url.trim() === "") return { dialect: "sqlite", target: DEFAULT_SQLITE_PATH };
+  if (url.startsWith("sqlite:")) {
+    const p = url.slice("sqlite:".length).replace(/^\/\//, "");
+    if (!p) throw new Error("DATABASE_URL 'sqlite:' needs a path, for example sqlite:./data/modelyard.db");
+    return { dialect: "sqlite", target: p };
+  }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return { dialect: "postgres", target: url };
+  throw new Error(
+    `DATABASE_URL must be unset (SQLite at ${DEFAULT_SQLITE_PATH}), sqlite:<path>, or postgres://…; got a value starting with '${url.slice(0, 12)}'`,
+  );
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres://…";
+  }
+}
+
+export function openDatabase(url: string | undefined): DatabaseHandle {
+  const { dialect, target } = describeDatabaseUrl(url);
+  if (dialect === "sqlite") {
+    if (target !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    const sqlite = new SQLite(target);
+    // WAL + NORMAL: a killed process never loses a committed batch; readers never block the importer.
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma("cache_size = -65536");
+    sqlite.pragma("temp_store = MEMORY");
+    sqlite.pragma("mmap_size = 268435456");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return {
+      db,
+      dialect,
+      location: path.resolve(target),
+      close: () => db.destroy(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: target, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect, location: redactUrl(target), close: () => db.destroy() };
+}

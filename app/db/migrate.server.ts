@@ -1,0 +1,32 @@
+import { type Kysely, sql } from "kysely";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
+import * as m0001 from "#app/db/migrations/0001-catalogue.ts";
+
+interface Migration {
+  name: string;
+  up(db: Kysely<unknown>, dialect: DatabaseHandle["dialect"]): Promise<void>;
+}
+
+// Listed in order; a migration is never edited once it has shipped, only followed by a new one.
+const MIGRATIONS: Migration[] = [{ name: "0001-catalogue", up: m0001.up }];
+
+/**
+ * Applies pending migrations, each in its own transaction, and returns the names applied.
+ * Kysely's Migrator is not used because its provider cannot pass the dialect our DDL needs.
+ */
+export async function migrate(handle: DatabaseHandle): Promise<string[]> {
+  const db = handle.db as unknown as Kysely<unknown>;
+  await sql`create table if not exists modelyard_migrations (name text primary key, applied_at text not null)`.execute(db);
+  const rows = await sql<{ name: string }>`select name from modelyard_migrations`.execute(db);
+  const done = new Set(rows.rows.map((r) => r.name));
+  const applied: string[] = [];
+  for (const m of MIGRATIONS) {
+    if (done.has(m.name)) continue;
+    await db.transaction().execute(async (trx) => {
+      await m.up(trx, handle.dialect);
+      await sql`insert into modelyard_migrations (name, applied_at) values (${m.name}, ${new Date().toISOString()})`.execute(trx);
+    });
+    applied.push(m.name);
+  }
+  return applied;
+}

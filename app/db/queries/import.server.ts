@@ -1,0 +1,152 @@
+import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { Database, ModelDetailsTable, ModelsTable } from "#app/db/schema.ts";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type ModelRow = Selectable<ModelsTable>;
+export type DetailsRow = Selectable<ModelDetailsTable>;
+export type NewModelRow = Omit<Insertable<ModelsTable>, "rid">;
+export type NewDetailsRow = Omit<Insertable<ModelDetailsTable>, "rid">;
+
+// Both engines accept well over this many bound parameters per statement (SQLite 32766, PG 65535).
+const MAX_PARAMS = 30_000;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface ExistingModel {
+  model: ModelRow;
+  details: DetailsRow | null;
+}
+
+/** Current rows for a batch of ids, so the importer can merge partial records and skip no-ops. */
+export async function fetchExistingModels(db: Db, ids: string[]): Promise<Map<string, ExistingModel>> {
+  const out = new Map<string, ExistingModel>();
+  for (const part of chunks(ids, 5000)) {
+    const models = await db.selectFrom("models").selectAll().where("id", "in", part).execute();
+    if (!models.length) continue;
+    const details = await db
+      .selectFrom("model_details")
+      .selectAll()
+      .where(
+        "rid",
+        "in",
+        models.map((m) => m.rid),
+      )
+      .execute();
+    const byRid = new Map(details.map((d) => [d.rid, d]));
+    for (const m of models) out.set(m.id, { model: m, details: byRid.get(m.rid) ?? null });
+  }
+  return out;
+}
+
+const MODEL_COLUMNS = [
+  "author", "pipeline_tag", "library_name", "license", "downloads", "likes", "trending_score", "params",
+  "created_at", "last_modified", "gated", "stats_as_of", "providers", "tags", "chat_template_status",
+  "imported_at",
+] as const satisfies ReadonlyArray<keyof NewModelRow>;
+
+/** Inserts or fully replaces model rows by id; returns the row id of each. */
+export async function upsertModels(db: Db, rows: NewModelRow[]): Promise<Array<{ rid: number; id: string }>> {
+  const out: Array<{ rid: number; id: string }> = [];
+  const per = Math.floor(MAX_PARAMS / (MODEL_COLUMNS.length + 1));
+  for (const part of chunks(rows, per)) {
+    const res = await db
+      .insertInto("models")
+      .values(part)
+      .onConflict((oc) =>
+        oc.column("id").doUpdateSet((eb) => {
+          const set: Record<string, unknown> = {};
+          for (const c of MODEL_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
+          return set as Partial<NewModelRow>;
+        }),
+      )
+      .returning(["rid", "id"])
+      .execute();
+    out.push(...res);
+  }
+  return out;
+}
+
+const DETAIL_COLUMNS = [
+  "sha", "languages", "datasets", "base_models", "card_md", "card_data", "config", "chat_template", "bos_token",
+  "eos_token", "chat_template_issue", "siblings", "safetensors", "gguf", "widget_data", "transformers_info",
+  "model_index", "spaces", "provider_mapping",
+] as const satisfies ReadonlyArray<keyof NewDetailsRow>;
+
+export async function upsertDetails(db: Db, rows: Array<NewDetailsRow & { rid: number }>): Promise<void> {
+  // Card text can be large; a few hundred rows per statement keeps memory flat.
+  for (const part of chunks(rows, 200)) {
+    await db
+      .insertInto("model_details")
+      .values(part)
+      .onConflict((oc) =>
+        oc.column("rid").doUpdateSet((eb) => {
+          const set: Record<string, unknown> = {};
+          for (const c of DETAIL_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
+          return set as Partial<NewDetailsRow>;
+        }),
+      )
+      .execute();
+  }
+}
+
+export async function replaceModelTags(db: Db, rids: number[], pairs: Array<{ rid: number; tag: string }>): Promise<void> {
+  for (const part of chunks(rids, 5000)) await db.deleteFrom("model_tags").where("rid", "in", part).execute();
+  for (const part of chunks(pairs, Math.floor(MAX_PARAMS / 2))) await db.insertInto("model_tags").values(part).execute();
+}
+
+export interface ProviderRow {
+  rid: number;
+  provider: string;
+  provider_id: string;
+  task: string;
+  status: string | null;
+  adapter: string | null;
+  adapter_weights_path: string | null;
+}
+
+export async function replaceModelProviders(db: Db, rids: number[], rows: ProviderRow[]): Promise<void> {
+  for (const part of chunks(rids, 5000)) await db.deleteFrom("model_providers").where("rid", "in", part).execute();
+  for (const part of chunks(rows, Math.floor(MAX_PARAMS / 7))) await db.insertInto("model_providers").values(part).execute();
+}
+
+export async function replaceModelBases(
+  db: Db,
+  rids: number[],
+  rows: Array<{ rid: number; base_id: string; relation: string }>,
+): Promise<void> {
+  for (const part of chunks(rids, 5000)) await db.deleteFrom("model_bases").where("rid", "in", part).execute();
+  for (const part of chunks(rows, Math.floor(MAX_PARAMS / 3))) await db.insertInto("model_bases").values(part).execute();
+}
+
+/** Links models to the Spaces their records name; Spaces are created on first sight. */
+export async function replaceSpaceLinks(
+  db: Db,
+  modelIds: string[],
+  links: Array<{ space_id: string; model_id: string }>,
+): Promise<void> {
+  for (const part of chunks(modelIds, 5000)) {
+    await db
+      .deleteFrom("space_models")
+      .where("model_id", "in", part)
+      .where("space_id", "in", (eb) => eb.selectFrom("spaces").select("id").where("source", "=", "model-record"))
+      .execute();
+  }
+  const spaces = [...new Set(links.map((l) => l.space_id))].map((id) => ({
+    id,
+    author: id.includes("/") ? id.split("/")[0]! : "",
+    title: null,
+    sdk: null,
+    source: "model-record",
+  }));
+  for (const part of chunks(spaces, Math.floor(MAX_PARAMS / 5))) {
+    await db.insertInto("spaces").values(part).onConflict((oc) => oc.column("id").doNothing()).execute();
+  }
+  for (const part of chunks(links, Math.floor(MAX_PARAMS / 2))) {
+    await db.insertInto("space_models").values(part).onConflict((oc) => oc.columns(["space_id", "model_id"]).doNothing()).execute();
+  }
+}

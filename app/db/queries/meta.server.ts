@@ -1,0 +1,31 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export async function getMeta(db: Db, key: string): Promise<string | null> {
+  const row = await db.selectFrom("meta").select("value").where("key", "=", key).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function setMeta(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto("meta")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+    .execute();
+}
+
+/**
+ * The catalogue generation: bumped in the same transaction as every import batch that changes
+ * data, so anything cached against an older generation (facet counts, totals) is known stale.
+ */
+export async function getCatalogueGeneration(db: Db): Promise<number> {
+  return Number((await getMeta(db, "generation")) ?? "0");
+}
+
+export async function bumpCatalogueGeneration(db: Db): Promise<number> {
+  const next = (await getCatalogueGeneration(db)) + 1;
+  await setMeta(db, "generation", String(next));
+  return next;
+}

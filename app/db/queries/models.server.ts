@@ -1,0 +1,150 @@
+import type { Kysely } from "kysely";
+import type {
+  BaseModelLink,
+  CatalogModel,
+  CatalogModelSummary,
+  ChatTemplateIssue,
+  ChatTemplateSource,
+  ChatTemplateStatus,
+  GatedMode,
+  ModelSibling,
+  ProviderMapping,
+} from "#app/catalog/model-record.ts";
+import type { Database } from "#app/db/schema.ts";
+
+const parse = <T>(s: string | null | undefined, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
+
+const SUMMARY_COLUMNS = [
+  "models.id", "models.author", "models.pipeline_tag", "models.library_name", "models.license", "models.tags",
+  "models.downloads", "models.likes", "models.trending_score", "models.params", "models.created_at",
+  "models.last_modified", "models.gated", "models.stats_as_of", "models.providers", "models.chat_template_status",
+] as const;
+
+interface SummaryRow {
+  id: string;
+  author: string;
+  pipeline_tag: string | null;
+  library_name: string | null;
+  license: string | null;
+  tags: string;
+  downloads: number;
+  likes: number;
+  trending_score: number;
+  params: number | null;
+  created_at: string | null;
+  last_modified: string | null;
+  gated: string;
+  stats_as_of: string | null;
+  providers: string;
+  chat_template_status: string | null;
+}
+
+function toGated(v: string): GatedMode {
+  return v === "auto" || v === "manual" ? v : false;
+}
+
+export function toSummary(r: SummaryRow): CatalogModelSummary {
+  return {
+    id: r.id,
+    author: r.author,
+    pipelineTag: r.pipeline_tag,
+    libraryName: r.library_name,
+    license: r.license,
+    tags: parse<string[]>(r.tags, []),
+    downloads: Number(r.downloads),
+    likes: Number(r.likes),
+    trendingScore: Number(r.trending_score),
+    params: r.params == null ? null : Number(r.params),
+    createdAt: r.created_at,
+    lastModified: r.last_modified,
+    gated: toGated(r.gated),
+    statsAsOf: r.stats_as_of,
+    providers: parse<string[]>(r.providers, []),
+    chatTemplateStatus: (r.chat_template_status as ChatTemplateStatus | null) ?? null,
+  };
+}
+
+/** One model with everything a model page, the Hub-shaped API and the inference gateway need. */
+export async function getModelById(db: Kysely<Database>, id: string): Promise<CatalogModel | null> {
+  const row = await db
+    .selectFrom("models")
+    .leftJoin("model_details", "model_details.rid", "models.rid")
+    .select([
+      ...SUMMARY_COLUMNS,
+      "model_details.sha", "model_details.languages", "model_details.datasets", "model_details.base_models",
+      "model_details.card_md", "model_details.card_data", "model_details.config", "model_details.chat_template",
+      "model_details.bos_token", "model_details.eos_token", "model_details.chat_template_issue", "model_details.siblings",
+      "model_details.safetensors", "model_details.gguf", "model_details.widget_data", "model_details.transformers_info",
+      "model_details.model_index", "model_details.spaces", "model_details.provider_mapping",
+    ])
+    .where("models.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const summary = toSummary(row);
+  const tags = summary.tags;
+  return {
+    ...summary,
+    sha: row.sha ?? null,
+    languages: parse<string[]>(row.languages, tags.filter((t) => /^[a-z]{2}$/.test(t))),
+    datasets: parse<string[]>(row.datasets, tags.filter((t) => t.startsWith("dataset:")).map((t) => t.slice(8))),
+    baseModels: parse<BaseModelLink[]>(row.base_models, []),
+    cardMarkdown: row.card_md ?? null,
+    cardData: parse<Record<string, unknown> | null>(row.card_data, null),
+    config: parse<Record<string, unknown> | null>(row.config, null),
+    chatTemplate: parse<ChatTemplateSource | null>(row.chat_template, null),
+    bosToken: row.bos_token ?? null,
+    eosToken: row.eos_token ?? null,
+    chatTemplateIssue: parse<ChatTemplateIssue | null>(row.chat_template_issue, null),
+    siblings: parse<ModelSibling[]>(row.siblings, []),
+    safetensors: parse<Record<string, unknown> | null>(row.safetensors, null),
+    gguf: parse<Record<string, unknown> | null>(row.gguf, null),
+    widgetData: parse<unknown[] | null>(row.widget_data, null),
+    transformersInfo: parse<Record<string, unknown> | null>(row.transformers_info, null),
+    modelIndex: parse<unknown[] | null>(row.model_index, null),
+    inferenceProviderMapping: parse<ProviderMapping[]>(row.provider_mapping, []),
+    spaces: parse<string[]>(row.spaces, []),
+  };
+}
+
+/** Ids that look like the one asked for, for "did you mean" on a 404. */
+export async function findSimilarModelIds(db: Kysely<Database>, id: string, limit = 5): Promise<string[]> {
+  const name = id.split("/").pop() ?? id;
+  const needle = name.slice(0, Math.max(3, Math.min(name.length, 12)));
+  if (needle.length < 3) return [];
+  const rows = await db
+    .selectFrom("models")
+    .select("id")
+    .where("id", "like", `%${needle.replace(/[%_\\]/g, (c) => `\\${c}`)}%`)
+    .orderBy("downloads", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export type ListSort = "trending" | "downloads" | "likes" | "created" | "updated";
+
+const SORT_COLUMN = {
+  trending: "trending_score",
+  downloads: "downloads",
+  likes: "likes",
+  created: "created_at",
+  updated: "last_modified",
+} as const satisfies Record<ListSort, string>;
+
+/** A plain sorted page of models; the catalogue listing builds its filtered queries on top. */
+export async function listModelPage(
+  db: Kysely<Database>,
+  opts: { sort: ListSort; offset: number; limit: number },
+): Promise<CatalogModelSummary[]> {
+  const rows = await db
+    .selectFrom("models")
+    .select(SUMMARY_COLUMNS)
+    .orderBy(`models.${SORT_COLUMN[opts.sort]}`, (ob) => ob.desc().nullsLast())
+    .orderBy("models.rid")
+    .offset(opts.offset)
+    .limit(opts.limit)
+    .execute();
+  return rows.map(toSummary);
+}
+
+export { SUMMARY_COLUMNS };

@@ -1,0 +1,108 @@
+import type { ColumnType, Generated } from "kysely";
+
+/**
+ * Kysely table types. JSON lives in TEXT columns on both engines so the two dialects return the
+ * same JavaScript values; see docs/decisions/0002-catalogue-schema.md.
+ */
+export interface ModelsTable {
+  rid: Generated<number>;
+  id: string;
+  author: string;
+  pipeline_tag: string | null;
+  library_name: string | null;
+  license: string | null;
+  downloads: number;
+  likes: number;
+  trending_score: number;
+  params: number | null;
+  created_at: string | null;
+  last_modified: string | null;
+  gated: string;
+  stats_as_of: string | null;
+  /** Comma-free JSON array of provider names, denormalised for listing rows. */
+  providers: string;
+  tags: string;
+  chat_template_status: string | null;
+  imported_at: string;
+}
+
+export interface ModelDetailsTable {
+  rid: number;
+  sha: string | null;
+  languages: string;
+  datasets: string;
+  base_models: string;
+  card_md: string | null;
+  card_data: string | null;
+  config: string | null;
+  chat_template: string | null;
+  bos_token: string | null;
+  eos_token: string | null;
+  chat_template_issue: string | null;
+  siblings: string;
+  safetensors: string | null;
+  gguf: string | null;
+  widget_data: string | null;
+  transformers_info: string | null;
+  model_index: string | null;
+  spaces: string;
+  provider_mapping: string;
+}
+
+export interface ModelTagsTable {
+  tag: string;
+  rid: number;
+}
+
+export interface ModelProvidersTable {
+  rid: number;
+  provider: string;
+  provider_id: string;
+  task: string;
+  status: string | null;
+  adapter: string | null;
+  adapter_weights_path: string | null;
+}
+
+export interface ModelBasesTable {
+  rid: number;
+  base_id: string;
+  relation: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  author: string;
+  title: string | null;
+  sdk: string | null;
+  source: string;
+}
+
+export interface SpaceModelsTable {
+  space_id: string;
+  model_id: string;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface FacetCacheTable {
+  key: string;
+  generation: number;
+  value: string;
+  computed_at: ColumnType<string, string, string>;
+}
+
+export interface Database {
+  models: ModelsTable;
+  model_details: ModelDetailsTable;
+  model_tags: ModelTagsTable;
+  model_providers: ModelProvidersTable;
+  model_bases: ModelBasesTable;
+  spaces: SpacesTable;
+  space_models: SpaceModelsTable;
+  meta: MetaTable;
+  facet_cache: FacetCacheTable;
+}

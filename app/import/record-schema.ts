@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+/** First path segments the app itself uses; a model id may not start with one of them. */
+export const RESERVED_SEGMENTS = [
+  "api", "models", "tasks", "spaces", "settings", "playground", "chat-template", "assets", "docs",
+  "search", "datasets", "login", "logout", "join", "new", "healthz", "robots.txt", "favicon.ico",
+  "manifest.webmanifest", "theme", "resources", "__manifest",
+] as const;
+
+const ID_PATTERN = /^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,95}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
+
+export const MAX_CARD_BYTES = 2 * 1024 * 1024;
+export const MAX_TAGS = 2000;
+export const MAX_SIBLINGS = 50_000;
+
+const modelId = z
+  .string({ error: "id must be a string" })
+  .trim()
+  .min(1, "id is empty")
+  .max(200, "id is longer than 200 characters")
+  .regex(ID_PATTERN, "id must look like 'org/name' or 'name' (letters, digits, '.', '_', '-')")
+  .refine((id) => !id.includes("..") && !id.includes("--"), "id must not contain '..' or '--'")
+  .refine(
+    (id) => !(RESERVED_SEGMENTS as readonly string[]).includes(id.split("/")[0]!.toLowerCase()),
+    "id starts with a name the site reserves (api, models, tasks, spaces, …)",
+  );
+
+const isoDate = z
+  .string()
+  .max(64)
+  .refine((s) => !Number.isNaN(Date.parse(s)), "is not a date");
+
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+const providerEntry = z.object({
+  providerId: z.string().min(1).max(300),
+  task: z.string().min(1).max(100),
+  status: z.enum(["live", "staging", "error"]).nullable().optional(),
+  adapter: z.string().max(100).nullable().optional(),
+  adapterWeightsPath: z.string().max(500).nullable().optional(),
+});
+
+const providerMapping = z.union([
+  z.record(z.string().min(1).max(100), providerEntry),
+  z.array(providerEntry.extend({ provider: z.string().min(1).max(100) })).max(200),
+]);
+
+const sibling = z.object({
+  rfilename: z.string().min(1).max(1000),
+  size: count.nullable().optional(),
+  lfs: z.object({ size: count.optional() }).partial().nullable().optional(),
+});
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * One imported record: the Hub list shape, the full `/api/models/{id}` shape, or a partial record
+ * (for example a provider mapping). Unknown keys are ignored; known keys are type-checked.
+ */
+export const importRecordSchema = z.looseObject({
+  id: modelId.optional(),
+  modelId: modelId.optional(),
+  author: z.string().max(100).nullable().optional(),
+  pipeline_tag: z.string().max(100).nullable().optional(),
+  library_name: z.string().max(100).nullable().optional(),
+  tags: z.array(z.string().max(300)).max(MAX_TAGS, `more than ${MAX_TAGS} tags`).optional(),
+  downloads: count.optional(),
+  likes: z.number().int().min(0).optional(),
+  trendingScore: z.number().optional(),
+  createdAt: isoDate.nullable().optional(),
+  lastModified: isoDate.nullable().optional(),
+  sha: z.string().max(100).nullable().optional(),
+  gated: z.union([z.boolean(), z.enum(["auto", "manual"])]).optional(),
+  siblings: z.array(sibling).max(MAX_SIBLINGS, `more than ${MAX_SIBLINGS} files`).optional(),
+  cardData: jsonObject.nullable().optional(),
+  config: jsonObject.nullable().optional(),
+  transformersInfo: jsonObject.nullable().optional(),
+  widgetData: z.array(z.unknown()).nullable().optional(),
+  safetensors: z
+    .looseObject({ total: z.number().min(0).optional(), parameters: z.record(z.string(), z.number()).optional() })
+    .nullable()
+    .optional(),
+  gguf: jsonObject.nullable().optional(),
+  "model-index": z.array(z.unknown()).nullable().optional(),
+  spaces: z.array(z.string().max(200)).max(10_000).optional(),
+  readme: z
+    .string()
+    .refine((s) => Buffer.byteLength(s) <= MAX_CARD_BYTES, `readme is larger than ${MAX_CARD_BYTES / 1024 / 1024} MB`)
+    .optional(),
+  inferenceProviderMapping: providerMapping.optional(),
+});
+
+export type ImportRecord = z.infer<typeof importRecordSchema>;
+
+/** Turns a zod failure into one short, human-readable reason for the reject list. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      const where = i.path.length ? i.path.join(".") : "record";
+      return `${where}: ${i.message}`;
+    })
+    .join("; ");
+}

@@ -1,0 +1,17 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+// One module per URL. Static first segments win over the catch-all model routes, and every
+// segment used here is also reserved for model ids (see app/import/record-schema.ts).
+export default [
+  index("routes/_index.tsx"),
+  route("models", "routes/models._index.tsx"),
+  route("tasks", "routes/tasks._index.tsx"),
+  route("tasks/:task", "routes/tasks.$task.tsx"),
+  route("spaces", "routes/spaces._index.tsx"),
+  route("theme", "routes/theme.ts"),
+  route("healthz", "routes/healthz.ts"),
+  route("api/*", "routes/api.$.ts"),
+  route(":org/:name", "routes/$org.$name.tsx"),
+  route(":name", "routes/$name.tsx"),
+  route("*", "routes/$.tsx"),
+] satisfies RouteConfig;

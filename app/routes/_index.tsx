@@ -1,0 +1,98 @@
+import { MODALITIES, MODALITY_LABELS, PIPELINE_DATA } from "@huggingface/tasks";
+import type { Route } from "./+types/_index";
+import { ModelRow } from "#app/components/model-row.tsx";
+import { TaskChip } from "#app/components/task-chip.tsx";
+import { getDb } from "#app/db/db.server.ts";
+import { listModelPage } from "#app/db/queries/models.server.ts";
+import { countModels } from "#app/db/queries/stats.server.ts";
+import { formatNumber } from "#app/utils/format.ts";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Modelyard — browse machine-learning models, tasks and demos" },
+  { name: "description", content: "A self-hosted catalogue of machine-learning models with task guides, usage code and live demos." },
+];
+
+export async function loader() {
+  const { db } = getDb();
+  const [total, trending, popular] = await Promise.all([
+    countModels(db),
+    listModelPage(db, { sort: "trending", offset: 0, limit: 8 }),
+    listModelPage(db, { sort: "downloads", offset: 0, limit: 8 }),
+  ]);
+  return { total, trending, popular };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { total, trending, popular } = loaderData;
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10">
+      <section className="max-w-3xl">
+        <h1 className="text-4xl font-bold tracking-tight">Find, understand and try machine-learning models</h1>
+        <p className="mt-4 text-lg text-gray-600 dark:text-gray-300">
+          {formatNumber(total)} models, {Object.keys(PIPELINE_DATA).length} task guides, and usage code for every library — served
+          from your own machine.
+        </p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <a href="/models" className="rounded-lg bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+            Browse models
+          </a>
+          <a
+            href="/tasks"
+            className="rounded-lg border border-gray-300 px-4 py-2 font-medium hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-900"
+          >
+            Explore tasks
+          </a>
+        </div>
+      </section>
+      <div className="mt-12 grid gap-10 lg:grid-cols-2">
+        <section aria-labelledby="trending-heading">
+          <h2 id="trending-heading" className="text-xl font-semibold">
+            Trending
+          </h2>
+          <ul className="mt-4 space-y-2">
+            {trending.map((m) => (
+              <ModelRow key={m.id} model={m} />
+            ))}
+          </ul>
+          <a href="/models?sort=trending" className="mt-3 inline-block text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+            All trending models →
+          </a>
+        </section>
+        <section aria-labelledby="popular-heading">
+          <h2 id="popular-heading" className="text-xl font-semibold">
+            Most downloaded
+          </h2>
+          <ul className="mt-4 space-y-2">
+            {popular.map((m) => (
+              <ModelRow key={m.id} model={m} />
+            ))}
+          </ul>
+          <a href="/models?sort=downloads" className="mt-3 inline-block text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+            All models by downloads →
+          </a>
+        </section>
+      </div>
+      <section aria-labelledby="tasks-heading" className="mt-12">
+        <h2 id="tasks-heading" className="text-xl font-semibold">
+          Tasks
+        </h2>
+        <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {MODALITIES.map((mod) => {
+            const tasks = Object.entries(PIPELINE_DATA).filter(([, d]) => d.modality === mod);
+            if (!tasks.length) return null;
+            return (
+              <div key={mod}>
+                <h3 className="text-sm font-semibold text-gray-700 dark:text-gray-300">{MODALITY_LABELS[mod]}</h3>
+                <div className="mt-2 flex flex-wrap gap-1.5">
+                  {tasks.slice(0, 8).map(([id]) => (
+                    <TaskChip key={id} task={id} />
+                  ))}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </section>
+    </div>
+  );
+}

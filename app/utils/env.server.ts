@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_URL: z.string().optional(),
+  MODELYARD_TASK_ASSET_BASE: z.string().url().default("https://huggingface.co/datasets/huggingfacejs/tasks/resolve/main"),
+  MODELYARD_PROPOSE_URL_TEMPLATE: z
+    .string()
+    .default("https://github.com/huggingface/huggingface.js/blob/main/packages/tasks/src/tasks/{task}/{file}"),
+  MODELYARD_HUB_URL: z.string().url().default("https://huggingface.co"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** Validated process environment; a bad value stops start-up with a message naming the variable. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}

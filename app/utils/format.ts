@@ -1,0 +1,69 @@
+const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+const full = new Intl.NumberFormat("en-US");
+
+export function formatCompact(n: number): string {
+  return compact.format(n);
+}
+
+export function formatNumber(n: number): string {
+  return full.format(n);
+}
+
+/** Parameter counts the way model pages show them: 7.24B, 135M, 22.7M. */
+export function formatParams(n: number | null): string | null {
+  if (n == null || !Number.isFinite(n) || n <= 0) return null;
+  const units: Array<[number, string]> = [
+    [1e12, "T"],
+    [1e9, "B"],
+    [1e6, "M"],
+    [1e3, "K"],
+  ];
+  for (const [size, unit] of units) {
+    if (n >= size) {
+      const v = n / size;
+      return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)}${unit}`.replace(/\.0+([A-Z])$/, "$1");
+    }
+  }
+  return String(n);
+}
+
+const DAY = 86_400_000;
+
+/** "3 days ago", relative to a reference date (the snapshot date when counts are not live). */
+export function formatAge(iso: string | null, now: number = Date.now()): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  const days = Math.floor((now - t) / DAY);
+  if (days < 1) return "today";
+  if (days < 2) return "yesterday";
+  if (days < 31) return `${days} days ago`;
+  const months = Math.floor(days / 30.44);
+  if (months < 12) return months === 1 ? "1 month ago" : `${months} months ago`;
+  const years = Math.floor(days / 365.25);
+  return years === 1 ? "1 year ago" : `${years} years ago`;
+}
+
+export function formatDate(iso: string | null): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** "30-day downloads (snapshot of 2024-07-11)" or "30-day downloads" when live. */
+export function downloadsLabel(statsAsOf: string | null): string {
+  return statsAsOf ? `downloads (30 days, snapshot of ${statsAsOf})` : "downloads (last 30 days)";
+}
+
+export function formatBytes(n: number | null): string | null {
+  if (n == null) return null;
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(v >= 100 ? 0 : 1)} ${units[i]}`;
+}

@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import { openDatabase } from "#app/db/client.server.ts";
+import { migrate } from "#app/db/migrate.server.ts";
+import { type ImportSummary, importPaths } from "#app/import/importer.server.ts";
+import { ImportFileError } from "#app/import/read-sources.ts";
+import { loadTemplateValidator } from "#cli/template-validator.ts";
+import { createProgressReporter, formatSummary } from "#cli/progress.ts";
+
+const DATE_IN_NAME = /(\d{4}-\d{2}-\d{2})/;
+
+/** A dump named like `hub-models-2024-07-11.jsonl.gz` carries counts from that day, not live ones. */
+export function statsDateFor(file: string, opts: { statsAsOf?: string; live: boolean }): string | null {
+  if (opts.live) return null;
+  if (opts.statsAsOf) return opts.statsAsOf;
+  return DATE_IN_NAME.exec(path.basename(file))?.[1] ?? null;
+}
+
+export async function runImport(
+  paths: string[],
+  opts: { statsAsOf?: string; live: boolean; batch?: number; quiet?: boolean },
+): Promise<number> {
+  if (!paths.length) {
+    console.error("Usage: modelyard import <path>...  (a .jsonl/.json/.gz file, a folder of <org>__<name>.md cards, or a model folder)");
+    return 2;
+  }
+  if (opts.statsAsOf && !/^\d{4}-\d{2}-\d{2}$/.test(opts.statsAsOf)) {
+    console.error(`--stats-as-of must be a date like 2024-07-11, got '${opts.statsAsOf}'`);
+    return 2;
+  }
+  if (opts.batch !== undefined && (!Number.isInteger(opts.batch) || opts.batch < 1 || opts.batch > 50_000)) {
+    console.error("--batch must be a whole number from 1 to 50000");
+    return 2;
+  }
+  const handle = openDatabase(process.env["DATABASE_URL"]);
+  try {
+    await migrate(handle);
+    const validateTemplate = await loadTemplateValidator();
+    const total: ImportSummary = { rows: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, source: "", elapsedMs: 0, rejections: [] };
+    for (const p of paths) {
+      const progress = createProgressReporter();
+      const s = await importPaths(handle, [p], {
+        statsAsOf: statsDateFor(p, opts),
+        batchSize: opts.batch,
+        onProgress: opts.quiet ? undefined : progress.update,
+        validateTemplate,
+      }).finally(() => progress.done());
+      for (const k of ["rows", "inserted", "updated", "unchanged", "rejected", "elapsedMs"] as const) total[k] += s[k];
+      total.rejections.push(...s.rejections);
+    }
+    console.log(formatSummary(total));
+    if (total.rejections.length > 200) {
+      const dir = path.resolve("data");
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `import-rejects-${new Date().toISOString().replace(/[:.]/g, "-")}.txt`);
+      fs.writeFileSync(file, total.rejections.map((r) => `${r.source}:${r.line}${r.id ? ` (${r.id})` : ""}: ${r.reason}`).join("\n") + "\n");
+      console.log(`Full list of rejected rows: ${file}`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof ImportFileError) {
+      console.error(`Import failed: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await handle.close();
+  }
+}

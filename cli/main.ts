@@ -1,0 +1,71 @@
+import { parseArgs } from "node:util";
+import { runImport } from "#cli/import-command.ts";
+import { runServe } from "#cli/serve-command.ts";
+
+const HELP = `modelyard — a self-hostable model catalogue
+
+Usage:
+  modelyard serve [--port N]            build if needed, migrate, load the bundled catalogue into an empty database, serve
+  modelyard import <path>... [options]  load models from Hub dumps (.jsonl, .json, .gz), card folders (<org>__<name>.md) or model folders
+  modelyard migrate                     apply database migrations and exit
+
+Import options:
+  --stats-as-of YYYY-MM-DD   date of the download/like snapshot (default: taken from a date in the file name, else live)
+  --live                     the counts are live, not a snapshot
+  --batch N                  records per transaction (default 2000)
+
+Environment:
+  DATABASE_URL   unset: SQLite at ./data/modelyard.db; sqlite:<path>; postgres://user:pass@host/db
+  PORT           port to serve on (default 3000)
+`;
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  switch (command) {
+    case "serve":
+    case "start": {
+      const { values } = parseArgs({ args: rest, options: { port: { type: "string" } } });
+      return runServe({ port: values.port ? Number(values.port) : undefined });
+    }
+    case "import": {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { "stats-as-of": { type: "string" }, live: { type: "boolean" }, batch: { type: "string" } },
+      });
+      return runImport(positionals, {
+        statsAsOf: values["stats-as-of"],
+        live: values.live ?? false,
+        batch: values.batch ? Number(values.batch) : undefined,
+      });
+    }
+    case "migrate": {
+      const { openDatabase } = await import("#app/db/client.server.ts");
+      const { migrate } = await import("#app/db/migrate.server.ts");
+      const handle = openDatabase(process.env["DATABASE_URL"]);
+      const applied = await migrate(handle);
+      console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
+      await handle.close();
+      return 0;
+    }
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      console.log(HELP);
+      return 0;
+    default:
+      console.error(`Unknown command '${command}'.\n\n${HELP}`);
+      return 2;
+  }
+}
+
+main().then(
+  (code) => {
+    if (code !== -1) process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,53 @@
+import type { ImportProgress, ImportSummary } from "#app/import/importer.server.ts";
+
+const fmt = new Intl.NumberFormat("en-US");
+
+function rate(p: ImportProgress): string {
+  const secs = Math.max(p.elapsedMs, 1) / 1000;
+  return `${fmt.format(Math.round(p.rows / secs))} rows/s`;
+}
+
+/**
+ * A progress bar on a terminal, plain lines (at most every 2 s) elsewhere. The total is
+ * unknown for streamed files, so the bar is a spinner-style counter rather than a percentage.
+ */
+export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr): {
+  update(p: ImportProgress): void;
+  done(): void;
+} {
+  const tty = stream.isTTY === true;
+  let lastLine = 0;
+  let frame = 0;
+  const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+  return {
+    update(p) {
+      const text = `${fmt.format(p.rows)} rows · ${fmt.format(p.inserted)} new · ${fmt.format(p.updated)} updated · ${fmt.format(p.unchanged)} unchanged · ${fmt.format(p.rejected)} rejected · ${rate(p)}`;
+      if (tty) {
+        const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - text.length - 6));
+        const pos = frame % width;
+        const bar = "░".repeat(pos) + "█" + "░".repeat(Math.max(0, width - pos - 1));
+        stream.write(`\r${frames[frame++ % frames.length]} [${bar}] ${text}\x1b[K`);
+      } else if (Date.now() - lastLine >= 2000) {
+        lastLine = Date.now();
+        stream.write(`progress: ${text}\n`);
+      }
+    },
+    done() {
+      if (tty) stream.write("\r\x1b[K");
+    },
+  };
+}
+
+export function formatSummary(s: ImportSummary, maxListed = 200): string {
+  const lines = [
+    `Imported ${fmt.format(s.rows)} rows in ${(s.elapsedMs / 1000).toFixed(1)} s (${rate(s)}): ${fmt.format(s.inserted)} inserted, ${fmt.format(s.updated)} updated, ${fmt.format(s.unchanged)} unchanged, ${fmt.format(s.rejected)} rejected.`,
+  ];
+  if (s.rejections.length) {
+    lines.push("Rejected rows:");
+    for (const r of s.rejections.slice(0, maxListed)) {
+      lines.push(`  ${r.source}:${r.line}${r.id ? ` (${r.id})` : ""}: ${r.reason}`);
+    }
+    if (s.rejections.length > maxListed) lines.push(`  … and ${fmt.format(s.rejections.length - maxListed)} more (see the report file).`);
+  }
+  return lines.join("\n");
+}

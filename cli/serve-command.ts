@@ -1,0 +1,100 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "react-router";
+import { openDatabase } from "#app/db/client.server.ts";
+import { setDb } from "#app/db/db.server.ts";
+import { migrate } from "#app/db/migrate.server.ts";
+import { countModels } from "#app/db/queries/stats.server.ts";
+import { importPaths } from "#app/import/importer.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { createApp } from "#server/app.ts";
+import { createProgressReporter, formatSummary } from "#cli/progress.ts";
+import { loadTemplateValidator } from "#cli/template-validator.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+export const BUNDLED_CATALOGUE = path.join(ROOT, "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
+const BUNDLED_STATS_DATE = "2024-07-11";
+const BUILD_SERVER = path.join(ROOT, "build", "server", "index.js");
+const BUILD_CLIENT = path.join(ROOT, "build", "client");
+const BUILD_STAMP = path.join(ROOT, "build", ".source-stamp");
+
+function newestMtime(p: string): number {
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const e of fs.readdirSync(p)) {
+    if (e === "node_modules" || e.startsWith(".")) continue;
+    max = Math.max(max, newestMtime(path.join(p, e)));
+  }
+  return max;
+}
+
+function sourceStamp(): string {
+  const inputs = ["app", "vite.config.ts", "react-router.config.ts", "package-lock.json"].map((p) => path.join(ROOT, p));
+  return String(Math.max(...inputs.filter((p) => fs.existsSync(p)).map(newestMtime)));
+}
+
+/** Builds the app on first start, and again whenever the sources are newer than the build. */
+export function ensureBuild(): void {
+  const stamp = sourceStamp();
+  if (fs.existsSync(BUILD_SERVER) && fs.existsSync(BUILD_STAMP) && fs.readFileSync(BUILD_STAMP, "utf8") === stamp) return;
+  console.log("Building the web app (first start or sources changed)…");
+  const res = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (res.status !== 0) throw new Error("The web app failed to build; see the output above.");
+  fs.writeFileSync(BUILD_STAMP, stamp);
+}
+
+export async function runServe(opts: { port?: number }): Promise<number> {
+  const started = performance.now();
+  const env = getEnv();
+  const port = opts.port ?? env.PORT;
+  const handle = openDatabase(env.DATABASE_URL);
+  const applied = await migrate(handle);
+  if (applied.length) console.log(`Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
+  setDb(handle);
+
+  if ((await countModels(handle.db)) === 0 && process.env["MODELYARD_SKIP_BUNDLED"] !== "1") {
+    console.log("The catalogue is empty: loading the bundled catalogue (Hub snapshot of 2024-07-11)…");
+    const progress = createProgressReporter();
+    const summary = await importPaths(handle, [BUNDLED_CATALOGUE], {
+      statsAsOf: BUNDLED_STATS_DATE,
+      onProgress: progress.update,
+      validateTemplate: await loadTemplateValidator(),
+    }).finally(() => progress.done());
+    console.log(formatSummary(summary));
+  }
+
+  if (process.env["MODELYARD_SKIP_BUILD"] !== "1") ensureBuild();
+  const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
+  const app = createApp(build, BUILD_CLIENT);
+  const total = await countModels(handle.db);
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(port, env.HOST, () => resolve(s));
+    s.once("error", reject);
+  });
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const ms = Math.round(performance.now() - started);
+  console.log(
+    `Modelyard is running at http://localhost:${actualPort} — ${new Intl.NumberFormat("en-US").format(total)} models in the catalogue (${handle.dialect}: ${handle.location}); ready in ${ms} ms.`,
+  );
+
+  const shutdown = (signal: string) => {
+    console.log(`\n${signal} received; shutting down.`);
+    server.close(() => {
+      void handle.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  return -1;
+}

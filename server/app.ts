@@ -1,0 +1,27 @@
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import type { ServerBuild } from "react-router";
+
+/**
+ * The HTTP server around the React Router build: compressed responses, long-cached hashed
+ * assets, and a JSON 404 for unknown /api paths. Streaming responses (SSE) bypass compression.
+ */
+export function createApp(build: ServerBuild, clientDir: string): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(
+    compression({
+      filter: (req, res) => {
+        const type = String(res.getHeader("Content-Type") ?? "");
+        if (type.includes("text/event-stream")) return false;
+        return compression.filter(req, res);
+      },
+    }),
+  );
+  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  app.all("/{*path}", createRequestHandler({ build, mode: process.env["NODE_ENV"] === "development" ? "development" : "production" }));
+  return app;
+}
