@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
+
+export interface TestServer {
+  url: string;
+  dir: string;
+  databaseUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (`modelyard serve`) on a free port with a temporary SQLite database,
+ * which the first start fills from the bundled catalogue. Extra env (for example
+ * MODELYARD_UPSTREAM_OVERRIDE) is passed through; DATABASE_URL may point at PostgreSQL instead.
+ */
+export async function startTestServer(opts: { env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-e2e-"));
+  const databaseUrl = opts.databaseUrl ?? `sqlite:${path.join(dir, "modelyard.db")}`;
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", ...opts.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 180 s:\n${out}`)), 180_000);
+    const check = () => {
+      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!.replace("localhost", "127.0.0.1"));
+      }
+    };
+    child.stdout!.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with code ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    dir,
+    databaseUrl,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
