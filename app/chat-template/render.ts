@@ -1,0 +1,103 @@
+import * as jinja from "@huggingface/jinja";
+import { createChatTemplateEngine } from "#app/chat-template/engine.ts";
+import type { ChatTemplateSource } from "#app/catalog/model-record.ts";
+
+/**
+ * Where an error comes from: the template does not parse ("syntax"), it fails while rendering
+ * ("runtime"), it called raise_exception ("raised": the template rejects the input on purpose),
+ * or a limit stopped it ("limit": size, memory or step caps; "timeout": the sandbox's time limit).
+ * "unavailable" means the server could not render at all (queue full, shutting down): not the template's fault.
+ */
+export type RenderErrorKind = "syntax" | "runtime" | "raised" | "limit" | "timeout" | "unavailable";
+
+export interface RenderError {
+  message: string;
+  kind: RenderErrorKind;
+  /** 1-based line and column in the template; null when the position is unknown. */
+  line: number | null;
+  column: number | null;
+  /** The lines up to the error with a caret under the column, for display in a <pre>. */
+  excerpt: string | null;
+}
+
+export type RenderChatTemplateResult = { ok: true; text: string } | { ok: false; error: RenderError };
+
+export interface RenderChatTemplateInput {
+  template: string;
+  messages: unknown[];
+  tools?: unknown[] | null;
+  documents?: unknown[] | null;
+  addGenerationPrompt?: boolean;
+  bosToken?: string | null;
+  eosToken?: string | null;
+  /** Extra template variables, as keyword arguments to apply_chat_template (e.g. `enable_thinking`). */
+  extraContext?: Record<string, unknown>;
+  /** Clock for strftime_now; the current time when absent. */
+  now?: Date;
+  /**
+   * Cap on interpreter evaluation steps. Protects a browser tab from a runaway template; the
+   * server relies on the sandbox's time limit instead. Defaults to 50 million.
+   */
+  maxSteps?: number;
+}
+
+const engine = createChatTemplateEngine(jinja);
+
+/**
+ * Renders a chat template the way transformers' apply_chat_template does (trim_blocks,
+ * lstrip_blocks, loop controls, tojson, raise_exception, strftime_now, the sandbox's range cap).
+ * Pure and synchronous: safe in the browser, but it runs untrusted templates on the calling
+ * thread, so servers go through sandbox.server.ts.
+ */
+export function renderChatTemplate(input: RenderChatTemplateInput): RenderChatTemplateResult {
+  return engine.render(input);
+}
+
+export type SelectTemplateResult =
+  | { ok: true; name: string | null; template: string }
+  | { ok: false; message: string; available: string[] };
+
+/** Names of a list-form chat template, in their stored order; empty for a single template. */
+export function listTemplateNames(source: ChatTemplateSource): string[] {
+  return typeof source === "string" ? [] : source.map((entry) => entry.name);
+}
+
+/**
+ * Picks the template to render, following transformers' rules for the named-templates form:
+ * the requested name; else `tool_use` when tools are given and it exists; else `default`.
+ */
+export function selectTemplate(
+  source: ChatTemplateSource,
+  name?: string | null,
+  options: { hasTools?: boolean } = {},
+): SelectTemplateResult {
+  if (typeof source === "string") {
+    if (name && name !== "default") {
+      return { ok: false, message: `This model has a single chat template; there is no template named "${name}"`, available: [] };
+    }
+    return { ok: true, name: null, template: source };
+  }
+  const available = listTemplateNames(source);
+  const find = (wanted: string) => source.find((entry) => entry.name === wanted);
+  if (name) {
+    const entry = find(name);
+    if (!entry) {
+      return {
+        ok: false,
+        message: `No chat template named "${name}". Available: ${available.join(", ") || "none"}`,
+        available,
+      };
+    }
+    return { ok: true, name: entry.name, template: entry.template };
+  }
+  const toolUse = options.hasTools ? find("tool_use") : undefined;
+  const chosen = toolUse ?? find("default");
+  if (!chosen) {
+    return {
+      ok: false,
+      message: `This model has several chat templates and none is named "default"; choose one of: ${available.join(", ")}`,
+      available,
+    };
+  }
+  return { ok: true, name: chosen.name, template: chosen.template };
+}

@@ -1,0 +1,16 @@
+import { ChatTemplateSandbox } from "#app/chat-template/sandbox.server.ts";
+const s = new ChatTemplateSandbox({ timeoutMs: 1000 });
+const m = [{ role: "user", content: "hi" }];
+let t = Date.now();
+console.log(await s.render({ template: "{% for m in messages %}{{ m.role }}: {{ m.content }}{% endfor %}", messages: m }), Date.now() - t);
+t = Date.now();
+console.log(await s.render({ template: "{% for i in range(10**9) %}x{% endfor %}", messages: m }), Date.now() - t);
+t = Date.now();
+console.log(await s.render({ template: "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", messages: m }), Date.now() - t, s.restarts);
+t = Date.now();
+console.log(await s.render({ template: "{% macro f(n) %}{{ f(n+1) }}{% endmacro %}{{ f(1) }}", messages: m }), Date.now() - t);
+t = Date.now();
+console.log(await s.render({ template: "{% set x = 'a' * 100000000 %}{{ x }}", messages: m }), Date.now() - t);
+console.log(await s.render({ template: "hello\n{{ foo(1) }}", messages: m }));
+console.log(await s.render({ template: "ok", messages: m }));
+await s.close();
