@@ -10,6 +10,7 @@ export default [
   route("spaces", "routes/spaces._index.tsx"),
   route("theme", "routes/theme.ts"),
   route("healthz", "routes/healthz.ts"),
+  route("api/tasks", "routes/api.tasks.ts"),
   route("api/*", "routes/api.$.ts"),
   route(":org/:name", "routes/$org.$name.tsx"),
   route(":name", "routes/$name.tsx"),
