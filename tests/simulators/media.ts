@@ -137,7 +137,9 @@ export function makeFlac(seed: string): Buffer {
   info.write(0, 3); // channels - 1
   info.write(15, 5); // bits per sample - 1
   info.write(samples.length, 36);
-  for (let i = 0; i < 16; i++) info.write(0, 8); // MD5 unknown
+  const pcm = Buffer.alloc(samples.length * 2);
+  samples.forEach((s, i) => pcm.writeInt16LE(s, i * 2));
+  for (const byte of createHash("md5").update(pcm).digest()) info.write(byte, 8); // MD5 of the decoded PCM
   const streamInfo = info.toBuffer();
   const blockHeader = Buffer.from([0x80, 0, 0, streamInfo.length]); // last block, type STREAMINFO
   const frames: Buffer[] = [];
