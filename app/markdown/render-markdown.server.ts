@@ -118,6 +118,8 @@ const cache = new ByteLru<RenderedMarkdown>({
     JSON.stringify(value.frontMatter).length * 2,
 });
 
+const inflight = new Map<string, Promise<RenderedMarkdown>>();
+
 /** Drops every cached render (tests and benchmarks use it to measure cold renders). */
 export function clearMarkdownCache(): void {
   cache.clear();
@@ -139,14 +141,25 @@ export async function renderMarkdown(
         .update(md)
         .digest("base64url")
     : null;
-  if (key !== null) {
-    const hit = cache.get(key);
-    if (hit) return hit;
-  }
-
-  const result = await renderUncached(md, idPrefix, opts);
-  if (key !== null) cache.set(key, result);
-  return result;
+  if (key === null) return renderUncached(md, idPrefix, opts);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  // Concurrent requests for the same uncached card share one render.
+  const pending = inflight.get(key);
+  if (pending) return pending;
+  const promise = renderUncached(md, idPrefix, opts).then(
+    (result) => {
+      cache.set(key, result);
+      inflight.delete(key);
+      return result;
+    },
+    (error: unknown) => {
+      inflight.delete(key);
+      throw error;
+    },
+  );
+  inflight.set(key, promise);
+  return promise;
 }
 
 async function renderUncached(

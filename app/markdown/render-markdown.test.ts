@@ -224,4 +224,10 @@ describe("renderMarkdown: robustness and caching", () => {
     expect(other).not.toBe(first);
     expect(other.headings[0]?.id).toBe("x-cached");
   });
+
+  it("shares one render between concurrent requests for the same card", async () => {
+    clearMarkdownCache();
+    const [a, b] = await Promise.all([renderMarkdown("# Concurrent"), renderMarkdown("# Concurrent")]);
+    expect(b).toBe(a);
+  });
 });

@@ -1,0 +1,58 @@
+/**
+ * Markdown render times for the model page's card.
+ *   npx tsx bench/markdown.ts [path/to/card.md]
+ * Default card: ../shared/data/model-cards/bigscience__bloom.md. Prints figures only.
+ * "first" is the first render in a fresh process (grammar compilation included); "cold" clears
+ * the render cache before each run; "warm" is a cache hit, which is what a page view costs.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { clearMarkdownCache, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
+
+const cardsDir = path.resolve(process.cwd(), "../shared/data/model-cards");
+const cardPath = process.argv[2] ?? path.join(cardsDir, "bigscience__bloom.md");
+const md = readFileSync(cardPath, "utf8");
+const options = { resolveRelativeUrl: (p: string) => `/models/bigscience/bloom/resolve/main/${p}`, cacheKey: "bigscience/bloom@main" };
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+function summary(label: string, times: number[]): void {
+  const sorted = [...times].sort((a, b) => a - b);
+  console.log(
+    `${label.padEnd(34)} n=${String(sorted.length).padStart(5)}  p50=${percentile(sorted, 50).toFixed(3)} ms  p95=${percentile(sorted, 95).toFixed(3)} ms  max=${(sorted[sorted.length - 1] ?? Number.NaN).toFixed(3)} ms`,
+  );
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+const first = await time(() => renderMarkdown(md, options));
+console.log(`card ${path.basename(cardPath)} (${md.length} chars)`);
+console.log(`first render (fresh process)      ${first.toFixed(1)} ms`);
+
+const cold: number[] = [];
+for (let i = 0; i < 30; i++) {
+  clearMarkdownCache();
+  cold.push(await time(() => renderMarkdown(md, options)));
+}
+summary("cold (cache cleared)", cold);
+
+const warm: number[] = [];
+for (let i = 0; i < 2000; i++) warm.push(await time(() => renderMarkdown(md, options)));
+summary("warm (cache hit)", warm);
+
+const files = readdirSync(cardsDir).filter((f) => f.endsWith(".md"));
+const cards = files.map((f) => readFileSync(path.join(cardsDir, f), "utf8"));
+clearMarkdownCache();
+const allCold: number[] = [];
+for (const card of cards) allCold.push(await time(() => renderMarkdown(card)));
+summary(`cold, all ${cards.length} real cards`, allCold);
+const allWarm: number[] = [];
+for (let round = 0; round < 20; round++) for (const card of cards) allWarm.push(await time(() => renderMarkdown(card)));
+summary(`warm, all ${cards.length} real cards`, allWarm);
