@@ -16,7 +16,13 @@ import { inferenceSnippetLanguages } from "@huggingface/tasks";
 import { z } from "zod";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
 import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
-import { AUTO_POLICY, isProviderOrPolicy, supportedMappings } from "#app/snippets/providers.ts";
+import {
+  AUTO_POLICY,
+  isProviderOrPolicy,
+  snippetTaskFor,
+  supportedMappings,
+  supportedProvidersFor,
+} from "#app/snippets/providers.ts";
 
 export const TOKEN_PLACEHOLDER = "hf_***";
 
@@ -156,13 +162,17 @@ export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceS
   if (!isProviderOrPolicy(provider)) {
     throw new SnippetInputError(`Provider "${provider}" is not supported by @huggingface/inference 3.13.1`);
   }
-  const mappings = supportedMappings(model);
-  if (mappings.length === 0) {
-    throw new SnippetInputError(`No supported inference provider serves ${model.id}`);
+  if (!supportedProvidersFor(model).includes(provider)) {
+    const mapped = supportedMappings(model).some((candidate) => candidate.provider === provider);
+    throw new SnippetInputError(
+      mapped
+        ? `@huggingface/inference 3.13.1 has no ${snippetTaskFor(model) ?? "(no task)"} snippets for provider "${provider}"`
+        : `Provider "${provider}" does not serve ${model.id}`,
+    );
   }
   let mapping: LibraryProviderMapping | undefined;
   if (provider !== AUTO_POLICY) {
-    const row = mappings.find((candidate) => candidate.provider === provider);
+    const row = supportedMappings(model).find((candidate) => candidate.provider === provider);
     if (row === undefined) throw new SnippetInputError(`Provider "${provider}" does not serve ${model.id}`);
     mapping = toLibraryMapping(model, row);
   }
@@ -212,5 +222,5 @@ export function maskSnippets(result: InferenceSnippetsResult, token: string | un
 
 /** Whether a model page shows the inference panel at all (otherwise it shows the "no provider" note). */
 export function hasInferenceProviders(model: CatalogModel): boolean {
-  return supportedMappings(model).length > 0;
+  return supportedProvidersFor(model).length > 0;
 }

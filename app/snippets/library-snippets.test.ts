@@ -28,7 +28,7 @@ describe("getLibrarySnippets", () => {
     it(`${catalog.libraryName}: ${catalog.id} returns exactly what the library returns for the Hub's own object`, async () => {
       const name = catalog.libraryName ?? "";
       expect(isModelLibraryKey(name)).toBe(true);
-      const fromHub = isModelLibraryKey(name) ? MODEL_LIBRARIES_UI_ELEMENTS[name].snippets?.(hub) : undefined;
+      const fromHub = libraryUiElement(name)?.snippets?.(hub);
       const result = getLibrarySnippets(catalog);
       expect(result).not.toBeNull();
       expect(result?.error).toBeUndefined();

@@ -227,6 +227,18 @@ function parseOrUndefined<T extends z.ZodType>(schema: T, value: unknown): z.out
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * @huggingface/tasks 0.19.90 no longer has "text2text-generation" as a pipeline (it is a subtask
+ * of text-generation, as the Hub now files those models); 2024 rows still carry it.
+ */
+const LEGACY_PIPELINE_TAGS: ReadonlyMap<string, PipelineType> = new Map([["text2text-generation", "text-generation"]]);
+
+export function pipelineTagFor(tag: string | null): PipelineType | undefined {
+  if (tag === null) return undefined;
+  if (isPipelineType(tag)) return tag;
+  return LEGACY_PIPELINE_TAGS.get(tag);
+}
+
 export function toModelData(model: CatalogModel): ModelData {
   const config = buildConfig(model);
   return {
@@ -236,7 +248,7 @@ export function toModelData(model: CatalogModel): ModelData {
     inference: "",
     private: false,
     tags: [...model.tags],
-    pipeline_tag: isPipelineType(model.pipelineTag) ? model.pipelineTag : undefined,
+    pipeline_tag: pipelineTagFor(model.pipelineTag),
     library_name: model.libraryName ?? undefined,
     mask_token: maskTokenFor(config, model.tags),
     config,

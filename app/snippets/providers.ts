@@ -1,16 +1,71 @@
 /**
  * Which inference providers the snippets panel can offer: the ones in the model's provider mapping
- * that @huggingface/inference 3.13.1 knows, plus its "auto" policy.
+ * that @huggingface/inference 3.13.1 can generate code for, plus its "auto" policy.
  */
-import type { InferenceProvider, InferenceProviderOrPolicy } from "@huggingface/inference";
+import type { InferenceProvider, InferenceProviderOrPolicy, InferenceTask } from "@huggingface/inference";
 import { INFERENCE_PROVIDERS } from "@huggingface/inference";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
+import { pipelineTagFor } from "#app/snippets/model-data.ts";
 
 /** The provider list exactly as the pinned library exports it. */
 export const SUPPORTED_PROVIDERS: readonly InferenceProvider[] = INFERENCE_PROVIDERS;
 
 /** The library's policy name that lets the router pick the provider. */
 export const AUTO_POLICY = "auto" satisfies InferenceProviderOrPolicy;
+
+/**
+ * The tasks each provider helper handles in 3.13.1 (`PROVIDERS` in src/lib/getProviderHelper.ts,
+ * which the package does not export). Asking the library for any other pair makes it log a stack
+ * trace and return no snippets. providers.test.ts checks this table against the library itself.
+ */
+export const PROVIDER_TASKS: Readonly<Record<InferenceProvider, readonly InferenceTask[]>> = {
+  "black-forest-labs": ["text-to-image"],
+  cerebras: ["conversational"],
+  cohere: ["conversational"],
+  "fal-ai": ["text-to-image", "text-to-speech", "text-to-video", "automatic-speech-recognition"],
+  "featherless-ai": ["conversational", "text-generation"],
+  "fireworks-ai": ["conversational"],
+  groq: ["conversational", "text-generation"],
+  "hf-inference": [
+    "text-to-image",
+    "conversational",
+    "text-generation",
+    "text-classification",
+    "question-answering",
+    "audio-classification",
+    "automatic-speech-recognition",
+    "fill-mask",
+    "feature-extraction",
+    "image-classification",
+    "image-segmentation",
+    "document-question-answering",
+    "image-to-text",
+    "object-detection",
+    "audio-to-audio",
+    "zero-shot-image-classification",
+    "zero-shot-classification",
+    "image-to-image",
+    "sentence-similarity",
+    "table-question-answering",
+    "tabular-classification",
+    "text-to-speech",
+    "token-classification",
+    "translation",
+    "summarization",
+    "visual-question-answering",
+    "tabular-regression",
+    "text-to-audio",
+  ],
+  hyperbolic: ["text-to-image", "conversational", "text-generation"],
+  nebius: ["text-to-image", "conversational", "text-generation", "feature-extraction"],
+  novita: ["conversational", "text-generation"],
+  nscale: ["text-to-image", "conversational"],
+  openai: ["conversational"],
+  ovhcloud: ["conversational", "text-generation"],
+  replicate: ["text-to-image", "text-to-speech", "text-to-video"],
+  sambanova: ["conversational", "feature-extraction"],
+  together: ["text-to-image", "conversational", "text-generation"],
+};
 
 const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_PROVIDERS);
 
@@ -22,7 +77,28 @@ export function isProviderOrPolicy(name: string): name is InferenceProviderOrPol
   return name === AUTO_POLICY || isSupportedProvider(name);
 }
 
-/** Mapping entries the library can route, in the catalogue's order, one per provider. */
+/**
+ * The task the library's snippet generator asks the provider helper for: chat models are
+ * "conversational", everything else goes by pipeline tag (getInferenceSnippets.ts, "hard-code
+ * conversational templates").
+ */
+export function snippetTaskFor(model: Pick<CatalogModel, "pipelineTag" | "tags">): string | null {
+  const pipeline = pipelineTagFor(model.pipelineTag);
+  if (pipeline === undefined) return null;
+  if ((pipeline === "text-generation" || pipeline === "image-text-to-text") && model.tags.includes("conversational")) {
+    return "conversational";
+  }
+  return pipeline;
+}
+
+/** Whether 3.13.1 can generate code for this provider (or "auto", which uses hf-inference's helper). */
+export function providerServesTask(provider: InferenceProviderOrPolicy, task: string | null): boolean {
+  if (task === null) return false;
+  const helperTasks: readonly string[] = PROVIDER_TASKS[provider === AUTO_POLICY ? "hf-inference" : provider];
+  return helperTasks.includes(task);
+}
+
+/** Mapping entries the library knows the provider of, in the catalogue's order, one per provider. */
 export function supportedMappings(model: CatalogModel): ProviderMapping[] {
   const seen = new Set<string>();
   const mappings: ProviderMapping[] = [];
@@ -35,18 +111,22 @@ export function supportedMappings(model: CatalogModel): ProviderMapping[] {
 }
 
 /**
- * Provider selector options: "auto" first, then the supported providers from the mapping.
- * Empty when no supported provider serves the model (the page then shows only library and
- * local-app code, with a note).
+ * Provider selector options: "auto" first (when its hf-inference helper handles the task), then
+ * the mapped providers 3.13.1 knows and can serve this task with. Empty when there are none; the
+ * page then shows only library and local-app code, with a note.
  */
 export function supportedProvidersFor(model: CatalogModel): InferenceProviderOrPolicy[] {
+  const task = snippetTaskFor(model);
   const providers = supportedMappings(model)
     .map((mapping) => mapping.provider)
-    .filter(isSupportedProvider);
-  return providers.length === 0 ? [] : [AUTO_POLICY, ...providers];
+    .filter(isSupportedProvider)
+    .filter((provider) => providerServesTask(provider, task));
+  if (providers.length === 0) return [];
+  return providerServesTask(AUTO_POLICY, task) ? [AUTO_POLICY, ...providers] : providers;
 }
 
-/** Providers in the mapping that 3.13.1 cannot route (newer or retired ones), for an honest note. */
+/** Mapped providers the panel cannot offer (unknown to 3.13.1, or not for this task), for a note. */
 export function unsupportedProvidersFor(model: CatalogModel): string[] {
-  return [...new Set(model.inferenceProviderMapping.map((m) => m.provider).filter((p) => !isSupportedProvider(p)))];
+  const offered: ReadonlySet<string> = new Set(supportedProvidersFor(model));
+  return [...new Set(model.inferenceProviderMapping.map((m) => m.provider))].filter((p) => !offered.has(p));
 }
