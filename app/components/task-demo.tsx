@@ -40,7 +40,9 @@ function TextWithTokens({ entry }: { entry: Extract<TaskDemoEntry, { type: "text
     at = token.end;
   }
   if (at < entry.text.length) parts.push(entry.text.slice(at));
-  return <p className="leading-8">{parts}</p>;
+  return <p data-tokens="" className="leading-8">
+      {parts}
+    </p>;
 }
 
 function Chart({ entry, color }: { entry: Extract<TaskDemoEntry, { type: "chart" }>; color: TaskColor }) {
