@@ -5,9 +5,9 @@ import tsconfigPaths from "vite-tsconfig-paths";
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/simulators/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["app/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "server/**/*.test.ts", "tests/simulators/**/*.test.ts", "tests/snippets-run/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
-    testTimeout: 60_000,
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     pool: "forks",
   },

@@ -8,6 +8,7 @@ Usage:
   modelyard serve [--port N]            build if needed, migrate, load the bundled catalogue into an empty database, serve
   modelyard import <path>... [options]  load models from Hub dumps (.jsonl, .json, .gz), card folders (<org>__<name>.md) or model folders
   modelyard migrate                     apply database migrations and exit
+  modelyard build                       build the web app if the sources changed since the last build
 
 Import options:
   --stats-as-of YYYY-MM-DD   date of the download/like snapshot (default: taken from a date in the file name, else live)
@@ -38,6 +39,11 @@ async function main(): Promise<number> {
         live: values.live ?? false,
         batch: values.batch ? Number(values.batch) : undefined,
       });
+    }
+    case "build": {
+      const { ensureBuild } = await import("#cli/serve-command.ts");
+      ensureBuild();
+      return 0;
     }
     case "migrate": {
       const { openDatabase } = await import("#app/db/client.server.ts");

@@ -159,7 +159,7 @@ export async function modelFolderItem(dir: string, id: string): Promise<SourceIt
         const full = path.join(d.parentPath, d.name);
         return { rfilename: path.relative(dir, full).split(path.sep).join("/"), size: fs.statSync(full).size };
       })
-      .sort((a, b) => a.rfilename.localeCompare(b.rfilename));
+      .sort((a, b) => (a.rfilename < b.rfilename ? -1 : a.rfilename > b.rfilename ? 1 : 0));
     const value: Record<string, unknown> = { id, siblings };
     const readmePath = path.join(dir, "README.md");
     let defaults: Record<string, unknown> = {};

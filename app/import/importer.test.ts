@@ -1,0 +1,236 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { GGUFValueType, serializeGgufMetadata } from "@huggingface/gguf";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getModelById } from "#app/db/queries/models.server.ts";
+import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
+import { importPaths } from "#app/import/importer.server.ts";
+import { ImportFileError } from "#app/import/read-sources.ts";
+
+const SHARED = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "data");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-import-test-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function write(name: string, lines: unknown[] | string): string {
+  const file = path.join(tmp, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const text = typeof lines === "string" ? lines : lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n";
+  fs.writeFileSync(file, file.endsWith(".gz") ? zlib.gzipSync(text) : text);
+  return file;
+}
+
+/** Every row of every catalogue table, for "nothing changed" comparisons. */
+async function snapshot(t: TestDatabase) {
+  const db = t.handle.db;
+  return {
+    models: await db.selectFrom("models").selectAll().orderBy("id").execute().then((rows) => rows.map(({ imported_at: _i, ...r }) => r)),
+    details: await db.selectFrom("model_details").selectAll().orderBy("rid").execute(),
+    tags: await db.selectFrom("model_tags").selectAll().orderBy("rid").orderBy("tag").execute(),
+    providers: await db.selectFrom("model_providers").selectAll().orderBy("rid").orderBy("provider").execute(),
+    bases: await db.selectFrom("model_bases").selectAll().orderBy("rid").orderBy("base_id").execute(),
+    spaces: await db.selectFrom("space_models").selectAll().orderBy("space_id").orderBy("model_id").execute(),
+  };
+}
+
+function firstLines(file: string, n: number, filter: (o: Record<string, unknown>) => boolean = () => true): Record<string, unknown>[] {
+  const text = file.endsWith(".gz") ? zlib.gunzipSync(fs.readFileSync(file)).toString() : fs.readFileSync(file, "utf8");
+  const out: Record<string, unknown>[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const o = JSON.parse(line) as Record<string, unknown>;
+    if (filter(o)) out.push(o);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+for (const dialect of testDialects()) {
+  describe(`importer on ${dialect.name}`, () => {
+    let t: TestDatabase;
+    beforeAll(async () => {
+      t = await dialect.create();
+    });
+    afterAll(async () => {
+      await t.drop();
+    });
+
+    it("imports real Hub list rows and is idempotent", async () => {
+      const rows = firstLines(path.join(SHARED, "hub-models-2024-07-11.jsonl.gz"), 3000);
+      const file = write("list-2024-07-11.jsonl.gz", rows);
+      const first = await importPaths(t.handle, [file], { statsAsOf: "2024-07-11", batchSize: 700 });
+      expect(first).toMatchObject({ rows: 3000, inserted: 3000, updated: 0, rejected: 0 });
+      const before = await snapshot(t);
+      const second = await importPaths(t.handle, [file], { statsAsOf: "2024-07-11", batchSize: 700 });
+      expect(second).toMatchObject({ rows: 3000, inserted: 0, updated: 0, unchanged: 3000, rejected: 0 });
+      expect(await snapshot(t)).toEqual(before);
+
+      const sample = rows.find((r) => Array.isArray(r["tags"]) && (r["tags"] as string[]).some((x) => x.startsWith("license:")))!;
+      const m = await getModelById(t.handle.db, String(sample["id"]));
+      expect(m).not.toBeNull();
+      expect(m!.downloads).toBe(sample["downloads"]);
+      expect(m!.statsAsOf).toBe("2024-07-11");
+      expect(m!.license).toBe((sample["tags"] as string[]).find((x) => x.startsWith("license:"))!.slice(8));
+      const tagRows = await t.handle.db
+        .selectFrom("model_tags")
+        .innerJoin("models", "models.rid", "model_tags.rid")
+        .select("model_tags.tag")
+        .where("models.id", "=", String(sample["id"]))
+        .execute();
+      for (const tag of sample["tags"] as string[]) expect(tagRows.map((r) => r.tag)).toContain(tag);
+    });
+
+    it("merges full /api/models/{id} records and partial provider records without losing data", async () => {
+      const details = firstLines(
+        path.join(SHARED, "model-details-2024-07.jsonl.gz"),
+        1,
+        (o) => !!(o["config"] as { tokenizer_config?: { chat_template?: unknown } } | undefined)?.tokenizer_config?.chat_template && !!o["safetensors"],
+      )[0]!;
+      const id = String(details["id"]);
+      await importPaths(t.handle, [write("details.jsonl", [details])], { statsAsOf: "2024-07-11" });
+      const m = await getModelById(t.handle.db, id);
+      expect(m!.sha).toBe(details["sha"]);
+      expect(m!.siblings.length).toBe((details["siblings"] as unknown[]).length);
+      expect(m!.params).toBe((details["safetensors"] as { total: number }).total);
+      expect(m!.chatTemplate).not.toBeNull();
+
+      const mapping = { id, inferenceProviderMapping: { together: { providerId: "org/served", task: "conversational", status: "live" } } };
+      const res = await importPaths(t.handle, [write("providers.jsonl", [mapping])]);
+      expect(res).toMatchObject({ updated: 1, inserted: 0 });
+      const after = await getModelById(t.handle.db, id);
+      expect(after!.downloads).toBe(details["downloads"]);
+      expect(after!.sha).toBe(details["sha"]);
+      expect(after!.siblings.length).toBe((details["siblings"] as unknown[]).length);
+      expect(after!.inferenceProviderMapping).toEqual([
+        { provider: "together", providerId: "org/served", task: "conversational", status: "live", adapter: null, adapterWeightsPath: null },
+      ]);
+      expect(after!.providers).toEqual(["together"]);
+      // The list form of the mapping means the same thing and changes nothing.
+      const asList = { id, inferenceProviderMapping: [{ provider: "together", providerId: "org/served", task: "conversational", status: "live" }] };
+      expect(await importPaths(t.handle, [write("providers-list.json", JSON.stringify([asList]))])).toMatchObject({ unchanged: 1 });
+    });
+
+    it("derives base models from plain and relation tags and card data", async () => {
+      const rec = {
+        id: "tester/derived-model",
+        tags: ["base_model:meta-llama/Llama-2-7b", "base_model:quantized:TheBloke/x", "base_model:adapter:org/adapter-base", "en"],
+        cardData: { base_model: ["org/card-base"], language: ["fr"], license: "MIT" },
+        downloads: 5,
+      };
+      await importPaths(t.handle, [write("derived.jsonl", [rec])]);
+      const m = await getModelById(t.handle.db, rec.id);
+      expect(m!.baseModels).toEqual(
+        expect.arrayContaining([
+          { id: "meta-llama/Llama-2-7b", relation: "derived" },
+          { id: "TheBloke/x", relation: "quantized" },
+          { id: "org/adapter-base", relation: "adapter" },
+          { id: "org/card-base", relation: "derived" },
+        ]),
+      );
+      expect(m!.languages.sort()).toEqual(["en", "fr"]);
+      expect(m!.license).toBe("mit");
+      expect(m!.statsAsOf).toBeNull();
+      const bases = await t.handle.db.selectFrom("model_bases").select(["base_id", "relation"]).where("base_id", "=", "TheBloke/x").execute();
+      expect(bases).toEqual([{ base_id: "TheBloke/x", relation: "quantized" }]);
+    });
+
+    it("rejects bad rows with line numbers and keeps the good ones", async () => {
+      const huge = "x".repeat(2 * 1024 * 1024 + 10);
+      const file = write("bad.jsonl", [
+        { id: "good/one", downloads: 1 },
+        "{not json",
+        { downloads: 3 },
+        { id: "good/two", downloads: "many" },
+        { id: "good/one", downloads: 2 },
+        { id: "bad id with spaces" },
+        { id: "api/reserved" },
+        { id: "good/huge", readme: huge },
+        { id: "good/tags", tags: Array.from({ length: 10_001 }, (_, i) => `t${i}`) },
+        "[1, 2]",
+        { id: "good/three", likes: 4 },
+      ]);
+      const s = await importPaths(t.handle, [file]);
+      expect(s.inserted).toBe(2);
+      expect(s.rejected).toBe(9);
+      const byLine = new Map(s.rejections.map((r) => [r.line, r.reason]));
+      expect(byLine.get(2)).toMatch(/malformed JSON/);
+      expect(byLine.get(3)).toMatch(/id/);
+      expect(byLine.get(4)).toMatch(/downloads/);
+      expect(byLine.get(5)).toMatch(/duplicate id 'good\/one' \(first seen on line 1\)/);
+      expect(byLine.get(6)).toMatch(/id must look like/);
+      expect(byLine.get(7)).toMatch(/reserves/);
+      expect(byLine.get(8)).toMatch(/readme is larger than 2 MB/);
+      expect(byLine.get(9)).toMatch(/more than 10000 tags/);
+      expect(byLine.get(10)).toMatch(/record/);
+      expect((await getModelById(t.handle.db, "good/one"))!.downloads).toBe(1);
+      expect(await getModelById(t.handle.db, "good/three")).not.toBeNull();
+    });
+
+    it("refuses a file that is not JSON", async () => {
+      const file = write("notes.txt", "hello, this is not json\n");
+      await expect(importPaths(t.handle, [file])).rejects.toBeInstanceOf(ImportFileError);
+      await expect(importPaths(t.handle, [path.join(tmp, "missing.jsonl")])).rejects.toThrow(/does not exist/);
+    });
+
+    it("attaches a folder of real model cards, creating models from front matter", async () => {
+      const dir = path.join(tmp, "cards");
+      fs.mkdirSync(dir, { recursive: true });
+      for (const f of ["openai__whisper-large-v3.md", "bigscience__bloom.md", "google__gemma-7b.md"]) {
+        if (fs.existsSync(path.join(SHARED, "model-cards", f))) fs.copyFileSync(path.join(SHARED, "model-cards", f), path.join(dir, f));
+      }
+      const files = fs.readdirSync(dir);
+      expect(files.length).toBeGreaterThan(0);
+      await importPaths(t.handle, [write("existing.jsonl", [{ id: files[0]!.replace(".md", "").replace("__", "/"), downloads: 42 }])]);
+      const s = await importPaths(t.handle, [dir]);
+      expect(s.rejected).toBe(0);
+      expect(s.inserted + s.updated).toBe(files.length);
+      const first = await getModelById(t.handle.db, files[0]!.replace(".md", "").replace("__", "/"));
+      expect(first!.downloads).toBe(42);
+      expect(first!.cardMarkdown).toContain("---");
+      expect(first!.cardData).not.toBeNull();
+      expect(await importPaths(t.handle, [dir])).toMatchObject({ unchanged: files.length });
+    });
+
+    it("imports a local model folder with config, tokenizer_config and a GGUF header", async () => {
+      const dir = path.join(tmp, "local__tiny-chat");
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "README.md"), "---\nlicense: apache-2.0\npipeline_tag: text-generation\ntags: [chat]\n---\n# Tiny chat\n");
+      fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ architectures: ["LlamaForCausalLM"], model_type: "llama" }));
+      fs.writeFileSync(
+        path.join(dir, "tokenizer_config.json"),
+        JSON.stringify({ bos_token: "<s>", eos_token: { content: "</s>" }, chat_template: "{% for m in messages %}{{ m.content }}{% endfor %}" }),
+      );
+      const header = serializeGgufMetadata({
+        version: { value: 3, type: GGUFValueType.UINT32 },
+        tensor_count: { value: 0n, type: GGUFValueType.UINT64 },
+        kv_count: { value: 3n, type: GGUFValueType.UINT64 },
+        "general.architecture": { value: "llama", type: GGUFValueType.STRING },
+        "llama.context_length": { value: 4096, type: GGUFValueType.UINT32 },
+        "tokenizer.chat_template": { value: "{{ messages[0].content }}", type: GGUFValueType.STRING },
+      } as unknown as Parameters<typeof serializeGgufMetadata>[0]);
+      fs.writeFileSync(path.join(dir, "tiny.Q4_K_M.gguf"), header);
+      const s = await importPaths(t.handle, [dir]);
+      expect(s).toMatchObject({ inserted: 1, rejected: 0 });
+      const m = await getModelById(t.handle.db, "local/tiny-chat");
+      expect(m!.pipelineTag).toBe("text-generation");
+      expect(m!.license).toBe("apache-2.0");
+      expect(m!.bosToken).toBe("<s>");
+      expect(m!.eosToken).toBe("</s>");
+      expect(m!.chatTemplate).toBe("{% for m in messages %}{{ m.content }}{% endfor %}");
+      expect(m!.gguf).toMatchObject({ architecture: "llama", context_length: 4096 });
+      expect(m!.siblings.map((x) => x.rfilename)).toEqual(["README.md", "config.json", "tiny.Q4_K_M.gguf", "tokenizer_config.json"].sort());
+      expect(m!.siblings.every((x) => typeof x.size === "number")).toBe(true);
+    });
+
+    it("keeps the search index in step with the models table", async () => {
+      if (dialect.name !== "sqlite") return;
+      const n = await sql<{ n: number }>`select count(*) as n from models`.execute(t.handle.db);
+      const hits = await sql<{ n: number }>`select count(*) as n from models_fts where models_fts match 'good'`.execute(t.handle.db);
+      expect(Number(hits.rows[0]!.n)).toBeGreaterThan(0);
+      await sql`insert into models_fts(models_fts) values ('integrity-check')`.execute(t.handle.db);
+      expect(Number(n.rows[0]!.n)).toBeGreaterThan(0);
+    });
+  });
+}
