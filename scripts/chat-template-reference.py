@@ -73,16 +73,25 @@ def template_line(exc):
     return line
 
 
+_environments = {}
+_templates = {}
+
+
 def render_case(case):
-    now = datetime.fromisoformat(case["now"]) if case.get("now") else None
-    env = make_environment(now)
+    now_text = case.get("now")
+    env = _environments.get(now_text)
+    if env is None:
+        env = _environments[now_text] = make_environment(datetime.fromisoformat(now_text) if now_text else None)
     context = dict(case["context"])
     messages = context.pop("messages", [])
     tools = context.pop("tools", None)
     documents = context.pop("documents", None)
     add_generation_prompt = context.pop("add_generation_prompt", False)
     try:
-        template = env.from_string(case["template"])
+        key = (now_text, case["template"])
+        template = _templates.get(key)
+        if template is None:
+            template = _templates[key] = env.from_string(case["template"])
         text = template.render(
             messages=messages,
             tools=tools,

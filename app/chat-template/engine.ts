@@ -513,7 +513,237 @@ export function createChatTemplateEngine(jinja: JinjaModule): ChatTemplateEngine
     return toOriginal(compiled.pre, span.start);
   }
 
+  // ---------------------------------------------------------------- Python's str() for `{{ }}` output
+
+  const STATEMENT_TYPES = new Set(["If", "For", "Set", "Macro", "CallStatement", "FilterStatement", "Break", "Continue", "Comment"]);
+  const outputNodeCache = new WeakMap<Program, Set<AstNode>>();
+
+  /** The `{{ … }}` expressions of a program: nodes in statement lists that are not statements. */
+  function outputNodes(program: Program): Set<AstNode> {
+    const cached = outputNodeCache.get(program);
+    if (cached) return cached;
+    const out = new Set<AstNode>();
+    const walk = (list: readonly AstNode[]) => {
+      for (const node of list) {
+        if (!STATEMENT_TYPES.has(node.type) && node.type !== "StringLiteral") out.add(node);
+        for (const children of childLists(node)) walk(children);
+      }
+    };
+    walk(program.body as AstNode[]);
+    outputNodeCache.set(program, out);
+    return out;
+  }
+
+  function pyStringRepr(value: string): string {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    let out = quote;
+    for (const char of value) {
+      const code = char.codePointAt(0) ?? 0;
+      if (char === "\\") out += "\\\\";
+      else if (char === quote) out += `\\${quote}`;
+      else if (char === "\n") out += "\\n";
+      else if (char === "\r") out += "\\r";
+      else if (char === "\t") out += "\\t";
+      else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
+      else out += char;
+    }
+    return out + quote;
+  }
+
+  function pyNumber(value: number, isFloat: boolean): string {
+    if (!isFloat) return String(value);
+    if (Number.isNaN(value)) return "nan";
+    if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
+    if (Number.isInteger(value) && Math.abs(value) < 1e16) return `${value}.0`;
+    return String(value).replace(/e([+-])(\d)$/, "e$10$2");
+  }
+
+  /** repr() of a runtime value, as Python prints containers and their items; null when unknown. */
+  function pyRepr(value: RuntimeValue, depth = 0): string | null {
+    if (depth > 100) return null;
+    const raw: unknown = value.value;
+    switch (value.type) {
+      case "StringValue":
+        return pyStringRepr(String(raw));
+      case "IntegerValue":
+        return pyNumber(Number(raw), false);
+      case "FloatValue":
+        return pyNumber(Number(raw), true);
+      case "BooleanValue":
+        return raw ? "True" : "False";
+      case "NullValue":
+        return "None";
+      case "ArrayValue":
+      case "TupleValue": {
+        if (!Array.isArray(raw)) return null;
+        const items: string[] = [];
+        for (const item of raw as RuntimeValue[]) {
+          const repr = pyRepr(item, depth + 1);
+          if (repr === null) return null;
+          items.push(repr);
+        }
+        if (value.type === "TupleValue") return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
+        return `[${items.join(", ")}]`;
+      }
+      case "ObjectValue": {
+        if (!(raw instanceof Map)) return null;
+        const items: string[] = [];
+        for (const [key, item] of raw as Map<string, RuntimeValue>) {
+          const repr = pyRepr(item, depth + 1);
+          if (repr === null) return null;
+          items.push(`${pyStringRepr(key)}: ${repr}`);
+        }
+        return `{${items.join(", ")}}`;
+      }
+      default:
+        return null;
+    }
+  }
+
+  function filterName(node: AstNode): string | null {
+    if (node.type !== "FilterExpression") return null;
+    const filter: unknown = (node as unknown as Record<string, unknown>).filter;
+    if (!isObject(filter)) return null;
+    if (filter.type === "Identifier" && typeof filter.value === "string") return filter.value;
+    const callee: unknown = filter.callee;
+    if (filter.type === "CallExpression" && isObject(callee) && typeof callee.value === "string") return callee.value;
+    return null;
+  }
+
+  // Filters that iterate their input: in Python a string input is iterated character by character.
+  const ITERATING_FILTERS = new Set(["selectattr", "rejectattr", "select", "reject", "map", "list"]);
+
+  const iterableNodeCache = new WeakMap<Program, Set<AstNode>>();
+
+  /** The expressions for-loops iterate over (the left side of `for x in xs if …` included). */
+  function forIterables(program: Program): Set<AstNode> {
+    const cached = iterableNodeCache.get(program);
+    if (cached) return cached;
+    const out = new Set<AstNode>();
+    const walk = (list: readonly AstNode[]) => {
+      for (const node of list) {
+        if (node.type === "For") {
+          const iterable: unknown = (node as unknown as Record<string, unknown>).iterable;
+          if (isObject(iterable)) {
+            const target = iterable.type === "SelectExpression" ? iterable.lhs : iterable;
+            if (isObject(target)) out.add(target as unknown as AstNode);
+          }
+        }
+        for (const children of childLists(node)) walk(children);
+      }
+    };
+    walk(program.body as AstNode[]);
+    iterableNodeCache.set(program, out);
+    return out;
+  }
+
+  /** What Python's str() prints for a `{{ }}` value where @huggingface/jinja prints JSON-ish text. */
+  function pyStr(value: RuntimeValue): string | null {
+    switch (value.type) {
+      case "BooleanValue":
+        return value.value ? "True" : "False";
+      case "NullValue":
+        return "None";
+      case "FloatValue":
+        return pyNumber(Number(value.value), true);
+      case "ArrayValue":
+      case "TupleValue":
+      case "ObjectValue":
+        return pyRepr(value);
+      default:
+        return null;
+    }
+  }
+
   // ---------------------------------------------------------------- rendering
+
+  // The runtime value classes are not exported; take them from values the library builds.
+  const probe = new jinja.Environment();
+  const StringValue = probe.set("s", "").constructor as new (value: string) => RuntimeValue;
+  const ObjectValue = probe.set("o", {}).constructor as new (value: Map<string, RuntimeValue>) => RuntimeValue;
+  const ArrayValue = probe.set("a", []).constructor as new (value: RuntimeValue[]) => RuntimeValue;
+  const FunctionValue = probe.set("f", () => null).constructor as new (
+    fn: (args: RuntimeValue[], scope: Jinja.Environment) => RuntimeValue,
+  ) => RuntimeValue;
+  const characters = (text: string) => new ArrayValue(Array.from(text, (char) => new StringValue(char)));
+
+  interface RenderState {
+    steps: number;
+    maxSteps: number;
+    outputs: Set<AstNode>;
+    iterables: Set<AstNode>;
+    spans: Map<AstNode, Span>;
+    failures: WeakMap<object, Failure>;
+  }
+
+  // applyFilter is private in the typings but is the library's own filter dispatch (pinned version).
+  type FilterApplier = { applyFilter(operand: RuntimeValue, filter: unknown, environment: Jinja.Environment): RuntimeValue };
+
+  /**
+   * The library's interpreter plus: the failing node of an error (for positions), a step budget,
+   * and the few places where Python's semantics differ and the fix is local (str() of values,
+   * iterating a string).
+   */
+  class TrackingInterpreter extends jinja.Interpreter {
+    declare state: RenderState;
+    constructor(env: Jinja.Environment, state: RenderState) {
+      super(env);
+      Object.defineProperty(this, "state", { value: state });
+    }
+
+    override evaluate(statement: Node, environment: Jinja.Environment): RuntimeValue {
+      const state = this.state;
+      const { outputs, iterables, spans, failures } = state;
+      state.steps++;
+      if (state.steps > state.maxSteps) {
+        throw new TemplateError(`Rendering stopped after ${state.maxSteps} evaluation steps`, "limit", null);
+      }
+      try {
+        let value: RuntimeValue;
+        const filter = statement ? filterName(statement) : null;
+        if (statement && filter === "string") {
+          // `x | string` is Python's str(x): repr-style containers, True/False/None.
+          const operand = this.evaluate((statement as unknown as { operand: Node }).operand, environment);
+          const printed = pyStr(operand);
+          value =
+            printed !== null
+              ? new StringValue(printed)
+              : new StringValue(operand.type === "UndefinedValue" ? "" : operand.toString());
+        } else if (statement && filter !== null && ITERATING_FILTERS.has(filter)) {
+          const node = statement as unknown as { operand: Node; filter: unknown };
+          const operand = this.evaluate(node.operand, environment);
+          const input = operand.type === "StringValue" ? characters(String(operand.value)) : operand;
+          value = (this as unknown as FilterApplier).applyFilter(input, node.filter, environment);
+        } else {
+          value = super.evaluate(statement, environment);
+          if (statement && iterables.has(statement) && value.type === "StringValue") {
+            value = characters(String(value.value));
+          }
+        }
+        if (statement && outputs.has(statement)) {
+          const printed = pyStr(value);
+          if (printed !== null) value = new StringValue(printed);
+        }
+        // A for loop walks its iterable without calling evaluate per item, and strings can grow
+        // without many steps; charging sizes keeps the cap proportional to the real work.
+        const raw: unknown = value.value;
+        if (Array.isArray(raw)) state.steps += raw.length;
+        else if (typeof raw === "string") state.steps += raw.length >> 8;
+        return value;
+      } catch (error) {
+        if (statement && isObject(error)) {
+          let failure = failures.get(error);
+          if (!failure) {
+            failure = { innermost: statement, located: null };
+            failures.set(error, failure);
+          }
+          if (!failure.located && spans.has(statement)) failure.located = statement;
+        }
+        throw error;
+      }
+    }
+  }
+
 
   function render(input: RenderChatTemplateInput): RenderChatTemplateResult {
     const template = input.template;
@@ -538,6 +768,9 @@ export function createChatTemplateEngine(jinja: JinjaModule): ChatTemplateEngine
     const spans = compiled.spans;
 
     const env = new jinja.Environment();
+    const outputs = outputNodes(compiled.program);
+    const iterables = forIterables(compiled.program);
+
     env.set("false", false);
     env.set("true", true);
     env.set("none", null);
@@ -550,6 +783,19 @@ export function createChatTemplateEngine(jinja: JinjaModule): ChatTemplateEngine
       throw error;
     });
     env.set("range", safeRange);
+    // Jinja's default global dict(**kwargs); the library has none.
+    env.setVariable(
+      "dict",
+      new FunctionValue((args) => {
+        const entries = new Map<string, RuntimeValue>();
+        for (const arg of args) {
+          const raw: unknown = arg.value;
+          if (!(raw instanceof Map)) throw new Error(`dict() expects a mapping or keyword arguments, got ${arg.type}`);
+          for (const [key, value] of raw as Map<string, RuntimeValue>) entries.set(key, value);
+        }
+        return new ObjectValue(entries);
+      }),
+    );
     env.set("strftime_now", (format: unknown) => strftime(now ? new Date(now.getTime()) : new Date(), String(format)));
 
     // transformers: render(messages=…, tools=…, documents=…, add_generation_prompt=…, **special_tokens, **kwargs)
@@ -569,31 +815,9 @@ export function createChatTemplateEngine(jinja: JinjaModule): ChatTemplateEngine
       env.set(key, value);
     }
 
-    class TrackingInterpreter extends jinja.Interpreter {
-      declare steps: number;
-      override evaluate(statement: Node, environment: Jinja.Environment): RuntimeValue {
-        this.steps = (this.steps ?? 0) + 1;
-        if (this.steps > maxSteps) {
-          throw new TemplateError(`Rendering stopped after ${maxSteps} evaluation steps`, "limit", null);
-        }
-        try {
-          return super.evaluate(statement, environment);
-        } catch (error) {
-          if (statement && isObject(error)) {
-            let failure = failures.get(error);
-            if (!failure) {
-              failure = { innermost: statement, located: null };
-              failures.set(error, failure);
-            }
-            if (!failure.located && spans.has(statement)) failure.located = statement;
-          }
-          throw error;
-        }
-      }
-    }
-
     try {
-      const result = new TrackingInterpreter(env).run(compiled.program);
+      const state: RenderState = { steps: 0, maxSteps, outputs, iterables, spans, failures };
+      const result = new TrackingInterpreter(env, state).run(compiled.program);
       const text = typeof result.value === "string" ? result.value : String(result.value);
       return { ok: true, text };
     } catch (error) {
