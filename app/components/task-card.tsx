@@ -1,4 +1,4 @@
-import { COLOR_CLASSES, type TaskColor } from "#app/catalog/task-colors.ts";
+import type { TaskColor } from "#app/catalog/task-colors.ts";
 import { formatNumber } from "#app/utils/format.ts";
 
 /** What a card needs; a serialisable subset of TaskSummary (app/catalog/tasks.server.ts). */
@@ -16,8 +16,22 @@ export interface TaskCardData {
 
 const SUBTASKS_SHOWN = 4;
 
-export function TaskCard({ task, count }: { task: TaskCardData; count: number }) {
-  const c = COLOR_CLASSES[task.color];
+/** Class names of one colour (COLOR_CLASSES[color]), passed in by the loader: see TaskPalette. */
+export interface TaskColorClasses {
+  chip: string;
+  dot: string;
+  accent: string;
+  bar: string;
+}
+
+/**
+ * COLOR_CLASSES, handed to the page by its loader. Importing app/catalog/task-colors.ts in a
+ * component would ship all of @huggingface/tasks (about 200 KB) to the browser.
+ */
+export type TaskPalette = Record<TaskColor, TaskColorClasses>;
+
+export function TaskCard({ task, count, palette }: { task: TaskCardData; count: number; palette: TaskPalette }) {
+  const c = palette[task.color];
   const hidden = task.subtasks.length - SUBTASKS_SHOWN;
   return (
     <li

@@ -1,6 +1,5 @@
 import type { TaskDemoEntry } from "@huggingface/tasks";
 import type { ReactNode } from "react";
-import { COLOR_CLASSES, type TaskColor } from "#app/catalog/task-colors.ts";
 import { TaskAudio, TaskImage } from "#app/components/task-media.tsx";
 
 /** A demo entry whose media filename is already turned into a URL on the asset host. */
@@ -45,7 +44,7 @@ function TextWithTokens({ entry }: { entry: Extract<TaskDemoEntry, { type: "text
     </p>;
 }
 
-function Chart({ entry, color }: { entry: Extract<TaskDemoEntry, { type: "chart" }>; color: TaskColor }) {
+function Chart({ entry, barClass }: { entry: Extract<TaskDemoEntry, { type: "chart" }>; barClass: string }) {
   const max = Math.max(1, ...entry.data.map((d) => d.score));
   return (
     <ul className="space-y-2" data-demo-chart="">
@@ -57,7 +56,7 @@ function Chart({ entry, color }: { entry: Extract<TaskDemoEntry, { type: "chart"
           <span className="h-3 rounded-full bg-gray-100 dark:bg-gray-800" aria-hidden="true">
             <span
               data-bar=""
-              className={`block h-3 rounded-full ${COLOR_CLASSES[color].bar}`}
+              className={`block h-3 rounded-full ${barClass}`}
               style={{ width: `${Math.max(0, Math.min(100, (d.score / max) * 100)).toFixed(1)}%` }}
             />
           </span>
@@ -100,7 +99,7 @@ function Table({ rows }: { rows: string[][] }) {
   );
 }
 
-export function DemoEntry({ entry, side, color }: { entry: ResolvedDemoEntry; side: "input" | "output"; color: TaskColor }) {
+export function DemoEntry({ entry, side, barClass }: { entry: ResolvedDemoEntry; side: "input" | "output"; barClass: string }) {
   const title = side === "input" ? "Input" : "Output";
   let body: ReactNode;
   let label: string = title;
@@ -121,7 +120,7 @@ export function DemoEntry({ entry, side, color }: { entry: ResolvedDemoEntry; si
       body = <TaskAudio src={entry.url ?? ""} filename={entry.filename} label={`Example ${side} audio (${entry.filename})`} />;
       break;
     case "chart":
-      body = <Chart entry={entry} color={color} />;
+      body = <Chart entry={entry} barClass={barClass} />;
       break;
     case "tabular":
       body = <Table rows={entry.table} />;
@@ -135,20 +134,20 @@ export function DemoEntry({ entry, side, color }: { entry: ResolvedDemoEntry; si
   );
 }
 
-/** The package's demo: inputs beside outputs, each entry rendered by its type. */
-export function TaskDemo({ demo, color }: { demo: ResolvedDemo; color: TaskColor }) {
+/** The package's demo: inputs beside outputs, each entry rendered by its type; bars in `barClass`. */
+export function TaskDemo({ demo, barClass }: { demo: ResolvedDemo; barClass: string }) {
   return (
     <div className="grid gap-4 md:grid-cols-2">
       <div className="space-y-3" data-demo-side="inputs">
         <h3 className="text-sm font-semibold text-gray-700 dark:text-gray-300">Inputs</h3>
         {demo.inputs.map((entry, i) => (
-          <DemoEntry key={i} entry={entry} side="input" color={color} />
+          <DemoEntry key={i} entry={entry} side="input" barClass={barClass} />
         ))}
       </div>
       <div className="space-y-3" data-demo-side="outputs">
         <h3 className="text-sm font-semibold text-gray-700 dark:text-gray-300">Outputs</h3>
         {demo.outputs.map((entry, i) => (
-          <DemoEntry key={i} entry={entry} side="output" color={color} />
+          <DemoEntry key={i} entry={entry} side="output" barClass={barClass} />
         ))}
       </div>
     </div>

@@ -57,6 +57,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 
   return {
     task,
+    palette: COLOR_CLASSES,
     count: counts[task.id] ?? 0,
     guide: guide ? { html: guide.html, headings: guide.headings, hasMath: guide.hasMath, showToc: shouldShowTableOfContents(guide) } : null,
     demo: guideData && (guideData.demo.inputs.length > 0 || guideData.demo.outputs.length > 0)
@@ -87,9 +88,9 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 export default function Task({ loaderData }: Route.ComponentProps) {
-  const { task, count, guide, demo, models, widgetModels, datasets, spaces, metrics, youtubeId, libraries, related, propose, hubDatasetsUrl } =
+  const { task, palette, count, guide, demo, models, widgetModels, datasets, spaces, metrics, youtubeId, libraries, related, propose, hubDatasetsUrl } =
     loaderData;
-  const c = COLOR_CLASSES[task.color];
+  const c = palette[task.color];
   return (
     <div className="mx-auto max-w-7xl px-4 py-8" data-task-page={task.id}>
       <nav aria-label="Breadcrumb" className="text-sm text-gray-600 dark:text-gray-400">
@@ -149,7 +150,7 @@ export default function Task({ loaderData }: Route.ComponentProps) {
           ) : null}
           {demo ? (
             <Section id="demo" title="Demo">
-              <TaskDemo demo={demo} color={task.color} />
+              <TaskDemo demo={demo} barClass={c.bar} />
             </Section>
           ) : null}
           {youtubeId ? (
@@ -161,7 +162,13 @@ export default function Task({ loaderData }: Route.ComponentProps) {
           ) : null}
           {guide ? (
             <section aria-label={`${task.name} guide`} className="mt-10">
-              <MarkdownContent html={guide.html} hasMath={guide.hasMath} />
+              {/* Code blocks on white: shiki's github-light token colours (e.g. #d73a49) miss 4.5:1 on
+                  markdown.css's #f6f8fa block background. Drop once markdown.css uses the theme's own background. */}
+              <MarkdownContent
+                html={guide.html}
+                hasMath={guide.hasMath}
+                className="[&_pre.shiki]:border [&_pre.shiki]:border-gray-200 [&_pre.shiki]:bg-white dark:[&_pre.shiki]:border-gray-800 dark:[&_pre.shiki]:bg-[var(--shiki-dark-bg)]"
+              />
             </section>
           ) : (
             <Section id="guide" title="About this task">
@@ -174,7 +181,7 @@ export default function Task({ loaderData }: Route.ComponentProps) {
         </div>
 
         <aside className="min-w-0 text-sm" aria-label="Resources">
-          {guide?.showToc ? <TableOfContents headings={guide.headings} className="mb-8" /> : null}
+          {guide?.showToc ? <TableOfContents headings={guide.headings} className="mb-8 [&_a]:py-1" /> : null}
           {models.length > 0 ? (
             <Section id="models" title="Models">
               <ExampleList items={models} kind="models" />
@@ -251,7 +258,7 @@ export default function Task({ loaderData }: Route.ComponentProps) {
               <ul className="space-y-1.5" data-example-list="related">
                 {related.map((t) => (
                   <li key={t.id} className="flex items-center gap-2">
-                    <span aria-hidden="true" className={`h-2 w-2 rounded-full ${COLOR_CLASSES[t.color].dot}`} />
+                    <span aria-hidden="true" className={`h-2 w-2 rounded-full ${palette[t.color].dot}`} />
                     <a href={`/tasks/${t.id}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
                       {t.name}
                     </a>

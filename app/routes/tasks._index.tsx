@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form } from "react-router";
 import type { Route } from "./+types/tasks._index";
+import { COLOR_CLASSES } from "#app/catalog/task-colors.ts";
 import { taskMatches } from "#app/catalog/task-search.ts";
 import { listTaskGroups } from "#app/catalog/tasks.server.ts";
 import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
@@ -16,11 +17,11 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ request }: Route.LoaderArgs) {
   const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
   const counts = await getTaskModelCounts(getDb().db);
-  return { groups: listTaskGroups(), counts, q };
+  return { groups: listTaskGroups(), counts, q, palette: COLOR_CLASSES };
 }
 
 export default function Tasks({ loaderData }: Route.ComponentProps) {
-  const { groups, counts, q } = loaderData;
+  const { groups, counts, q, palette } = loaderData;
   const [query, setQuery] = useState(q);
   const visible = groups
     .map((g) => ({ ...g, tasks: g.tasks.filter((t) => taskMatches(t, query)) }))
@@ -74,7 +75,7 @@ export default function Tasks({ loaderData }: Route.ComponentProps) {
           </h2>
           <ul className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {group.tasks.map((task) => (
-              <TaskCard key={task.id} task={task} count={counts[task.id] ?? 0} />
+              <TaskCard key={task.id} task={task} count={counts[task.id] ?? 0} palette={palette} />
             ))}
           </ul>
         </section>
