@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ChatTemplateSandbox } from "#app/chat-template/sandbox.server.ts";
 import { validateChatTemplate, validateChatTemplates } from "#app/chat-template/validate.server.ts";
+import type { ChatTemplateValidationItem } from "#app/chat-template/validate.server.ts";
 
 const sandbox = new ChatTemplateSandbox({ timeoutMs: 2000 });
 afterAll(() => sandbox.close());
@@ -58,7 +59,7 @@ describe("validateChatTemplates", () => {
       .split("\n")
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { chat_template: string; bos_token: string | null; eos_token: string | null });
-    const items = rows.map((row) => ({ chatTemplate: row.chat_template, bosToken: row.bos_token, eosToken: row.eos_token }));
+    const items: ChatTemplateValidationItem[] = rows.map((row) => ({ chatTemplate: row.chat_template, bosToken: row.bos_token, eosToken: row.eos_token }));
     items.push({ chatTemplate: null, bosToken: null, eosToken: null });
     const distinct = new Set(items.map((item) => JSON.stringify([item.chatTemplate, item.bosToken, item.eosToken])));
     const local = new ChatTemplateSandbox({ timeoutMs: 2000 });
