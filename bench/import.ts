@@ -1,12 +1,12 @@
 /**
  * npm run bench:import — imports the 760k-row Hub list dump into a fresh database and prints
  * rows/s, wall time and peak RSS. SQLite always; PostgreSQL too when TEST_DATABASE_URL or a
- * postgres DATABASE_URL is set (its tables are dropped first, so use a scratch database).
+ * postgres DATABASE_URL is set (it creates and fills a scratch database beside that one).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
+import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
@@ -14,14 +14,20 @@ import { importPaths } from "#app/import/importer.server.ts";
 const FILE = path.resolve(import.meta.dirname, "..", "..", "shared", "data", "hub-models-2024-07-11.jsonl.gz");
 const fmt = new Intl.NumberFormat("en-US");
 
-async function resetPostgres(handle: DatabaseHandle) {
-  await sql`drop schema public cascade`.execute(handle.db);
-  await sql`create schema public`.execute(handle.db);
+/** A scratch database next to the one TEST_DATABASE_URL names; never touches that one. */
+async function freshPostgres(adminUrl: string): Promise<string> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query("drop database if exists modelyard_bench_import with (force)");
+  await c.query("create database modelyard_bench_import");
+  await c.end();
+  const u = new URL(adminUrl);
+  u.pathname = "/modelyard_bench_import";
+  return u.toString();
 }
 
-async function run(label: string, url: string, reset?: (h: DatabaseHandle) => Promise<void>) {
-  const handle = openDatabase(url);
-  if (reset) await reset(handle);
+async function run(label: string, url: string) {
+  const handle: DatabaseHandle = openDatabase(url);
   await migrate(handle);
   let peak = process.memoryUsage().rss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 200);
@@ -52,7 +58,7 @@ async function main() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const pg = process.env["TEST_DATABASE_URL"] ?? (process.env["DATABASE_URL"]?.startsWith("postgres") ? process.env["DATABASE_URL"] : undefined);
-  if (pg) await run("postgres", pg, resetPostgres);
+  if (pg) await run("postgres", await freshPostgres(pg));
   else console.log("postgres   skipped (set TEST_DATABASE_URL=postgres://… to include it)");
 }
 

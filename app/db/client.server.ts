@@ -12,6 +12,11 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Where the data lives, for log lines (never includes a password). */
   location: string;
+  /**
+   * The underlying SQLite connection, for the importer's bulk writes only: prepared statements
+   * run inside Kysely's transaction on the same connection, without per-batch query compilation.
+   */
+  sqlite: SQLite.Database | null;
   close(): Promise<void>;
 }
 
@@ -63,10 +68,11 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
       db,
       dialect,
       location: path.resolve(target),
+      sqlite,
       close: () => db.destroy(),
     };
   }
   const pool = new pg.Pool({ connectionString: target, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect, location: redactUrl(target), close: () => db.destroy() };
+  return { db, dialect, location: redactUrl(target), sqlite: null, close: () => db.destroy() };
 }

@@ -8,6 +8,7 @@ import {
   type NewModelRow,
   type ProviderRow,
   fetchExistingModels,
+  indexNewModelIds,
   replaceModelBases,
   replaceModelProviders,
   replaceModelTags,
@@ -15,7 +16,9 @@ import {
   upsertDetails,
   upsertModels,
 } from "#app/db/queries/import.server.ts";
+import { finishBulkLoad, startBulkLoad } from "#app/db/queries/bulk-load.server.ts";
 import { bumpCatalogueGeneration } from "#app/db/queries/meta.server.ts";
+import { countModels } from "#app/db/queries/stats.server.ts";
 import { type NormalizedRecord, deriveFacts, normalizeRecord, readTokenizerSettings } from "#app/import/normalize.ts";
 import { type SourceItem, readSources } from "#app/import/read-sources.ts";
 import { describeIssues, importRecordSchema } from "#app/import/record-schema.ts";
@@ -53,6 +56,8 @@ export interface ImportOptions {
   batchSize?: number;
   onProgress?: (p: ImportProgress) => void;
   validateTemplate?: TemplateValidator;
+  /** Called with what is happening during the slow steps after a bulk load. */
+  onStep?: (what: string) => void;
 }
 
 interface Pending {
@@ -229,6 +234,9 @@ export async function importItems(
   const summary: ImportSummary = { rows: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, source: "", elapsedMs: 0, rejections: [] };
   const seen = new Map<string, Map<string, number>>();
   let batch: Pending[] = [];
+  // A crashed bulk load left work pending: finish it before touching the data.
+  await finishBulkLoad(handle, opts.onStep);
+  const bulk = (await countModels(handle.db)) === 0 && (await startBulkLoad(handle));
   let lastReport = 0;
 
   const reject = (source: string, line: number, id: string | null, reason: string) => {
@@ -269,9 +277,13 @@ export async function importItems(
     }
 
     await handle.db.transaction().execute(async (trx) => {
-      const rids = await upsertModels(trx, planned.map((p) => p.model));
+      const rids = await upsertModels(trx, planned.map((p) => p.model), handle.sqlite);
       const ridOf = new Map(rids.map((r) => [r.id, r.rid]));
       const rid = (p: Planned) => ridOf.get(p.model.id)!;
+      indexNewModelIds(
+        handle.sqlite,
+        planned.filter((p) => p.isNew).map((p) => ({ rid: rid(p), id: p.model.id })),
+      );
 
       const details = planned.filter((p) => p.details).map((p) => ({ ...p.details!, rid: rid(p) }) as NewDetailsRow & { rid: number });
       if (details.length) await upsertDetails(trx, details);
@@ -281,7 +293,11 @@ export async function importItems(
         await replaceModelTags(
           trx,
           tagged.filter((p) => !p.isNew).map(rid),
-          tagged.flatMap((p) => p.tags!.map((tag) => ({ rid: rid(p), tag }))),
+          // Sorted by tag so inserts walk each tag's range of the (tag, rid) key in order.
+          tagged
+            .flatMap((p) => p.tags!.map((tag) => ({ rid: rid(p), tag })))
+            .sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : a.rid - b.rid)),
+          handle.sqlite,
         );
       }
       const withProviders = planned.filter((p) => p.providers);
@@ -368,6 +384,7 @@ export async function importItems(
     }
   }
   await flush();
+  if (bulk) await finishBulkLoad(handle, opts.onStep);
   summary.elapsedMs = Date.now() - started;
   report(true);
   return summary;

@@ -1,3 +1,4 @@
+import type SQLite from "better-sqlite3";
 import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { Database, ModelDetailsTable, ModelsTable } from "#app/db/schema.ts";
 
@@ -49,9 +50,34 @@ const MODEL_COLUMNS = [
   "imported_at",
 ] as const satisfies ReadonlyArray<keyof NewModelRow>;
 
-/** Inserts or fully replaces model rows by id; returns the row id of each. */
-export async function upsertModels(db: Db, rows: NewModelRow[]): Promise<Array<{ rid: number; id: string }>> {
+const statements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+/** Prepared once per connection: SQLite bulk writes skip query building and re-parsing. */
+function prepared(raw: SQLite.Database, text: string): SQLite.Statement {
+  let byText = statements.get(raw);
+  if (!byText) statements.set(raw, (byText = new Map()));
+  let stmt = byText.get(text);
+  if (!stmt) byText.set(text, (stmt = raw.prepare(text)));
+  return stmt;
+}
+
+const UPSERT_MODEL_SQL = `insert into models (id, ${MODEL_COLUMNS.join(", ")}) values (?, ${MODEL_COLUMNS.map(() => "?").join(", ")})
+  on conflict(id) do update set ${MODEL_COLUMNS.map((c) => `${c} = excluded.${c}`).join(", ")} returning rid`;
+
+/**
+ * Inserts or fully replaces model rows by id; returns the row id of each. `raw` is the SQLite
+ * connection the surrounding transaction runs on, when there is one (the fast path).
+ */
+export async function upsertModels(db: Db, rows: NewModelRow[], raw: SQLite.Database | null = null): Promise<Array<{ rid: number; id: string }>> {
   const out: Array<{ rid: number; id: string }> = [];
+  if (raw) {
+    const stmt = prepared(raw, UPSERT_MODEL_SQL);
+    for (const r of rows) {
+      const res = stmt.get(r.id, ...MODEL_COLUMNS.map((c) => r[c] ?? null)) as { rid: number };
+      out.push({ rid: res.rid, id: r.id });
+    }
+    return out;
+  }
   const per = Math.floor(MAX_PARAMS / (MODEL_COLUMNS.length + 1));
   for (const part of chunks(rows, per)) {
     const res = await db
@@ -94,8 +120,29 @@ export async function upsertDetails(db: Db, rows: Array<NewDetailsRow & { rid: n
   }
 }
 
-export async function replaceModelTags(db: Db, rids: number[], pairs: Array<{ rid: number; tag: string }>): Promise<void> {
+/** Adds new models to the SQLite trigram index (PostgreSQL's pg_trgm index maintains itself). */
+export function indexNewModelIds(raw: SQLite.Database | null, rows: Array<{ rid: number; id: string }>): void {
+  if (!raw) return;
+  const stmt = prepared(raw, "insert into models_fts (rowid, id) values (?, ?)");
+  for (const r of rows) stmt.run(r.rid, r.id);
+}
+
+export async function replaceModelTags(
+  db: Db,
+  rids: number[],
+  pairs: Array<{ rid: number; tag: string }>,
+  raw: SQLite.Database | null = null,
+): Promise<void> {
   for (const part of chunks(rids, 5000)) await db.deleteFrom("model_tags").where("rid", "in", part).execute();
+  if (raw) {
+    // One statement per batch: SQLite unpacks the JSON itself, saving a JS-to-native call per row.
+    const stmt = prepared(
+      raw,
+      "insert into model_tags (tag, rid) select j.value ->> 0, j.value ->> 1 from json_each(?) j order by 1, 2",
+    );
+    stmt.run(JSON.stringify(pairs.map((p) => [p.tag, p.rid])));
+    return;
+  }
   for (const part of chunks(pairs, Math.floor(MAX_PARAMS / 2))) await db.insertInto("model_tags").values(part).execute();
 }
 
