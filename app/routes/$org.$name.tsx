@@ -1,79 +1,67 @@
+import { useLocation } from "react-router";
 import type { Route } from "./+types/$org.$name";
 import { ErrorPanel, GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { TaskChip } from "#app/components/task-chip.tsx";
+import { InferenceSnippets } from "#app/components/inference-snippets.tsx";
+import { ModelCard, ModelCardToc } from "#app/components/model-card.tsx";
+import { ModelFiles } from "#app/components/model-files.tsx";
+import { ModelHeader } from "#app/components/model-header.tsx";
+import { ModelDemoSlot, ModelProviders, ModelSpaces, ModelTree } from "#app/components/model-sidebar.tsx";
+import { MODEL_TABS, ModelTabs } from "#app/components/model-tabs.tsx";
+import { UseThisModel } from "#app/components/use-this-model.tsx";
 import { loadModelPage } from "#app/routes/model-page.server.ts";
-import { downloadsLabel, formatBytes, formatDate, formatNumber, formatParams } from "#app/utils/format.ts";
 
 export const meta: Route.MetaFunction = ({ data }) => {
-  if (!data) return [{ title: "Model not found · Modelyard" }];
-  const m = data.model;
-  const description = `${m.id}${m.pipelineTag ? ` — a ${m.pipelineTag} model` : ""}${m.libraryName ? ` for ${m.libraryName}` : ""}.`;
+  if (!data) return [{ title: "Model not found · Modelyard" }, { name: "robots", content: "noindex" }];
+  const { model, seo } = data;
   return [
-    { title: `${m.id} · Modelyard` },
-    { name: "description", content: description },
-    { property: "og:title", content: m.id },
-    { property: "og:description", content: description },
+    { title: `${model.id} · Modelyard` },
+    { name: "description", content: seo.description },
+    { property: "og:title", content: model.id },
+    { property: "og:description", content: seo.description },
     { property: "og:type", content: "website" },
+    { property: "og:url", content: seo.canonical },
+    { property: "og:site_name", content: "Modelyard" },
+    { name: "twitter:card", content: "summary" },
+    { tagName: "link", rel: "canonical", href: seo.canonical },
   ];
 };
 
-export async function loader({ params }: Route.LoaderArgs) {
-  return loadModelPage(`${params.org}/${params.name}`);
+export async function loader({ params, request }: Route.LoaderArgs) {
+  return loadModelPage(`${params.org}/${params.name}`, request);
 }
 
 export default function ModelPage({ loaderData }: Route.ComponentProps) {
-  const { model } = loaderData;
-  const params = formatParams(model.params);
+  const { model, tab } = loaderData;
+  const location = useLocation();
+  const hub = model.hubUrl.slice(0, model.hubUrl.length - model.id.length - 1);
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <header>
-        <h1 className="font-mono text-2xl font-bold break-all">{model.id}</h1>
-        <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
-          {model.pipelineTag && <TaskChip task={model.pipelineTag} size="md" />}
-          {model.libraryName && <span className="rounded-md bg-gray-100 px-2 py-1 dark:bg-gray-800">{model.libraryName}</span>}
-          {model.license && <span className="rounded-md bg-gray-100 px-2 py-1 dark:bg-gray-800">License: {model.license}</span>}
-          {model.gated && <span className="rounded-md bg-amber-100 px-2 py-1 text-amber-900 dark:bg-amber-900 dark:text-amber-100">Gated</span>}
-        </div>
-        <dl className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm text-gray-700 dark:text-gray-300">
-          <div>
-            <dt className="inline text-gray-500 dark:text-gray-400">{downloadsLabel(model.statsAsOf)}: </dt>
-            <dd className="inline font-medium">{formatNumber(model.downloads)}</dd>
+    <div className="mx-auto max-w-7xl px-4 py-6" data-model-page={model.id}>
+      <ModelHeader model={model} actions={<UseThisModel use={loaderData.use} modelId={model.id} search={location.search} />} />
+      <ModelTabs modelId={model.id} current={tab} tabs={MODEL_TABS} />
+      <div className="mt-6">
+        {tab === "card" ? (
+          <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
+            <ModelCard card={loaderData.card} summary={loaderData.summary} modelId={model.id} />
+            <aside aria-label="About this model" className="space-y-4">
+              <ModelDemoSlot />
+              <ModelProviders providers={loaderData.providers} modelId={model.id} />
+              <ModelTree tree={loaderData.tree} modelId={model.id} hub={hub} />
+              <ModelSpaces spaces={loaderData.spaces} hub={hub} />
+              <ModelCardToc card={loaderData.card} />
+            </aside>
           </div>
-          <div>
-            <dt className="inline text-gray-500 dark:text-gray-400">Likes: </dt>
-            <dd className="inline font-medium">{formatNumber(model.likes)}</dd>
-          </div>
-          {params && (
-            <div>
-              <dt className="inline text-gray-500 dark:text-gray-400">Parameters: </dt>
-              <dd className="inline font-medium">{params}</dd>
+        ) : null}
+        {tab === "files" && loaderData.files ? <ModelFiles files={loaderData.files} modelId={model.id} /> : null}
+        {tab === "inference" ? (
+          loaderData.inference ? (
+            <InferenceSnippets initial={loaderData.inference} />
+          ) : (
+            <div className="max-w-2xl">
+              <ModelProviders providers={loaderData.providers} modelId={model.id} />
             </div>
-          )}
-          {model.createdAt && (
-            <div>
-              <dt className="inline text-gray-500 dark:text-gray-400">Created: </dt>
-              <dd className="inline font-medium">{formatDate(model.createdAt)}</dd>
-            </div>
-          )}
-        </dl>
-      </header>
-      <section aria-labelledby="files-heading" className="mt-8">
-        <h2 id="files-heading" className="text-lg font-semibold">
-          Files
-        </h2>
-        {model.siblings.length ? (
-          <ul className="mt-3 divide-y divide-gray-200 rounded-lg border border-gray-200 text-sm dark:divide-gray-800 dark:border-gray-800">
-            {model.siblings.map((s) => (
-              <li key={s.rfilename} className="flex justify-between px-3 py-1.5 font-mono">
-                <span className="truncate">{s.rfilename}</span>
-                <span className="text-gray-500">{formatBytes(s.size) ?? ""}</span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="mt-2 text-sm text-gray-600 dark:text-gray-400">The catalogue has no file list for this model.</p>
-        )}
-      </section>
+          )
+        ) : null}
+      </div>
     </div>
   );
 }
@@ -88,7 +76,7 @@ export function ErrorBoundary() {
             <ErrorPanel title="Model not found" message={text ?? ""}>
               {suggestions.length > 0 && (
                 <div className="mt-6">
-                  <p className="text-sm text-gray-600 dark:text-gray-400">Did you mean:</p>
+                  <p className="text-sm text-gray-700 dark:text-gray-300">Did you mean:</p>
                   <ul className="mt-2 space-y-1">
                     {suggestions.map((id) => (
                       <li key={id}>

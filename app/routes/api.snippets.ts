@@ -1,0 +1,27 @@
+import { getDb } from "#app/db/db.server.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
+import { buildInferencePanel, parseInferenceState } from "#app/routes/model-page-inference.server.ts";
+import { supportedProvidersFor } from "#app/snippets/providers.ts";
+import { jsonError } from "#app/utils/http.server.ts";
+
+/**
+ * GET /api/snippets?model=<id>&provider=&stream=1&bill_to=&lang= — the model page's inference
+ * snippets panel (text plus server-highlighted HTML) as JSON, so the page can switch provider
+ * without a reload. Bad input is a 400 with {error: {message}}; an unknown model a 404.
+ */
+export async function loader({ request }: { request: Request }) {
+  const params = new URL(request.url).searchParams;
+  const id = params.get("model");
+  if (!id || id.length > 200) return jsonError(400, "Query parameter 'model' (a model id) is required.");
+  const { db } = getDb();
+  const model = await getModelById(db, id);
+  if (!model) return jsonError(404, `No model '${id.slice(0, 200)}' in this catalogue.`);
+  if (supportedProvidersFor(model).length === 0) return jsonError(400, `No inference provider supported by @huggingface/inference 3.13.1 serves ${model.id}.`);
+  const parsed = parseInferenceState(params, model);
+  if (parsed.inputError) return jsonError(400, parsed.inputError);
+  return Response.json(buildInferencePanel(model, parsed), { headers: { "Cache-Control": "no-store" } });
+}
+
+export function action({ request }: { request: Request }) {
+  return jsonError(405, `${request.method} is not supported on /api/snippets; use GET.`, {}, { Allow: "GET, HEAD" });
+}

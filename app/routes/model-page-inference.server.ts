@@ -1,0 +1,131 @@
+/**
+ * The inference snippets panel of a model page, built on the server (highlighted with shiki) from
+ * the URL's ?provider=&stream=1&bill_to=&lang= so it works without JavaScript; the page's script
+ * fetches the same view from /api/snippets to update in place.
+ */
+import type { CatalogModel } from "#app/catalog/model-record.ts";
+import {
+  getInferenceSnippetsFor,
+  SnippetInputError,
+  TOKEN_PLACEHOLDER,
+} from "#app/snippets/inference-snippets.ts";
+import { snippetTaskFor, supportedProvidersFor } from "#app/snippets/providers.ts";
+import { isVerifiedSnippetKind, type SnippetClient, type SnippetLanguage } from "#app/snippets/verified-snippet-kinds.ts";
+import { highlightCode } from "#app/utils/highlight.server.ts";
+
+/** Language tabs in the order the page shows them. */
+export const PANEL_LANGUAGES = ["js", "python", "sh"] as const;
+export type PanelLanguage = (typeof PANEL_LANGUAGES)[number];
+
+const GRAMMAR: Record<PanelLanguage, string> = { js: "javascript", python: "python", sh: "shellscript" };
+const LABEL: Record<PanelLanguage, string> = { js: "JavaScript", python: "Python", sh: "Shell" };
+
+export interface InferenceState {
+  provider: string;
+  streaming: boolean;
+  billTo: string;
+  lang: PanelLanguage;
+}
+
+export interface InferencePanel {
+  modelId: string;
+  task: string | null;
+  conversational: boolean;
+  providers: string[];
+  state: InferenceState;
+  languages: Array<{
+    language: PanelLanguage;
+    label: string;
+    clients: Array<{ client: string; label: string; text: string; html: string; verified: boolean }>;
+  }>;
+  /** The library could not generate code for this combination. */
+  error: string | null;
+  /** Something in the query was not usable and was ignored. */
+  inputError: string | null;
+  placeholder: string;
+}
+
+function isPanelLanguage(v: string): v is PanelLanguage {
+  return (PANEL_LANGUAGES as readonly string[]).includes(v);
+}
+
+/** Reads the panel's state from a query string; unusable values fall back to defaults and are reported. */
+export function parseInferenceState(params: URLSearchParams, model: CatalogModel): { state: InferenceState; inputError: string | null } {
+  const offered = supportedProvidersFor(model);
+  const problems: string[] = [];
+  const asked = params.get("provider");
+  let provider: string = offered[0] ?? "auto";
+  if (asked !== null && asked !== "") {
+    if (offered.includes(asked as (typeof offered)[number])) provider = asked;
+    else problems.push(`Provider "${asked.slice(0, 60)}" is not available for this model.`);
+  }
+  const lang = params.get("lang") ?? "js";
+  const billTo = (params.get("bill_to") ?? "").trim();
+  if (billTo !== "" && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/.test(billTo)) problems.push("Bill to must be a user or organisation name.");
+  if (!isPanelLanguage(lang)) problems.push(`Unknown language "${lang.slice(0, 20)}".`);
+  const stream = params.get("stream");
+  return {
+    state: {
+      provider,
+      streaming: snippetTaskFor(model) === "conversational" && (stream === "1" || stream === "true" || stream === "on"),
+      billTo: problems.some((p) => p.startsWith("Bill to")) ? "" : billTo,
+      lang: isPanelLanguage(lang) ? lang : "js",
+    },
+    inputError: problems.length ? problems.join(" ") : null,
+  };
+}
+
+export function buildInferencePanel(model: CatalogModel, parsed: { state: InferenceState; inputError: string | null }): InferencePanel {
+  const { state } = parsed;
+  const task = snippetTaskFor(model);
+  const panel: InferencePanel = {
+    modelId: model.id,
+    task,
+    conversational: task === "conversational",
+    providers: supportedProvidersFor(model),
+    state,
+    languages: [],
+    error: null,
+    inputError: parsed.inputError,
+    placeholder: TOKEN_PLACEHOLDER,
+  };
+  let result;
+  try {
+    result = getInferenceSnippetsFor(model, {
+      provider: state.provider,
+      streaming: state.streaming,
+      ...(state.billTo ? { billTo: state.billTo } : {}),
+    });
+  } catch (error) {
+    if (error instanceof SnippetInputError) return { ...panel, error: error.message };
+    throw error;
+  }
+  panel.error = result.error ?? null;
+  panel.languages = PANEL_LANGUAGES.flatMap((language) => {
+    const group = result.languages.find((l) => l.language === language);
+    if (!group) return [];
+    return [
+      {
+        language,
+        label: LABEL[language],
+        clients: group.clients.map((c) => ({
+          client: c.client,
+          label: c.label,
+          text: c.content,
+          html: highlightCode(c.content, GRAMMAR[language]),
+          verified:
+            task !== null &&
+            isVerifiedSnippetKind({
+              provider: state.provider,
+              task,
+              streaming: state.streaming,
+              language: language satisfies SnippetLanguage,
+              client: c.client as SnippetClient,
+              auth: "hf-token",
+            }),
+        })),
+      },
+    ];
+  });
+  return panel;
+}
