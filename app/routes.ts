@@ -11,6 +11,7 @@ export default [
   route("theme", "routes/theme.ts"),
   route("healthz", "routes/healthz.ts"),
   route("api/tasks", "routes/api.tasks.ts"),
+  route("api/snippets", "routes/api.snippets.ts"),
   route("api/*", "routes/api.$.ts"),
   route(":org/:name", "routes/$org.$name.tsx"),
   route(":name", "routes/$name.tsx"),
