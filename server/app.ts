@@ -22,6 +22,14 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
   );
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
-  app.all("/{*path}", createRequestHandler({ build, mode: process.env["NODE_ENV"] === "development" ? "development" : "production" }));
+  app.all(
+    "/{*path}",
+    createRequestHandler({
+      build,
+      mode: process.env["NODE_ENV"] === "development" ? "development" : "production",
+      // The socket address, for per-client limits (the inference gateway's rate limit).
+      getLoadContext: (req) => ({ clientAddress: req.socket.remoteAddress ?? "" }),
+    }),
+  );
   return app;
 }

@@ -1,0 +1,54 @@
+/**
+ * The classifier on the library's exact messages, including the two rules 3.13.1's task functions
+ * cannot reach (see gateway.test.ts and docs/decisions): they are still mapped, should a later
+ * library version reach them.
+ */
+import { InferenceOutputError } from "@huggingface/inference";
+import { describe, expect, it } from "vitest";
+import { classifyError, DeadlineExceededError } from "#app/inference/errors.server.ts";
+import { MissingCredentialError } from "#app/inference/hub-fetch.server.ts";
+
+const ctx = (status: number | null = null) => ({
+  observation: { status, estimatedTimeSec: null, host: null, requests: 0 },
+  deadline: null,
+  clientClosed: false,
+  secrets: ["hf_secretSecret123"],
+  provider: "together",
+});
+
+describe("classifyError", () => {
+  it.each([
+    ["Cannot use endpointUrl with a third-party provider.", 400],
+    ["Provider openai requires a model ID to be passed directly.", 400],
+    ["Provider openai is closed-source and does not support HF tokens.", 400],
+    ['Models from openai must be prefixed by "openai/". Got "gpt-4o".', 400],
+    ["Model x/y is not supported for task conversational and provider together. Supported task: text-to-image.", 400],
+    ["Model x/y does not exist", 404],
+    ["We have not been able to find inference provider information for model x/y.", 404],
+    ["No default model defined for task conversational, please define the model explicitly.", 400],
+    ["Failed to load tasks definitions from Hugging Face Hub.", 502],
+    ["Server x/y does not seem to support chat completion. Error: undefined", 502],
+    ["Server does not support event stream content type, it returned text/html", 502],
+    ["Error forwarded from backend: overloaded", 502],
+    ["Server response contains error: 500", 502],
+  ])("%s -> %i with the message unchanged", (message, status) => {
+    const out = classifyError(new Error(message), ctx());
+    expect(out.status).toBe(status);
+    expect(out.message).toBe(message);
+  });
+
+  it("maps InferenceOutputError, deadlines, missing credentials and upstream statuses", () => {
+    expect(classifyError(new InferenceOutputError("Expected ChatCompletionOutput"), ctx(200))).toMatchObject({ status: 502, code: "unexpected_output" });
+    expect(classifyError(new Error("x"), { ...ctx(), deadline: new DeadlineExceededError(2500) })).toMatchObject({ status: 504, code: "deadline_exceeded", message: "The inference call did not finish within 2.5 s." });
+    expect(classifyError(new MissingCredentialError("none"), ctx())).toMatchObject({ status: 401, code: "missing_token" });
+    expect(classifyError(new Error('"Model x is currently loading"'), ctx(503))).toMatchObject({ status: 503, code: "model_loading", message: "Model x is currently loading" });
+    expect(classifyError(new Error('{"message":"bad key","type":"invalid_request_error"}'), ctx(403))).toMatchObject({ status: 403, code: "token_rejected", message: "bad key" });
+    expect(classifyError(new Error("Something new"), ctx(null))).toMatchObject({ status: 502, code: "inference_failed" });
+    expect(classifyError("not even an error", ctx(null)).status).toBe(502);
+  });
+
+  it("scrubs secrets from every message", () => {
+    const out = classifyError(new Error("Error forwarded from backend: token hf_secretSecret123 expired"), ctx());
+    expect(out.message).toBe("Error forwarded from backend: token [redacted] expired");
+  });
+});

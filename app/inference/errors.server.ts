@@ -1,0 +1,233 @@
+/**
+ * Every error @huggingface/inference 3.13.1 throws (and the gateway's own), mapped to an HTTP
+ * status, a stable code and a message. The library's validation messages reach the visitor
+ * unchanged (400); provider faults are 502, deadlines 504, unknown models 404. `hint` says the
+ * same thing in plain words for the demo. Messages pass through redactSecrets before leaving.
+ */
+import { InferenceOutputError } from "@huggingface/inference";
+import { redactSecrets } from "#app/inference/credentials.server.ts";
+import { MissingCredentialError, UpstreamRefusedError, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
+
+export type GatewayErrorCode =
+  | "invalid_json"
+  | "invalid_request"
+  | "unknown_endpoint"
+  | "endpoints_misconfigured"
+  | "library_validation"
+  | "hf_token_not_accepted"
+  | "model_not_found"
+  | "model_not_on_provider"
+  | "no_default_model"
+  | "tasks_unavailable"
+  | "missing_token"
+  | "token_rejected"
+  | "provider_rate_limited"
+  | "model_loading"
+  | "unexpected_output"
+  | "media_fetch_failed"
+  | "chat_not_supported"
+  | "not_event_stream"
+  | "backend_error"
+  | "upstream_error"
+  | "upstream_unreachable"
+  | "upstream_refused"
+  | "deadline_exceeded"
+  | "rate_limited"
+  | "body_too_large"
+  | "unsupported_media_type"
+  | "template_invalid"
+  | "client_closed"
+  | "inference_failed";
+
+export interface GatewayErrorBody {
+  status: number;
+  code: GatewayErrorCode;
+  message: string;
+  hint?: string;
+  upstreamStatus?: number;
+  retryAfterSec?: number;
+}
+
+/** An error the gateway raises itself, already classified. */
+export class GatewayError extends Error {
+  override name = "GatewayError";
+  constructor(readonly body: GatewayErrorBody) {
+    super(body.message);
+  }
+}
+
+/** The deadline controller aborts with this reason. */
+export class DeadlineExceededError extends Error {
+  override name = "DeadlineExceededError";
+  constructor(readonly deadlineMs: number) {
+    super(`The inference call did not finish within ${Math.round(deadlineMs / 100) / 10} s.`);
+  }
+}
+
+/** The visitor went away; nothing is sent back. */
+export class ClientClosedError extends Error {
+  override name = "ClientClosedError";
+}
+
+// The library's own input rules (src/lib/makeRequestOptions.ts, getProviderHelper.ts,
+// getInferenceProviderMapping.ts, providers/fal-ai.ts), all answered 400 with the message unchanged.
+const VALIDATION_RULES: Array<{ re: RegExp; code: GatewayErrorCode; hint: string }> = [
+  { re: /^Provider \S+ is closed-source and does not support HF tokens\.$/, code: "hf_token_not_accepted", hint: "This provider does not accept Hugging Face tokens; use the provider's own key." },
+  { re: /^Cannot use endpointUrl with a third-party provider\.$/, code: "library_validation", hint: "A configured endpoint cannot be combined with a provider; pick one or the other." },
+  { re: /^Specifying both endpointUrl and provider is not supported\.$/, code: "library_validation", hint: "A configured endpoint cannot be combined with a provider; pick one or the other." },
+  { re: /^Model URLs are no longer supported\. Use endpointUrl instead\.$/, code: "library_validation", hint: "Give a model id like org/name, not a URL." },
+  { re: /^No model provided, and no task has been specified\.$/, code: "library_validation", hint: "Say which model to run, or at least which task." },
+  { re: /^Specifying a model is required when provider is 'auto'$/, code: "library_validation", hint: "Say which model to run." },
+  { re: /^you need to provide a task name when using an external provider/, code: "library_validation", hint: "Say which task to run on this provider." },
+  { re: /^Provider \S+ requires a model ID to be passed directly\.$/, code: "library_validation", hint: "This provider needs an explicit model id." },
+  { re: /^Provider '.*' not supported\./, code: "library_validation", hint: "This provider is not one the inference library knows." },
+  { re: /^Task '.*' not supported for provider '.*'\./, code: "library_validation", hint: "This provider does not offer that task." },
+  { re: /^Models from \S+ must be prefixed by /, code: "library_validation", hint: "Prefix the model id with the provider's name." },
+  { re: /^Model .* is not supported for task .* and provider .*\. Supported task: .*\.$/, code: "library_validation", hint: "This provider serves the model for a different task." },
+  { re: /^Unable to determine the input's content-type\./, code: "library_validation", hint: "Send the media as a data: URL with its type." },
+  { re: /^Provider \S+ does not support blob type /, code: "library_validation", hint: "This provider does not accept that media type." },
+];
+
+function plainUpstreamMessage(raw: string): string {
+  // Non-streaming errors arrive as JSON.stringify(error ?? detail): unwrap a quoted string or
+  // an OpenAI-style {message}.
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === "string") return parsed;
+    if (typeof parsed === "object" && parsed !== null && "message" in parsed && typeof parsed.message === "string") return parsed.message;
+  } catch {
+    // not JSON: already plain
+  }
+  return raw;
+}
+
+function isAbortLike(error: unknown): boolean {
+  return error instanceof DOMException && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+function causeCode(error: unknown): string | null {
+  if (error instanceof Error && typeof error.cause === "object" && error.cause !== null && "code" in error.cause) {
+    const code = (error.cause as { code: unknown }).code;
+    return typeof code === "string" ? code : null;
+  }
+  return null;
+}
+
+export interface ClassifyContext {
+  observation: UpstreamObservation;
+  /** Set when the gateway's deadline fired. */
+  deadline: DeadlineExceededError | null;
+  /** Set when the visitor disconnected. */
+  clientClosed: boolean;
+  secrets: ReadonlyArray<string | undefined>;
+  provider: string | null;
+}
+
+export function classifyError(error: unknown, ctx: ClassifyContext): GatewayErrorBody {
+  const out = classifyUnredacted(error, ctx);
+  const scrubbed: GatewayErrorBody = { ...out, message: redactSecrets(out.message, ctx.secrets) };
+  if (out.hint) scrubbed.hint = redactSecrets(out.hint, ctx.secrets);
+  return scrubbed;
+}
+
+function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorBody {
+  if (error instanceof GatewayError) return error.body;
+  if (ctx.clientClosed || error instanceof ClientClosedError) return { status: 499, code: "client_closed", message: "The client closed the request." };
+  if (ctx.deadline || error instanceof DeadlineExceededError) {
+    const d = ctx.deadline ?? (error as DeadlineExceededError);
+    return { status: 504, code: "deadline_exceeded", message: d.message, hint: "The provider took too long to answer. Try again, or try another provider." };
+  }
+  if (error instanceof MissingCredentialError) {
+    return {
+      status: 401,
+      code: "missing_token",
+      message: `No token is available for ${ctx.provider ?? "this provider"}: send one in the Authorization header, or configure HF_TOKEN or ${ctx.provider ? `MODELYARD_PROVIDER_KEY_${ctx.provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}` : "a provider key"} on the server.`,
+      hint: "Add your Hugging Face token (or the provider's key) in Settings to run this demo.",
+    };
+  }
+  if (error instanceof UpstreamRefusedError) return { status: 502, code: "upstream_refused", message: error.message };
+
+  const message = error instanceof Error ? error.message : String(error);
+
+  if (error instanceof InferenceOutputError) {
+    if (/fetching or processing audio|Failed to fetch audio/i.test(message)) {
+      return { status: 502, code: "media_fetch_failed", message, hint: "The provider made the audio but it could not be downloaded from its storage." };
+    }
+    return { status: 502, code: "unexpected_output", message, hint: "The provider answered in a shape the inference library does not recognise." };
+  }
+  if (isAbortLike(error)) {
+    return { status: 502, code: "upstream_unreachable", message: "The upstream request was aborted." };
+  }
+
+  for (const rule of VALIDATION_RULES) {
+    if (rule.re.test(message)) return { status: 400, code: rule.code, message, hint: rule.hint };
+  }
+
+  let m: RegExpExecArray | null;
+  if ((m = /^Model (.+) does not exist$/.exec(message))) {
+    return { status: 404, code: "model_not_found", message, hint: `No model called ${m[1]} is in this catalogue.` };
+  }
+  if (/^We have not been able to find inference provider information for model /.test(message) || /^No Inference Provider available for model /.test(message)) {
+    return { status: 404, code: "model_not_on_provider", message, hint: "No inference provider serves this model here." };
+  }
+  if (/^No default model defined for task /.test(message)) {
+    return { status: 400, code: "no_default_model", message, hint: "This task has no default model; pick a model." };
+  }
+  if (message === "Failed to load tasks definitions from Hugging Face Hub.") {
+    return { status: 502, code: "tasks_unavailable", message, hint: "The task definitions could not be loaded, so no default model could be chosen; pick a model." };
+  }
+  if (/^Server .* does not seem to support chat completion\./.test(message)) {
+    return { status: 502, code: "chat_not_supported", message, hint: "This server does not speak the chat-completion API.", ...upstream(ctx) };
+  }
+  if (/^Server does not support event stream content type/.test(message)) {
+    return { status: 502, code: "not_event_stream", message, hint: "The provider did not answer with a stream." };
+  }
+  if (/^Error forwarded from backend/.test(message)) {
+    return { status: 502, code: "backend_error", message, hint: "The provider reported an error while writing the reply." };
+  }
+  if ((m = /^Server response contains error: (\d+)$/.exec(message))) {
+    const s = Number(m[1]);
+    return upstreamStatusError(s, message);
+  }
+
+  // Network-level failures: undici reports "fetch failed" (cause ECONNREFUSED, ECONNRESET, ...)
+  // before headers, and "terminated" when the body is cut.
+  if (message === "fetch failed" || message === "terminated" || causeCode(error) !== null || /other side closed|socket hang up/i.test(message)) {
+    const code = causeCode(error);
+    return {
+      status: 502,
+      code: "upstream_unreachable",
+      message: message === "terminated" ? "The provider closed the connection mid-answer." : `Could not reach the provider${code ? ` (${code})` : ""}.`,
+      hint: "The provider could not be reached or dropped the connection. Try again.",
+    };
+  }
+
+  // Errors built from an upstream HTTP error body: the status comes from what the fetch saw.
+  const status = ctx.observation.status;
+  if (status !== null && status >= 400) return upstreamStatusError(status, plainUpstreamMessage(message));
+
+  return { status: 502, code: "inference_failed", message: plainUpstreamMessage(message) || "The inference call failed." };
+}
+
+function upstream(ctx: ClassifyContext): { upstreamStatus?: number } {
+  return ctx.observation.status !== null ? { upstreamStatus: ctx.observation.status } : {};
+}
+
+function upstreamStatusError(status: number, message: string): GatewayErrorBody {
+  if (status === 401 || status === 403) {
+    return { status, code: "token_rejected", message, upstreamStatus: status, hint: "The provider rejected the token. Check it in Settings, or use the provider's own key." };
+  }
+  if (status === 429) {
+    return { status: 429, code: "provider_rate_limited", message, upstreamStatus: status, hint: "The provider is rate-limiting this token. Wait a little and try again." };
+  }
+  if (status === 503) {
+    return { status: 503, code: "model_loading", message, upstreamStatus: status, hint: "The model is still loading on the provider. Try again in a minute." };
+  }
+  return { status: 502, code: "upstream_error", message, upstreamStatus: status, hint: `The provider answered with an error (${status}).` };
+}
+
+/** Whether the failure is a 503 the gateway may retry (before any token was sent). */
+export function isRetryableLoading(error: unknown, observation: UpstreamObservation): boolean {
+  if (error instanceof GatewayError || error instanceof DeadlineExceededError || error instanceof ClientClosedError) return false;
+  return observation.status === 503;
+}

@@ -1,0 +1,13 @@
+/** The process-wide gateway, built on first use from process.env and the app's database. */
+import { getDb } from "#app/db/db.server.ts";
+import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
+import { createInferenceGateway, type InferenceGateway } from "#app/inference/gateway.server.ts";
+
+const KEY = Symbol.for("modelyard.inferenceGateway");
+type Holder = { [KEY]?: InferenceGateway };
+
+export function getInferenceGateway(): InferenceGateway {
+  const g = globalThis as Holder;
+  g[KEY] ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env });
+  return g[KEY];
+}

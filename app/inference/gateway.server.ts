@@ -1,0 +1,325 @@
+/**
+ * POST /api/inference, end to end: limits, body validation, endpoint and provider resolution,
+ * credentials, then the library under a deadline with a bounded 503 retry, answered as JSON,
+ * media bytes, or an SSE stream. The route module only adapts React Router to handle().
+ */
+import type { CatalogModel } from "#app/catalog/model-record.ts";
+import {
+  type Credential,
+  type EnvLike,
+  redactSecrets,
+  resolveCredential,
+  serverSecrets,
+  visitorTokenFrom,
+} from "#app/inference/credentials.server.ts";
+import { EndpointConfigError, endpointOrigins, findEndpoint } from "#app/inference/endpoints.server.ts";
+import {
+  ClientClosedError,
+  classifyError,
+  DeadlineExceededError,
+  GatewayError,
+  type GatewayErrorBody,
+} from "#app/inference/errors.server.ts";
+import { readGatewayConfig, type GatewayConfig } from "#app/inference/gateway-config.server.ts";
+import { createGatewayFetch, runWithGatewayFetch, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
+import { type GatewayCatalog, libraryMappings } from "#app/inference/hub-lookups.server.ts";
+import { RateLimiter, rateLimitError, readBodyLimited } from "#app/inference/limits.server.ts";
+import { describeIssues, inferenceRequestSchema, type InferenceRequest } from "#app/inference/request-schema.ts";
+import {
+  callLibrary,
+  type StreamChunk,
+  streamLibrary,
+  STREAMING_TASKS,
+  type TaskCall,
+  withBoundedRetry,
+} from "#app/inference/run-task.server.ts";
+import { SSE_HEADERS, sseStream } from "#app/inference/stream.server.ts";
+
+export interface GatewayDeps {
+  catalog: GatewayCatalog;
+  env: EnvLike;
+  /** One line per request; never receives a token (lines are scrubbed before this is called). */
+  log?: (line: string) => void;
+}
+
+export interface HandleOptions {
+  /** Who the rate limit counts against: the socket's remote address. */
+  clientKey: string;
+}
+
+export interface InferenceGateway {
+  handle(request: Request, opts: HandleOptions): Promise<Response>;
+  config: GatewayConfig;
+}
+
+const isUrlLike = (s: string): boolean => /^http(s?):/.test(s) || s.startsWith("/");
+
+function errorResponse(body: GatewayErrorBody): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+  if (body.retryAfterSec !== undefined) headers["Retry-After"] = String(body.retryAfterSec);
+  const error: Record<string, unknown> = { message: body.message, code: body.code };
+  if (body.hint) error["hint"] = body.hint;
+  if (body.upstreamStatus !== undefined) error["upstreamStatus"] = body.upstreamStatus;
+  return new Response(JSON.stringify({ error }), { status: body.status, headers });
+}
+
+/** The task to run: the body's, else chat when messages are given, else the model's pipeline tag. */
+function chooseTask(body: InferenceRequest, model: CatalogModel | null): string | null {
+  if (body.task) return body.task === "text-generation" && body.messages ? "conversational" : body.task;
+  if (body.messages) return "conversational";
+  return model?.pipelineTag ?? null;
+}
+
+/** "auto" resolved from the catalogue: the first mapping for the task, preferring providers we hold a key for. */
+function chooseProvider(model: CatalogModel, task: string | null, hasKey: (provider: string) => boolean): string | null {
+  const candidates = libraryMappings(model).filter((m) => task === null || m.task === task);
+  const withKey = candidates.find((m) => hasKey(m.provider));
+  return (withKey ?? candidates[0])?.provider ?? null;
+}
+
+export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
+  const config = readGatewayConfig(deps.env);
+  const limiter = new RateLimiter(config.rateLimit);
+  const log = deps.log ?? ((line: string) => console.log(line));
+  const secretsFromEnv = serverSecrets(deps.env);
+
+  async function handle(request: Request, opts: HandleOptions): Promise<Response> {
+    const startedAt = performance.now();
+    const visitorToken = visitorTokenFrom(request.headers);
+    const secrets = [...secretsFromEnv, visitorToken];
+    const logLine = (fields: Record<string, string | number | null | undefined>) => {
+      const text = Object.entries(fields)
+        .filter(([, v]) => v !== undefined && v !== null)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(" ");
+      log(redactSecrets(`[inference] ${text}`, secrets));
+    };
+    const fail = (body: GatewayErrorBody, extra: Record<string, string | number | null | undefined> = {}): Response => {
+      logLine({ status: body.status, code: body.code, ms: Math.round(performance.now() - startedAt), ...extra });
+      return errorResponse(body);
+    };
+
+    const taken = limiter.take(opts.clientKey);
+    if (!taken.ok) return fail(rateLimitError(taken.retryAfterSec, config.rateLimit).body);
+
+    const contentType = request.headers.get("content-type") ?? "";
+    if (!/^application\/json\b/i.test(contentType)) {
+      return fail({ status: 415, code: "unsupported_media_type", message: "Send the request body as JSON with Content-Type: application/json." });
+    }
+    let raw: string;
+    try {
+      raw = await readBodyLimited(request, config.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof GatewayError) return fail(error.body);
+      return fail({ status: 400, code: "invalid_request", message: "The request body could not be read." });
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return fail({ status: 400, code: "invalid_json", message: "The request body is not valid JSON." });
+    }
+    const parsed = inferenceRequestSchema.safeParse(json);
+    if (!parsed.success) {
+      const issues = describeIssues(parsed.error);
+      const body: GatewayErrorBody = { status: 400, code: "invalid_request", message: `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` };
+      return fail(body);
+    }
+    const body = parsed.data;
+
+    // Resolve where the call goes.
+    let endpointUrl: string | undefined;
+    let model = body.model;
+    let provider = body.provider;
+    let credential: Credential;
+    let requireCredential = true;
+    let catalogModel: CatalogModel | null = null;
+    let providerLabel: string | null;
+    if (body.endpoint !== undefined) {
+      let endpoint;
+      try {
+        endpoint = findEndpoint(deps.env, body.endpoint);
+      } catch (error) {
+        const message = error instanceof EndpointConfigError ? error.message : "MODELYARD_ENDPOINTS could not be read.";
+        return fail({ status: 503, code: "endpoints_misconfigured", message });
+      }
+      if (!endpoint) {
+        return fail({ status: 400, code: "unknown_endpoint", message: `No endpoint named "${body.endpoint}" is configured on this server.`, hint: "Pick a provider or endpoint from the list." });
+      }
+      if (body.model !== undefined) {
+        const served = endpoint.models.get(body.model);
+        if (served === undefined) {
+          return fail({ status: 400, code: "invalid_request", message: `The endpoint "${endpoint.name}" does not serve ${body.model}.` });
+        }
+        model = served;
+        catalogModel = await deps.catalog.getModel(body.model);
+      }
+      endpointUrl = endpoint.url;
+      const key = endpoint.keyEnv ? deps.env[endpoint.keyEnv]?.trim() : undefined;
+      credential = key ? { token: key, source: "endpoint-key" } : { token: undefined, source: "none" };
+      requireCredential = false;
+      providerLabel = `endpoint:${endpoint.name}`;
+    } else {
+      if (model !== undefined && !isUrlLike(model)) catalogModel = await deps.catalog.getModel(model);
+      const task0 = chooseTask(body, catalogModel);
+      if (model !== undefined && isUrlLike(model) && (provider === undefined || provider === "auto")) {
+        // Let the library's own rule about model URLs answer, rather than a Hub lookup of a URL.
+        provider = "hf-inference";
+      } else if ((provider === undefined || provider === "auto") && catalogModel) {
+        const picked = chooseProvider(catalogModel, task0, (p) => resolveCredential({ visitorToken, provider: p, env: deps.env }).source !== "none");
+        if (picked) provider = picked;
+      }
+      credential = resolveCredential({ visitorToken, provider: provider === "auto" ? undefined : provider, env: deps.env });
+      providerLabel = provider ?? "auto";
+    }
+    const task = body.endpoint !== undefined ? (body.task ?? (body.messages ? "conversational" : (catalogModel?.pipelineTag ?? null))) : chooseTask(body, catalogModel);
+    const stream = body.stream === true;
+    if (stream && task !== null && !STREAMING_TASKS.has(task)) {
+      return fail({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${task}".` });
+    }
+
+    const call: TaskCall = {
+      task,
+      model,
+      provider: body.endpoint !== undefined ? body.provider : provider,
+      endpointUrl,
+      accessToken: credential.token,
+      inputs: body.inputs,
+      messages: body.messages,
+      parameters: body.parameters,
+      billTo: body.billTo,
+    };
+
+    // Deadline and disconnect both abort the upstream call.
+    const controller = new AbortController();
+    let deadline: DeadlineExceededError | null = null;
+    let clientClosed = false;
+    const timer = setTimeout(() => {
+      deadline = new DeadlineExceededError(config.deadlineMs);
+      controller.abort(deadline);
+    }, config.deadlineMs);
+    const onClientAbort = () => {
+      clientClosed = true;
+      controller.abort(new ClientClosedError("The client closed the request."));
+    };
+    if (request.signal.aborted) onClientAbort();
+    else request.signal.addEventListener("abort", onClientAbort, { once: true });
+    const cleanup = () => {
+      clearTimeout(timer);
+      request.signal.removeEventListener("abort", onClientAbort);
+    };
+
+    const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0 };
+    const gatewayFetch = createGatewayFetch({
+      catalog: deps.catalog,
+      override: config.override,
+      signal: controller.signal,
+      endpointOrigins: endpointOrigins(deps.env),
+      requireCredential,
+      observation,
+    });
+    const libraryOptions = {
+      retry_on_error: false,
+      fetch: gatewayFetch,
+      signal: controller.signal,
+      ...(body.billTo ? { billTo: body.billTo } : {}),
+    };
+    let retries = 0;
+    const retryPolicy = {
+      maxRetries: config.maxRetries,
+      baseDelayMs: config.retryBaseMs,
+      deadlineAt: startedAt + config.deadlineMs,
+      signal: controller.signal,
+      observation,
+      onRetry: () => {
+        retries += 1;
+      },
+    };
+    const classify = (error: unknown): GatewayErrorBody => {
+      const out = classifyError(error, { observation, deadline, clientClosed, secrets, provider: provider ?? null });
+      if (out.code === "model_loading") {
+        out.retryAfterSec = Math.max(1, Math.ceil(observation.estimatedTimeSec ?? 30));
+        out.message = `${out.message} (gave up after ${retries + 1} attempt${retries === 0 ? "" : "s"})`;
+      }
+      return out;
+    };
+    const baseLog = { task: task ?? "(none)", provider: providerLabel, model: body.model ?? "(none)", auth: credential.source, stream: stream ? 1 : 0 };
+
+    if (!stream) {
+      try {
+        const result = await runWithGatewayFetch(gatewayFetch, () => withBoundedRetry(() => callLibrary(call, libraryOptions), retryPolicy));
+        const ms = Math.round(performance.now() - startedAt);
+        logLine({ status: 200, ...baseLog, retries, ms });
+        const headers: Record<string, string> = {
+          "Cache-Control": "no-store",
+          "X-Modelyard-Provider": providerLabel ?? "",
+          "Server-Timing": `inference;dur=${ms}`,
+        };
+        if (result.kind === "blob") {
+          return new Response(result.blob, { status: 200, headers: { ...headers, "Content-Type": result.blob.type || "application/octet-stream" } });
+        }
+        return new Response(JSON.stringify({ output: result.data, provider: providerLabel, model: body.model ?? null, task, timing: { totalMs: ms } }), {
+          status: 200,
+          headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
+        });
+      } catch (error) {
+        const out = classify(error);
+        return fail(out, { ...baseLog, retries });
+      } finally {
+        cleanup();
+      }
+    }
+
+    // Streaming: wait for the first chunk (or failure) so errors before any token get a real status.
+    let started: { gen: AsyncGenerator<StreamChunk>; first: IteratorResult<StreamChunk> };
+    try {
+      started = await runWithGatewayFetch(gatewayFetch, () =>
+        withBoundedRetry(async () => {
+          const gen = streamLibrary(call, libraryOptions);
+          const first = await gen.next();
+          return { gen, first };
+        }, retryPolicy),
+      );
+    } catch (error) {
+      cleanup();
+      return fail(classify(error), { ...baseLog, retries });
+    }
+    const streamBody = runWithGatewayFetch(gatewayFetch, () =>
+      sseStream({
+        first: started.first,
+        rest: started.gen,
+        startedAt,
+        provider: providerLabel,
+        model: body.model ?? null,
+        toError: (error) => {
+          const out = classify(error);
+          const e: { status: number; code: string; message: string; hint?: string } = { status: out.status, code: out.code, message: out.message };
+          if (out.hint) e.hint = out.hint;
+          return e;
+        },
+        abortUpstream: () => {
+          if (!controller.signal.aborted) {
+            clientClosed = true;
+            controller.abort(new ClientClosedError("The client closed the stream."));
+          }
+        },
+        onEnd: (s) => {
+          cleanup();
+          logLine({
+            status: s.outcome === "cancelled" ? 499 : 200,
+            ...baseLog,
+            outcome: s.outcome,
+            code: s.errorCode,
+            tokens: s.tokens,
+            ttft_ms: s.ttftMs === null ? null : Math.round(s.ttftMs),
+            ms: Math.round(s.totalMs),
+            retries,
+          });
+        },
+      }),
+    );
+    return new Response(streamBody, { status: 200, headers: { ...SSE_HEADERS, "X-Modelyard-Provider": providerLabel ?? "" } });
+  }
+
+  return { handle, config };
+}

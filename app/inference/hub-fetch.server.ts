@@ -1,0 +1,193 @@
+/**
+ * The `fetch` the gateway hands to @huggingface/inference, and the scoped hook for the fetches the
+ * library makes with the global `fetch` instead (media URLs, fal queue polling, the "auto"
+ * mapping lookup, /api/tasks; see docs/decisions/0001-gateway-scoped-global-fetch.md).
+ *
+ * What it does with each URL:
+ *  - Hub lookups (huggingface.co/api/models/<id>?expand[]=…, /api/tasks): answered in-process
+ *    from the catalogue; any other Hub URL is refused.
+ *  - The HF router, provider API hosts and provider media hosts: sent out, to the real host, or
+ *    to `<MODELYARD_UPSTREAM_OVERRIDE>/<host><path and query>` when the override is set.
+ *  - Configured endpoint origins: sent out as they are (admin URLs, not provider hosts).
+ *  - data: URLs (the library decodes base64 images with fetch): handled locally.
+ *  - Anything else: refused with UpstreamRefusedError, so no visitor-typed URL is ever fetched.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { answerHubLookup, type GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
+
+export const HUB_HOST = "huggingface.co";
+export const ROUTER_HOST = "router.huggingface.co";
+
+/** API hosts of the providers 3.13.1 ships (the baseUrl of each provider helper in its src/providers). */
+export const PROVIDER_API_HOSTS: ReadonlySet<string> = new Set([
+  ROUTER_HOST,
+  "api.us1.bfl.ai",
+  "api.cerebras.ai",
+  "api.cohere.com",
+  "fal.run",
+  "queue.fal.run",
+  "api.featherless.ai",
+  "api.fireworks.ai",
+  "api.groq.com",
+  "api.hyperbolic.xyz",
+  "api.studio.nebius.ai",
+  "api.novita.ai",
+  "inference.api.nscale.com",
+  "api.openai.com",
+  "oai.endpoints.kepler.ai.cloud.ovh.net",
+  "api.replicate.com",
+  "api.sambanova.ai",
+  "api.together.xyz",
+]);
+
+/** Where providers put generated media that the library then downloads. */
+const MEDIA_HOST_SUFFIXES = ["fal.media", "replicate.delivery", "bfl.ai", "novita.ai"];
+
+export function isMediaHost(host: string): boolean {
+  return MEDIA_HOST_SUFFIXES.some((s) => host === s || host.endsWith(`.${s}`));
+}
+
+/** https://<host><path>?<query> -> <base>/<host><path>?<query>; URLs already under base stay as they are. */
+export function toOverrideUrl(url: URL, base: string): string {
+  const trimmed = base.replace(/\/+$/, "");
+  return `${trimmed}/${url.host}${url.pathname}${url.search}`;
+}
+
+/** A provider or Hub request the gateway will not send; the message never carries a secret. */
+export class UpstreamRefusedError extends Error {
+  override name = "UpstreamRefusedError";
+}
+
+/** A provider request without any credential (the library would send "Bearer undefined"). */
+export class MissingCredentialError extends Error {
+  override name = "MissingCredentialError";
+}
+
+/** What the gateway saw of the last upstream answer; the library's errors drop the status. */
+export interface UpstreamObservation {
+  status: number | null;
+  /** `estimated_time` (seconds) from a 503 "model is loading" body. */
+  estimatedTimeSec: number | null;
+  host: string | null;
+  requests: number;
+}
+
+export interface GatewayFetchOptions {
+  catalog: GatewayCatalog;
+  /** MODELYARD_UPSTREAM_OVERRIDE, or null. */
+  override: string | null;
+  signal: AbortSignal;
+  /** Origins of configured endpoints. */
+  endpointOrigins: ReadonlySet<string>;
+  /** False for endpoint calls: local servers often need no key. */
+  requireCredential: boolean;
+  observation: UpstreamObservation;
+  /** The real fetch (the global one from before the scoped hook was installed). */
+  baseFetch?: typeof fetch;
+}
+
+function toUrl(input: string | URL | Request): URL | null {
+  try {
+    return new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+  } catch {
+    return null;
+  }
+}
+
+export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
+  const base = opts.baseFetch ?? realFetch();
+  const overrideBase = opts.override ? opts.override.replace(/\/+$/, "") : null;
+  const overrideOrigin = overrideBase ? new URL(overrideBase).origin : null;
+
+  const gatewayFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = toUrl(input);
+    if (!url) throw new UpstreamRefusedError("The inference library asked for an invalid URL.");
+    if (url.protocol === "data:") return base(url.href, init);
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new UpstreamRefusedError(`Refused a ${url.protocol} URL.`);
+    if (opts.signal.aborted) throw opts.signal.reason;
+
+    if (url.host === HUB_HOST && url.protocol === "https:") {
+      const answer = await answerHubLookup(url, opts.catalog);
+      if (answer) return answer;
+      throw new UpstreamRefusedError(`Refused a Hub request the gateway does not make (${url.pathname}).`);
+    }
+
+    let target: string;
+    const isProvider = url.protocol === "https:" && PROVIDER_API_HOSTS.has(url.host);
+    if (isProvider || (url.protocol === "https:" && isMediaHost(url.host))) {
+      target = overrideBase ? toOverrideUrl(url, overrideBase) : url.href;
+    } else if (opts.endpointOrigins.has(url.origin) || (overrideOrigin !== null && url.origin === overrideOrigin && url.href.startsWith(`${overrideBase}/`))) {
+      // Configured endpoints, and media URLs a provider stand-in already wrote under the override base.
+      target = url.href;
+    } else {
+      throw new UpstreamRefusedError(`Refused to fetch ${url.host}: it is not a provider, media or configured endpoint host.`);
+    }
+
+    const headers = new Headers(input instanceof Request ? input.headers : undefined);
+    if (init?.headers) new Headers(init.headers).forEach((v, k) => headers.set(k, v));
+    const auth = headers.get("authorization");
+    if (auth !== null && /^(Bearer|Key)\s+(undefined|null)?\s*$/i.test(auth)) headers.delete("authorization");
+    if (isProvider && opts.requireCredential && !headers.has("authorization")) {
+      throw new MissingCredentialError("No token for this provider.");
+    }
+
+    const signal = init?.signal ? AbortSignal.any([init.signal, opts.signal]) : opts.signal;
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+    const body = init?.body ?? (input instanceof Request ? input.body : undefined);
+    const requestInit: RequestInit & { duplex?: "half" } = { method, headers, body: body ?? null, signal, redirect: "manual" };
+    if (body instanceof ReadableStream) requestInit.duplex = "half";
+    opts.observation.requests += 1;
+    opts.observation.host = url.host;
+    const response = await base(target, requestInit);
+    opts.observation.status = response.status;
+    opts.observation.estimatedTimeSec = null;
+    if (response.status === 503 && response.headers.get("content-type")?.includes("json")) {
+      opts.observation.estimatedTimeSec = await response
+        .clone()
+        .json()
+        .then((j: unknown) => (typeof j === "object" && j !== null && "estimated_time" in j && typeof j.estimated_time === "number" ? j.estimated_time : null))
+        .catch(() => null);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      // Following a redirect could leave the allowed hosts; providers do not redirect API calls.
+      throw new UpstreamRefusedError(`The upstream host ${url.host} answered with a redirect, which the gateway does not follow.`);
+    }
+    return response;
+  };
+  return gatewayFetch as typeof fetch;
+}
+
+// -------------------------------------------------------------------------------------------
+// Scoped global fetch: only code running inside runWithGatewayFetch() sees the gateway fetch;
+// every other fetch in the process goes to the original global fetch untouched.
+
+const scope = new AsyncLocalStorage<typeof fetch>();
+const HOOK = Symbol.for("modelyard.gatewayFetchHook");
+type HookHolder = { [HOOK]?: { original: typeof fetch } };
+
+function realFetch(): typeof fetch {
+  return (globalThis as HookHolder)[HOOK]?.original ?? globalThis.fetch;
+}
+
+function installHook(): void {
+  const holder = globalThis as HookHolder;
+  if (holder[HOOK]) return;
+  const original = globalThis.fetch;
+  holder[HOOK] = { original };
+  const scoped = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const inScope = scope.getStore();
+    return inScope ? inScope(input, init) : original(input, init);
+  };
+  globalThis.fetch = scoped as typeof fetch;
+}
+
+/** Runs fn with the library's global-fetch calls routed through `gatewayFetch`. */
+export function runWithGatewayFetch<T>(gatewayFetch: typeof fetch, fn: () => T): T {
+  installHook();
+  return scope.run(gatewayFetch, fn);
+}
+
+/** The fetch the process had before the hook (tests and benchmarks use it as the plain client). */
+export function originalFetch(): typeof fetch {
+  return realFetch();
+}

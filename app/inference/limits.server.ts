@@ -1,0 +1,109 @@
+/**
+ * Per-client rate limit (token bucket) and request-body size limit for the gateway. Both answer
+ * with a JSON error (429 with Retry-After, 413) before any provider is called.
+ */
+import { GatewayError } from "#app/inference/errors.server.ts";
+
+export interface RateLimitConfig {
+  /** Requests allowed per window and client. */
+  limit: number;
+  windowMs: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/** Token bucket per client key: `limit` requests, refilled evenly over `windowMs`. */
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly config: RateLimitConfig,
+    private readonly now: () => number = () => Date.now(),
+    /** Bound on tracked clients, so a flood of distinct addresses cannot grow memory without end. */
+    private readonly maxClients = 50_000,
+  ) {}
+
+  /** Takes one request from the client's bucket; returns seconds to wait when it is empty. */
+  take(clientKey: string): { ok: true } | { ok: false; retryAfterSec: number } {
+    const now = this.now();
+    this.sweep(now);
+    const rate = this.config.limit / this.config.windowMs;
+    const bucket = this.buckets.get(clientKey) ?? { tokens: this.config.limit, updatedAt: now };
+    bucket.tokens = Math.min(this.config.limit, bucket.tokens + (now - bucket.updatedAt) * rate);
+    bucket.updatedAt = now;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      this.buckets.delete(clientKey);
+      this.buckets.set(clientKey, bucket);
+      return { ok: true };
+    }
+    this.buckets.set(clientKey, bucket);
+    return { ok: false, retryAfterSec: Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000)) };
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private sweep(now: number): void {
+    // Full buckets carry no information: drop them once a window, and the oldest when over the cap.
+    if (now - this.lastSweep >= this.config.windowMs) {
+      this.lastSweep = now;
+      for (const [key, b] of this.buckets) {
+        if (now - b.updatedAt >= this.config.windowMs) this.buckets.delete(key);
+      }
+    }
+    while (this.buckets.size >= this.maxClients) {
+      const oldest = this.buckets.keys().next().value;
+      if (oldest === undefined) break;
+      this.buckets.delete(oldest);
+    }
+  }
+}
+
+export function rateLimitError(retryAfterSec: number, limit: RateLimitConfig): GatewayError {
+  return new GatewayError({
+    status: 429,
+    code: "rate_limited",
+    message: `Too many inference requests from this client: at most ${limit.limit} per ${Math.round(limit.windowMs / 1000)} s. Try again in ${retryAfterSec} s.`,
+    hint: `You are sending requests too quickly. Wait ${retryAfterSec} s and try again.`,
+    retryAfterSec,
+  });
+}
+
+function tooLarge(maxBytes: number): GatewayError {
+  return new GatewayError({
+    status: 413,
+    code: "body_too_large",
+    message: `The request body is larger than ${maxBytes} bytes, the gateway's limit.`,
+    hint: "The message or attachment is too large to send.",
+  });
+}
+
+/** Reads the body as text, stopping (413) as soon as it passes maxBytes; Content-Length is checked first. */
+export async function readBodyLimited(request: Request, maxBytes: number): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    throw tooLarge(maxBytes);
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

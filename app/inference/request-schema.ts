@@ -1,0 +1,52 @@
+/**
+ * The body of POST /api/inference. Field names follow @huggingface/inference's own argument names
+ * so a body reads like a library call; `endpoint` names an admin-configured server (never a URL).
+ */
+import { z } from "zod";
+
+const contentPart = z.union([
+  z.strictObject({ type: z.literal("text"), text: z.string().max(200_000) }),
+  z.strictObject({ type: z.literal("image_url"), image_url: z.strictObject({ url: z.string().max(8_000_000) }) }),
+]);
+
+export const chatMessageSchema = z.object({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.union([z.string().max(200_000), z.array(contentPart).max(64)]),
+  name: z.string().max(200).optional(),
+});
+
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** Provider and model ids as the library takes them; format checks stay with the library. */
+const idLike = z.string().trim().min(1).max(500);
+
+export const inferenceRequestSchema = z.strictObject({
+  model: idLike.optional(),
+  task: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9-]+$/, "task ids are lower-case words joined by dashes, e.g. text-classification")
+    .optional(),
+  provider: z.string().trim().min(1).max(100).optional(),
+  endpoint: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._-]+$/, "an endpoint is named by its configured name (letters, digits, . _ -), never by a URL")
+    .optional(),
+  inputs: z.unknown().optional(),
+  messages: z.array(chatMessageSchema).min(1).max(500).optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  stream: z.boolean().optional(),
+  billTo: z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9._-]+$/, "billTo is an organisation name").optional(),
+});
+
+export type InferenceRequest = z.infer<typeof inferenceRequestSchema>;
+
+/** Zod issues as short "path: message" lines for the 400 body. */
+export function describeIssues(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(body)", message: issue.message }));
+}

@@ -1,0 +1,119 @@
+/**
+ * Turns the library's stream into the gateway's SSE answer: token events as chunks arrive, then
+ * one final event (message, usage, time to first token, tokens per second), then done; or an
+ * error event then done when the stream fails after it started.
+ */
+import type { StreamChunk } from "#app/inference/run-task.server.ts";
+import type { StreamEvent, StreamUsage } from "#app/inference/stream-events.ts";
+
+const encoder = new TextEncoder();
+
+export function encodeEvent(event: StreamEvent): Uint8Array {
+  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+export interface StreamPumpOptions {
+  first: IteratorResult<StreamChunk>;
+  rest: AsyncGenerator<StreamChunk>;
+  /** performance.now() when the request arrived. */
+  startedAt: number;
+  provider: string | null;
+  model: string | null;
+  /** Classifies a failure after the stream started (redacted). */
+  toError: (error: unknown) => { status: number; code: string; message: string; hint?: string };
+  /** Called once with how the stream ended, for the log line. */
+  onEnd: (summary: { outcome: "ok" | "error" | "cancelled"; tokens: number; ttftMs: number | null; totalMs: number; errorCode?: string }) => void;
+  /** Aborts the upstream request (the visitor went away). */
+  abortUpstream: () => void;
+}
+
+export const SSE_HEADERS: Record<string, string> = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+export function sseStream(opts: StreamPumpOptions): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let content = "";
+      let index = 0;
+      let firstTokenAt: number | null = null;
+      let lastTokenAt: number | null = null;
+      let finishReason: string | null = null;
+      let reported: StreamUsage | null = null;
+      let counted = 0;
+      let model = opts.model;
+      const emit = (event: StreamEvent) => {
+        if (!cancelled) controller.enqueue(encodeEvent(event));
+      };
+      const handle = (chunk: StreamChunk) => {
+        if (chunk.kind === "chat") {
+          if (chunk.finishReason) finishReason = chunk.finishReason;
+          if (chunk.usage) reported = { ...chunk.usage, source: "provider" };
+          if (chunk.model) model = chunk.model;
+        } else {
+          if (chunk.finished) finishReason = finishReason ?? "stop";
+          if (chunk.generatedTokens !== null) reported = { promptTokens: null, completionTokens: chunk.generatedTokens, totalTokens: null, source: "provider" };
+        }
+        if (chunk.delta === "") return;
+        const now = performance.now();
+        firstTokenAt ??= now;
+        lastTokenAt = now;
+        counted += 1;
+        content += chunk.delta;
+        emit({ type: "token", index, delta: chunk.delta });
+        index += 1;
+      };
+      try {
+        if (!opts.first.done) handle(opts.first.value);
+        while (!cancelled) {
+          const next = await opts.rest.next();
+          if (next.done) break;
+          handle(next.value);
+        }
+        if (cancelled) return;
+        const end = performance.now();
+        const usage: StreamUsage = reported ?? { promptTokens: null, completionTokens: counted, totalTokens: null, source: "counted" };
+        const completion = usage.completionTokens ?? counted;
+        const genSeconds = firstTokenAt !== null && lastTokenAt !== null ? (lastTokenAt - firstTokenAt) / 1000 : 0;
+        const ttft = firstTokenAt !== null ? firstTokenAt - opts.startedAt : null;
+        emit({
+          type: "final",
+          message: { role: "assistant", content },
+          finishReason,
+          usage,
+          timing: {
+            timeToFirstTokenMs: ttft === null ? null : round(ttft),
+            totalMs: round(end - opts.startedAt),
+            tokensPerSecond: completion > 1 && genSeconds > 0 ? round((completion - 1) / genSeconds) : null,
+          },
+          provider: opts.provider,
+          model,
+        });
+        emit({ type: "done" });
+        opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt });
+        controller.close();
+      } catch (error) {
+        if (cancelled) return;
+        const body = opts.toError(error);
+        emit({ type: "error", error: body });
+        emit({ type: "done" });
+        opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code });
+        controller.close();
+      }
+    },
+    cancel() {
+      cancelled = true;
+      opts.abortUpstream();
+      // Let the library's reader release the socket.
+      opts.rest.return(undefined).catch(() => {});
+      opts.onEnd({ outcome: "cancelled", tokens: 0, ttftMs: null, totalMs: performance.now() - opts.startedAt });
+    },
+  });
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

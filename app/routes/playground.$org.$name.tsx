@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useState } from "react";
+import { data } from "react-router";
+import type { Route } from "./+types/playground.$org.$name";
+import { ChatDemo, type ChatSettings } from "#app/components/chat-demo.tsx";
+import { ErrorPanel, GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
+import { InferenceSnippets } from "#app/components/inference-snippets.tsx";
+import { getDb } from "#app/db/db.server.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
+import { chatDemoInfo, isConversationalModel } from "#app/inference/chat-demo-info.server.ts";
+import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/routes/model-page-inference.server.ts";
+import { supportedProvidersFor } from "#app/snippets/providers.ts";
+
+export const meta: Route.MetaFunction = ({ data: d }) =>
+  d ? [{ title: `Playground · ${d.modelId} · Modelyard` }, { name: "robots", content: "noindex" }] : [{ title: "Playground · Modelyard" }];
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const id = `${params.org}/${params.name}`;
+  const model = await getModelById(getDb().db, id);
+  if (!model) throw data({ message: `There is no model “${id}” in this catalogue.` }, { status: 404 });
+  const demo = chatDemoInfo(model, process.env);
+  const reason = demo
+    ? null
+    : isConversationalModel(model)
+      ? "No inference provider or configured endpoint serves this model, so there is nothing to chat with."
+      : "The chat playground is for conversational models (text generation or image-text-to-text with the conversational tag).";
+  let snippets: InferencePanel | null = null;
+  if (demo && supportedProvidersFor(model).length > 0) {
+    const q = new URL(request.url).searchParams;
+    const first = demo.providers.find((p) => p.kind === "provider")?.value;
+    if (!q.has("provider") && first) q.set("provider", first);
+    if (!q.has("stream")) q.set("stream", "1");
+    snippets = buildInferencePanel(model, parseInferenceState(q, model));
+  }
+  return { modelId: model.id, demo, reason, snippets };
+}
+
+export default function Playground({ loaderData }: Route.ComponentProps) {
+  const { modelId, demo, reason, snippets } = loaderData;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-6">
+      <p className="text-sm text-gray-600 dark:text-gray-400">
+        <a href={`/${modelId}`} className="underline">
+          {modelId}
+        </a>{" "}
+        · Playground
+      </p>
+      <h1 className="mt-1 text-2xl font-bold tracking-tight">Chat with {modelId}</h1>
+      <div className="mt-6">
+        {demo ? (
+          <PlaygroundBody demo={demo} snippets={snippets} />
+        ) : (
+          <p className="rounded-lg border border-gray-200 p-4 text-sm dark:border-gray-800" data-no-demo="">
+            {reason}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The demo, and the snippets panel following the demo's provider and streaming setting. */
+export function PlaygroundBody({ demo, snippets }: { demo: NonNullable<Route.ComponentProps["loaderData"]["demo"]>; snippets: InferencePanel | null }) {
+  const [panel, setPanel] = useState(snippets);
+  const [provider, setProvider] = useState<string | null>(null);
+  const onSettingsChange = useCallback((s: ChatSettings) => setProvider(s.provider), []);
+  useEffect(() => {
+    if (!snippets || provider === null || provider.startsWith("endpoint:") || provider === snippets.state.provider) return;
+    const controller = new AbortController();
+    fetch(`/api/snippets?model=${encodeURIComponent(demo.modelId)}&provider=${encodeURIComponent(provider)}&stream=1`, { signal: controller.signal })
+      .then((r) => (r.ok ? (r.json() as Promise<InferencePanel>) : null))
+      .then((p) => {
+        if (p && "languages" in p) setPanel(p);
+      })
+      .catch(() => {});
+    return () => controller.abort();
+  }, [provider, snippets, demo.modelId]);
+  return (
+    <div className="space-y-10">
+      <ChatDemo info={demo} onSettingsChange={onSettingsChange} />
+      {panel ? <InferenceSnippets initial={panel} /> : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: ({ message }) => <ErrorPanel title="Model not found" message={message} /> }} />;
+}
