@@ -4,7 +4,7 @@ import { openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type ImportSummary, importPaths } from "#app/import/importer.server.ts";
 import { ImportFileError } from "#app/import/read-sources.ts";
-import { loadTemplateValidator } from "#cli/template-validator.ts";
+import { closeTemplateValidator, loadTemplateValidator } from "#cli/template-validator.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 
 const DATE_IN_NAME = /(\d{4}-\d{2}-\d{2})/;
@@ -64,6 +64,7 @@ export async function runImport(
     }
     throw e;
   } finally {
+    await closeTemplateValidator();
     await handle.close();
   }
 }

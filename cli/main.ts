@@ -68,10 +68,12 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => {
-    if (code !== -1) process.exitCode = code;
+    // -1: a long-running command (serve) that owns its own lifetime.
+    if (code !== -1) process.exit(code);
   },
   (err: unknown) => {
     console.error(err instanceof Error ? err.message : String(err));
-    process.exitCode = 1;
+    // Worker threads (the chat-template sandbox) would otherwise keep a failed command alive.
+    process.exit(1);
   },
 );

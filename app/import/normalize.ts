@@ -133,7 +133,8 @@ export function normalizeRecord(r: ImportRecord): NormalizedRecord {
   }
   if (r.widgetData !== undefined) out.widgetData = r.widgetData;
   if (r.transformersInfo !== undefined) out.transformersInfo = r.transformersInfo;
-  if (r["model-index"] !== undefined) out.modelIndex = r["model-index"];
+  const mi = r["model-index"];
+  if (mi !== undefined) out.modelIndex = mi === null || Array.isArray(mi) ? mi : [mi];
   if (r.spaces !== undefined) out.spaces = [...new Set(r.spaces)];
   if (r.inferenceProviderMapping !== undefined) out.providers = normalizeProviders(r.inferenceProviderMapping);
   return out;

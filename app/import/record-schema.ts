@@ -83,7 +83,8 @@ export const importRecordSchema = z.looseObject({
     .nullable()
     .optional(),
   gguf: jsonObject.nullable().optional(),
-  "model-index": z.array(z.unknown()).nullable().optional(),
+  // The Hub sends a list; a few real records carry a single object, which means a list of one.
+  "model-index": z.union([z.array(z.unknown()), jsonObject]).nullable().optional(),
   spaces: z.array(z.string().max(200)).max(10_000).optional(),
   readme: z
     .string()
