@@ -165,8 +165,18 @@ export async function replaceModelBases(
   db: Db,
   rids: number[],
   rows: Array<{ rid: number; base_id: string; relation: string }>,
+  raw: SQLite.Database | null = null,
 ): Promise<void> {
   for (const part of chunks(rids, 5000)) await db.deleteFrom("model_bases").where("rid", "in", part).execute();
+  if (raw) {
+    if (!rows.length) return;
+    const stmt = prepared(
+      raw,
+      "insert into model_bases (rid, base_id, relation) select j.value ->> 0, j.value ->> 1, j.value ->> 2 from json_each(?) j",
+    );
+    stmt.run(JSON.stringify(rows.map((r) => [r.rid, r.base_id, r.relation])));
+    return;
+  }
   for (const part of chunks(rows, Math.floor(MAX_PARAMS / 3))) await db.insertInto("model_bases").values(part).execute();
 }
 
