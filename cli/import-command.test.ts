@@ -1,0 +1,63 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { statsDateFor } from "#cli/import-command.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-cli-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), ...args], {
+    cwd: tmp,
+    env: { ...process.env, DATABASE_URL: `sqlite:${path.join(tmp, "cli.db")}`, ...env },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  return { code: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+describe("modelyard import", () => {
+  it("imports, prints a summary with rejected rows and their lines, and exits 0", () => {
+    const file = path.join(tmp, "models.jsonl");
+    fs.writeFileSync(file, ['{"id":"a/one","downloads":3}', "{oops", '{"id":"a/two","likes":"x"}', '{"id":"a/three"}'].join("\n"));
+    const { code, out } = cli(["import", file]);
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/Imported 4 rows .*: 2 inserted, 0 updated, 0 unchanged, 2 rejected\./);
+    expect(out).toMatch(/models\.jsonl:2: malformed JSON/);
+    expect(out).toMatch(/models\.jsonl:3 \(a\/two\): likes:/);
+    const again = cli(["import", file]);
+    expect(again.out).toMatch(/0 inserted, 0 updated, 2 unchanged, 2 rejected/);
+  });
+
+  it("exits 1 with a clear message for a file that is not JSON", () => {
+    const file = path.join(tmp, "notes.csv");
+    fs.writeFileSync(file, "id,downloads\na/b,3\n");
+    const { code, out } = cli(["import", file]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/Import failed: .*notes\.csv: is not JSON: it starts with 'i'/);
+  });
+
+  it("exits 2 with usage help for bad options", () => {
+    expect(cli(["import"]).code).toBe(2);
+    expect(cli(["import", "x.jsonl", "--stats-as-of", "yesterday"]).out).toMatch(/--stats-as-of must be a date/);
+    expect(cli(["frobnicate"]).code).toBe(2);
+  });
+
+  it("rejects a DATABASE_URL it cannot use, naming the accepted forms", () => {
+    const { code, out } = cli(["migrate"], { DATABASE_URL: "mysql://x" });
+    expect(code).toBe(1);
+    expect(out).toMatch(/DATABASE_URL must be unset .*sqlite:<path>, or postgres/);
+  });
+});
+
+describe("statsDateFor", () => {
+  it("takes the snapshot date from the file name unless told otherwise", () => {
+    expect(statsDateFor("/x/hub-models-2024-07-11.jsonl.gz", { live: false })).toBe("2024-07-11");
+    expect(statsDateFor("/x/models.jsonl", { live: false })).toBeNull();
+    expect(statsDateFor("/x/hub-models-2024-07-11.jsonl.gz", { live: true })).toBeNull();
+    expect(statsDateFor("/x/models.jsonl", { live: false, statsAsOf: "2025-01-02" })).toBe("2025-01-02");
+  });
+});
