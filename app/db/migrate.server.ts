@@ -1,6 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import * as m0001 from "#app/db/migrations/0001-catalogue.ts";
+import * as m0002 from "#app/db/migrations/0002-catalogue-listing.ts";
+import * as m0003 from "#app/db/migrations/0003-explicit-search-index.ts";
 
 interface Migration {
   name: string;
@@ -8,7 +10,11 @@ interface Migration {
 }
 
 // Listed in order; a migration is never edited once it has shipped, only followed by a new one.
-const MIGRATIONS: Migration[] = [{ name: "0001-catalogue", up: m0001.up }];
+const MIGRATIONS: Migration[] = [
+  { name: "0001-catalogue", up: m0001.up },
+  { name: "0002-catalogue-listing", up: m0002.up },
+  { name: "0003-explicit-search-index", up: m0003.up },
+];
 
 /**
  * Applies pending migrations, each in its own transaction, and returns the names applied.

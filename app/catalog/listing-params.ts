@@ -1,0 +1,237 @@
+import { z } from "zod";
+import { isLanguageCode } from "#app/catalog/languages.ts";
+import { isPipelineType } from "#app/catalog/task-colors.ts";
+
+/**
+ * The /models view state, read from and written to the URL so a copied link reproduces the view.
+ * Bad values never fail the page: each is dropped and described in `problems`.
+ */
+
+export const SORT_KEYS = ["trending", "downloads", "likes", "created", "updated"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+export const SORT_LABELS: Record<SortKey, string> = {
+  trending: "Trending",
+  downloads: "Most downloads",
+  likes: "Most likes",
+  created: "Recently created",
+  updated: "Recently updated",
+};
+
+export const PAGE_SIZE = 30;
+/** Deeper than this, refining the query beats paging; it also bounds the cost of one request. */
+export const MAX_OFFSET = 10_000;
+export const MAX_PAGE = Math.floor(MAX_OFFSET / PAGE_SIZE) + 1;
+/** Result counts are exact up to this, then shown as "10,000+". */
+export const COUNT_CAP = 10_000;
+export const MAX_SEARCH_LENGTH = 200;
+export const MAX_TAGS = 5;
+
+/** Parameter-count ranges for the size facet, in billions; the upper bound is exclusive. */
+export const PARAM_BUCKETS = [
+  { id: "0-1", label: "< 1B", min: 0, max: 1e9 },
+  { id: "1-3", label: "1B – 3B", min: 1e9, max: 3e9 },
+  { id: "3-6", label: "3B – 6B", min: 3e9, max: 6e9 },
+  { id: "6-9", label: "6B – 9B", min: 6e9, max: 9e9 },
+  { id: "9-12", label: "9B – 12B", min: 9e9, max: 12e9 },
+  { id: "12-24", label: "12B – 24B", min: 12e9, max: 24e9 },
+  { id: "24-32", label: "24B – 32B", min: 24e9, max: 32e9 },
+  { id: "32-64", label: "32B – 64B", min: 32e9, max: 64e9 },
+  { id: "64-128", label: "64B – 128B", min: 64e9, max: 128e9 },
+  { id: "128-", label: "≥ 128B", min: 128e9, max: null },
+] as const satisfies ReadonlyArray<{ id: string; label: string; min: number; max: number | null }>;
+
+/** What narrows the set of models; shared by the page, the API and the queries. */
+export interface CatalogFilters {
+  search: string | null;
+  author: string | null;
+  pipelineTag: string | null;
+  library: string | null;
+  license: string | null;
+  /** Every tag must be present (AND); language codes are tags too. */
+  tags: string[];
+  provider: string | null;
+  paramsMin: number | null;
+  paramsMax: number | null;
+}
+
+export interface ListingState {
+  search: string;
+  pipelineTag: string | null;
+  library: string | null;
+  license: string | null;
+  language: string | null;
+  other: string[];
+  provider: string | null;
+  params: string | null;
+  sort: SortKey;
+  page: number;
+}
+
+export const DEFAULT_STATE: ListingState = {
+  search: "",
+  pipelineTag: null,
+  library: null,
+  license: null,
+  language: null,
+  other: [],
+  provider: null,
+  params: null,
+  sort: "trending",
+  page: 1,
+};
+
+const slug = z.string().trim().min(1).max(100).regex(/^[\w.+:-]+$/, "letters, digits and . _ - + : only");
+const tagSchema = z.string().trim().min(1).max(200).regex(/^[^\s<>"'`]+$/, "no spaces or quotes");
+const pageSchema = z.coerce.number().int().min(1).max(MAX_PAGE);
+const paramsSchema = z.string().regex(/^\d+(\.\d+)?-(\d+(\.\d+)?)?$/, "a range in billions such as 6-9 or 128-");
+
+export function parseParamsRange(v: string): { min: number; max: number | null } | null {
+  if (!paramsSchema.safeParse(v).success) return null;
+  const [a, b] = v.split("-");
+  const min = Number(a) * 1e9;
+  const max = b ? Number(b) * 1e9 : null;
+  if (max !== null && max <= min) return null;
+  return { min, max };
+}
+
+export function parseListingState(params: URLSearchParams): { state: ListingState; problems: string[] } {
+  const problems: string[] = [];
+  const state: ListingState = { ...DEFAULT_STATE, other: [] };
+
+  const one = (name: string): string | null => {
+    const v = params.get(name);
+    return v === null || v.trim() === "" ? null : v;
+  };
+
+  const search = params.get("search") ?? "";
+  state.search = search.trim().slice(0, MAX_SEARCH_LENGTH);
+  if (search.trim().length > MAX_SEARCH_LENGTH) problems.push(`The search was cut to ${MAX_SEARCH_LENGTH} characters.`);
+
+  const task = one("pipeline_tag");
+  if (task !== null) {
+    if (isPipelineType(task)) state.pipelineTag = task;
+    else problems.push(`Unknown task “${task.slice(0, 60)}” was ignored.`);
+  }
+
+  for (const [name, key] of [
+    ["library", "library"],
+    ["license", "license"],
+    ["inference_provider", "provider"],
+  ] as const) {
+    const v = one(name);
+    if (v === null) continue;
+    const r = slug.safeParse(v);
+    if (r.success) state[key] = key === "license" ? r.data.toLowerCase() : r.data;
+    else problems.push(`The ${name.replace("_", " ")} “${v.slice(0, 60)}” was ignored (${r.error.issues[0]?.message ?? "invalid"}).`);
+  }
+
+  const language = one("language");
+  if (language !== null) {
+    if (isLanguageCode(language.toLowerCase())) state.language = language.toLowerCase();
+    else problems.push(`Unknown language code “${language.slice(0, 20)}” was ignored.`);
+  }
+
+  for (const raw of params.getAll("other")) {
+    if (raw.trim() === "") continue;
+    const r = tagSchema.safeParse(raw);
+    if (!r.success) problems.push(`The tag “${raw.slice(0, 60)}” was ignored (${r.error.issues[0]?.message ?? "invalid"}).`);
+    else if (state.other.length >= MAX_TAGS) problems.push(`Only ${MAX_TAGS} tags can be combined; “${r.data.slice(0, 60)}” was ignored.`);
+    else if (!state.other.includes(r.data)) state.other.push(r.data);
+  }
+
+  const size = one("params");
+  if (size !== null) {
+    if (parseParamsRange(size)) state.params = size;
+    else problems.push(`The size range “${size.slice(0, 20)}” was ignored (use a range in billions such as 6-9).`);
+  }
+
+  const sort = one("sort");
+  if (sort !== null) {
+    if ((SORT_KEYS as readonly string[]).includes(sort)) state.sort = sort as SortKey;
+    else problems.push(`Unknown sort “${sort.slice(0, 30)}”; showing ${SORT_LABELS.trending.toLowerCase()}.`);
+  }
+
+  const page = one("page");
+  if (page !== null) {
+    const r = pageSchema.safeParse(page);
+    if (r.success) state.page = r.data;
+    else problems.push(`Page “${page.slice(0, 12)}” is not available; pages run from 1 to ${MAX_PAGE}.`);
+  }
+  return { state, problems };
+}
+
+/** Canonical query string for a state; defaults are left out so URLs stay short. */
+export function listingSearch(state: ListingState, patch: Partial<ListingState> = {}): string {
+  const s = { ...state, ...patch };
+  const p = new URLSearchParams();
+  if (s.search) p.set("search", s.search);
+  if (s.pipelineTag) p.set("pipeline_tag", s.pipelineTag);
+  if (s.library) p.set("library", s.library);
+  if (s.license) p.set("license", s.license);
+  if (s.language) p.set("language", s.language);
+  for (const t of s.other) p.append("other", t);
+  if (s.provider) p.set("inference_provider", s.provider);
+  if (s.params) p.set("params", s.params);
+  if (s.sort !== DEFAULT_STATE.sort) p.set("sort", s.sort);
+  if (s.page > 1) p.set("page", String(s.page));
+  const q = p.toString();
+  return q ? `?${q}` : "";
+}
+
+export function listingHref(state: ListingState, patch: Partial<ListingState> = {}): string {
+  return `/models${listingSearch(state, patch)}`;
+}
+
+export function hasFilters(state: ListingState): boolean {
+  return (
+    state.search !== "" ||
+    state.pipelineTag !== null ||
+    state.library !== null ||
+    state.license !== null ||
+    state.language !== null ||
+    state.other.length > 0 ||
+    state.provider !== null ||
+    state.params !== null
+  );
+}
+
+export function stateToFilters(state: ListingState): CatalogFilters {
+  const range = state.params ? parseParamsRange(state.params) : null;
+  return {
+    search: state.search || null,
+    author: null,
+    pipelineTag: state.pipelineTag,
+    library: state.library,
+    license: state.license,
+    tags: [...(state.language ? [state.language] : []), ...state.other],
+    provider: state.provider,
+    paramsMin: range?.min ?? null,
+    paramsMax: range?.max ?? null,
+  };
+}
+
+export function emptyFilters(): CatalogFilters {
+  return { search: null, author: null, pipelineTag: null, library: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
+}
+
+/** A stable key for a filter set: the same filters in any order give the same key. */
+export function filtersKey(f: CatalogFilters): string {
+  return JSON.stringify([
+    f.search?.toLowerCase() ?? null,
+    f.author,
+    f.pipelineTag,
+    f.library,
+    f.license,
+    [...f.tags].sort(),
+    f.provider,
+    f.paramsMin,
+    f.paramsMax,
+  ]);
+}
+
+export function isUnfiltered(f: CatalogFilters): boolean {
+  return (
+    !f.search && !f.author && !f.pipelineTag && !f.library && !f.license && f.tags.length === 0 && !f.provider && f.paramsMin === null && f.paramsMax === null
+  );
+}

@@ -1,0 +1,344 @@
+import { type RawBuilder, sql } from "kysely";
+import { COUNT_CAP, type CatalogFilters, type SortKey, isUnfiltered } from "#app/catalog/listing-params.ts";
+import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
+import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
+import {
+  type ListRow,
+  type Pred,
+  ROW_COLUMNS,
+  SORT_COLUMN,
+  andAll,
+  buildPredicates,
+  ftsPhrase,
+  likePattern,
+  orderBy,
+  rowToSummary,
+} from "#app/db/queries/catalog-sql.server.ts";
+import { type CatalogFacets, facetsForRids, getCachedFacets, getCatalogueStats, scheduleExactFacets } from "#app/db/queries/facets.server.ts";
+
+/**
+ * The catalogue listing planner. A sorted page can be found two ways:
+ *
+ *  - walk: read the sort index (or the task's sort index) in order and keep rows that pass the
+ *    filters, stopping after one page. Cheap when matches are common, hopeless when they are rare.
+ *  - collect: take every match of the most selective filter from its own index (FTS5 trigram or
+ *    pg_trgm for search, model_tags, …), check the rest, and sort those few rows.
+ *
+ * Per-value counts (exact, from the cached unfiltered facets) or a capped index probe estimate
+ * each filter's selectivity; the walk gets a row budget, and falls back to collect when the budget
+ * runs out before the page is full, so a misestimate costs one bounded scan, never a full one.
+ */
+
+export interface PageQuery {
+  sort: SortKey;
+  ascending: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface CatalogPage {
+  models: CatalogModelSummary[];
+  /** How the page was found, for benchmarks and debugging. */
+  plan: string;
+}
+
+export interface CatalogCount {
+  /** Exact when `exact`, else a lower bound (COUNT_CAP + 1 means "more than COUNT_CAP"). */
+  value: number;
+  exact: boolean;
+}
+
+const PROBE_CAP = 20_000;
+/** Rows a walk may read per row it is expected to read before giving up on its estimate. */
+const WALK_SLACK = 4;
+const MIN_WALK_BUDGET = 4_000;
+/** A collected row costs a lookup and a sort slot; a walked row costs an index step and a check. */
+const COLLECT_COST = 6;
+
+interface Estimate {
+  pred: Pred;
+  /** Matching rows; exact when `exact`. */
+  n: number;
+  exact: boolean;
+}
+
+type Stats = CatalogFacets | null;
+
+function statCount(stats: Stats, pred: Pred): number | null {
+  if (!stats || stats.stale) return null;
+  const find = (list: Array<{ value: string; count: number }>) => list.find((x) => x.value === pred.value)?.count ?? 0;
+  switch (pred.kind) {
+    case "task":
+      return find(stats.tasks);
+    case "library":
+      return find(stats.libraries);
+    case "license":
+      return find(stats.licenses);
+    case "provider":
+      return find(stats.providers);
+    case "tag": {
+      const hit = stats.languages.find((x) => x.value === pred.value) ?? stats.tags.find((x) => x.value === pred.value);
+      // Only the most common tags are kept, so a tag not listed may still exist: probe it.
+      return hit ? hit.count : null;
+    }
+    default:
+      return null;
+  }
+}
+
+async function probe(handle: DatabaseHandle, pred: Pred): Promise<number> {
+  if (!pred.driver) return Number.POSITIVE_INFINITY;
+  const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${PROBE_CAP}) x`.execute(handle.db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+async function estimate(handle: DatabaseHandle, preds: Pred[], stats: Stats): Promise<Estimate[]> {
+  return Promise.all(
+    preds.map(async (pred): Promise<Estimate> => {
+      const known = statCount(stats, pred);
+      if (known !== null) return { pred, n: known, exact: true };
+      const n = await probe(handle, pred);
+      return { pred, n, exact: n < PROBE_CAP };
+    }),
+  );
+}
+
+async function catalogueSize(handle: DatabaseHandle, stats: Stats): Promise<number> {
+  if (stats) return stats.total;
+  // Before the first facet count: rowids are dense enough for an estimate.
+  const r = await sql<{ n: number | null }>`select max(rid) as n from models`.execute(handle.db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+function indexName(sort: SortKey, byTask: boolean, dialect: DialectName): RawBuilder<unknown> {
+  if (dialect !== "sqlite") return sql``;
+  const col = SORT_COLUMN[sort];
+  return sql.raw(` indexed by ${byTask ? `models_task_${col}` : `models_${col}`}`);
+}
+
+async function runRows(handle: DatabaseHandle, q: RawBuilder<ListRow>): Promise<CatalogModelSummary[]> {
+  const r = await q.execute(handle.db);
+  return r.rows.map(rowToSummary);
+}
+
+/**
+ * The row a walk of `budget` rows ends on, as a condition that keeps only rows up to it. Null
+ * when the walk would cover every row anyway.
+ */
+async function budgetBound(
+  handle: DatabaseHandle,
+  page: PageQuery,
+  task: string | null,
+  budget: number,
+): Promise<RawBuilder<unknown> | null> {
+  const col = SORT_COLUMN[page.sort];
+  const c = sql.raw(`m.${col}`);
+  const taskWhere = task === null ? sql`` : sql`where m.pipeline_tag = ${task}`;
+  const r = await sql<{ v: string | number | null; rid: number }>`
+    select m.${sql.raw(col)} as v, m.rid from models m${indexName(page.sort, task !== null, handle.dialect)} ${taskWhere}
+    order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit 1 offset ${budget - 1}`.execute(handle.db);
+  const edge = r.rows[0];
+  if (!edge) return null;
+  const v = edge.v;
+  const rid = Number(edge.rid);
+  if (!page.ascending) {
+    return v === null ? sql`(${c} is not null or m.rid <= ${rid})` : sql`(${c} > ${v} or (${c} = ${v} and m.rid <= ${rid}))`;
+  }
+  return v === null ? sql`(${c} is null and m.rid >= ${rid})` : sql`(${c} is null or ${c} < ${v} or (${c} = ${v} and m.rid >= ${rid}))`;
+}
+
+async function walk(
+  handle: DatabaseHandle,
+  preds: Pred[],
+  page: PageQuery,
+  budget: number | null,
+): Promise<{ models: CatalogModelSummary[]; complete: boolean }> {
+  const taskPred = preds.find((p) => p.kind === "task") ?? null;
+  const task = taskPred?.value ?? null;
+  const bound = budget === null ? null : await budgetBound(handle, page, task, budget);
+  const conds = preds.map((p) => p.where);
+  if (bound) conds.push(bound);
+  const models = await runRows(
+    handle,
+    sql<ListRow>`select ${ROW_COLUMNS} from models m${indexName(page.sort, task !== null, handle.dialect)}
+      where ${andAll(conds)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
+  );
+  return { models, complete: bound === null || models.length === page.limit };
+}
+
+function driverJoin(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
+  // SQLite: CROSS JOIN fixes the join order, so the sort index cannot take over the plan.
+  // PostgreSQL: a materialized CTE does the same.
+  return handle.dialect === "sqlite"
+    ? sql`(${driver.driver}) d cross join models m on m.rid = d.rid`
+    : sql`d join models m on m.rid = d.rid`;
+}
+
+function withDriver(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
+  return handle.dialect === "postgres" ? sql`with d as materialized (${driver.driver}) ` : sql``;
+}
+
+async function collect(handle: DatabaseHandle, preds: Pred[], driver: Pred, page: PageQuery): Promise<CatalogModelSummary[]> {
+  const rest = preds.filter((p) => p !== driver).map((p) => p.where);
+  return runRows(
+    handle,
+    sql<ListRow>`${withDriver(handle, driver)}select ${ROW_COLUMNS} from ${driverJoin(handle, driver)}
+      where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
+  );
+}
+
+function pickDriver(ests: Estimate[]): Estimate | null {
+  let best: Estimate | null = null;
+  for (const e of ests) if (e.pred.driver && (!best || e.n < best.n)) best = e;
+  return best;
+}
+
+/** One sorted page of models matching `filters`. */
+export async function listCatalogPage(
+  handle: DatabaseHandle,
+  filters: CatalogFilters,
+  page: PageQuery,
+  stats: Stats,
+): Promise<CatalogPage> {
+  const preds = buildPredicates(handle.dialect, filters);
+  if (preds.length === 0) {
+    const { models } = await walk(handle, preds, page, null);
+    return { models, plan: "walk" };
+  }
+  const [ests, total] = await Promise.all([estimate(handle, preds, stats), catalogueSize(handle, stats)]);
+  const driver = pickDriver(ests);
+  if (ests.some((e) => e.exact && e.n === 0)) return { models: [], plan: "empty" };
+
+  const taskEst = ests.find((e) => e.pred.kind === "task");
+  const walkRows = taskEst ? taskEst.n : total;
+  // Independence is the usual guess; correlated filters only make the walk end sooner.
+  let matches = walkRows;
+  for (const e of ests) if (e !== taskEst) matches *= Math.min(1, e.n / Math.max(total, 1));
+  const need = page.offset + page.limit;
+  const walkCost = matches <= 0 ? walkRows : Math.min(walkRows, (need * walkRows) / matches);
+  const collectCost = driver ? driver.n * COLLECT_COST : Number.POSITIVE_INFINITY;
+
+  if (walkCost <= collectCost) {
+    const budget = Math.max(MIN_WALK_BUDGET, Math.ceil(walkCost * WALK_SLACK));
+    const w = await walk(handle, preds, page, driver && budget < walkRows ? budget : null);
+    if (w.complete) return { models: w.models, plan: `walk(${taskEst ? "task index" : "sort index"})` };
+    if (driver) return { models: await collect(handle, preds, driver.pred, page), plan: `walk→collect(${driver.pred.kind})` };
+  }
+  if (driver) return { models: await collect(handle, preds, driver.pred, page), plan: `collect(${driver.pred.kind})` };
+  const { models } = await walk(handle, preds, page, null);
+  return { models, plan: "walk(full)" };
+}
+
+/** Up to `cap` matching row ids (cap + 1 tells "more than cap"), driven by the most selective filter. */
+export async function collectMatchIds(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats, cap = COUNT_CAP): Promise<number[]> {
+  const preds = buildPredicates(handle.dialect, filters);
+  const limit = cap + 1;
+  if (preds.length === 0) {
+    const r = await sql<{ rid: number }>`select m.rid from models m limit ${limit}`.execute(handle.db);
+    return r.rows.map((x) => Number(x.rid));
+  }
+  const ests = await estimate(handle, preds, stats);
+  if (ests.some((e) => e.exact && e.n === 0)) return [];
+  const driver = pickDriver(ests);
+  if (!driver) {
+    const r = await sql<{ rid: number }>`select m.rid from models m where ${andAll(preds.map((p) => p.where))} limit ${limit}`.execute(handle.db);
+    return r.rows.map((x) => Number(x.rid));
+  }
+  const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
+  const r = await sql<{ rid: number }>`${withDriver(handle, driver.pred)}select m.rid from ${driverJoin(handle, driver.pred)}
+    where ${andAll(rest)} limit ${limit}`.execute(handle.db);
+  return r.rows.map((x) => Number(x.rid));
+}
+
+/** A single filter's exact count, when the unfiltered facets hold it. */
+function exactFromStats(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): number | null {
+  if (!stats || stats.stale || !stats.exact) return null;
+  if (isUnfiltered(filters)) return stats.total;
+  const preds = buildPredicates(handle.dialect, filters);
+  if (preds.length !== 1) return null;
+  return statCount(stats, preds[0]!);
+}
+
+export interface CatalogResult {
+  models: CatalogModelSummary[];
+  count: CatalogCount;
+  facets: CatalogFacets;
+  plan: string;
+}
+
+/**
+ * Everything the /models page shows for one view: the page of rows, the (capped) count and the
+ * facet counts. The count and the facets share one capped collection of match ids.
+ */
+export async function browseCatalog(handle: DatabaseHandle, filters: CatalogFilters, page: PageQuery): Promise<CatalogResult> {
+  const stats = await getCatalogueStats(handle);
+  const [list, counted] = await Promise.all([listCatalogPage(handle, filters, page, stats), countAndFacets(handle, filters, stats)]);
+  return { models: list.models, plan: list.plan, ...counted };
+}
+
+export async function countAndFacets(
+  handle: DatabaseHandle,
+  filters: CatalogFilters,
+  stats: Stats,
+): Promise<{ count: CatalogCount; facets: CatalogFacets }> {
+  const cached = await getCachedFacets(handle, filters);
+  if (cached && !cached.stale && cached.exact) return { count: { value: cached.total, exact: true }, facets: cached };
+  const exact = exactFromStats(handle, filters, stats);
+  if (exact !== null && exact > COUNT_CAP) {
+    // A single common filter: the count is known; its facets come from the cache or a sample.
+    const facets = cached ?? (await sampleFacets(handle, filters, stats));
+    return { count: { value: exact, exact: true }, facets };
+  }
+  const rids = await collectMatchIds(handle, filters, stats);
+  const complete = rids.length <= COUNT_CAP;
+  if (complete) return { count: { value: rids.length, exact: true }, facets: await facetsForRids(handle, rids, true) };
+  scheduleExactFacets(handle, filters);
+  return { count: { value: rids.length, exact: false }, facets: cached ?? (await facetsForRids(handle, rids.slice(0, COUNT_CAP), false)) };
+}
+
+async function sampleFacets(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<CatalogFacets> {
+  scheduleExactFacets(handle, filters);
+  const rids = await collectMatchIds(handle, filters, stats);
+  return facetsForRids(handle, rids.slice(0, COUNT_CAP), rids.length <= COUNT_CAP);
+}
+
+/** Count only (capped), for the API and benchmarks. */
+export async function countCatalog(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<CatalogCount> {
+  const exact = exactFromStats(handle, filters, stats);
+  if (exact !== null) return { value: exact, exact: true };
+  const rids = await collectMatchIds(handle, filters, stats);
+  return { value: rids.length, exact: rids.length <= COUNT_CAP };
+}
+
+// ---- baseline ------------------------------------------------------------------------------
+
+/**
+ * The straightforward version, for the benchmark only: search through FTS5/pg_trgm alone (every
+ * match fetched and sorted) and an exact COUNT(*).
+ */
+export async function baselinePage(handle: DatabaseHandle, filters: CatalogFilters, page: PageQuery): Promise<CatalogModelSummary[]> {
+  const preds = buildPredicates(handle.dialect, filters);
+  const search = preds.find((p) => p.kind === "search");
+  const others = preds.filter((p) => p !== search).map((p) => p.where);
+  let from: RawBuilder<unknown> = sql`models m`;
+  if (search && filters.search) {
+    from =
+      handle.dialect === "sqlite"
+        ? sql`models_fts f join models m on m.rid = f.rowid`
+        : sql`models m`;
+    others.push(
+      handle.dialect === "sqlite" ? sql`models_fts match ${ftsPhrase(filters.search)}` : sql`lower(m.id) like ${likePattern(filters.search)}`,
+    );
+  }
+  return runRows(
+    handle,
+    sql<ListRow>`select ${ROW_COLUMNS} from ${from} where ${andAll(others)}
+      order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
+  );
+}
+
+export async function baselineCount(handle: DatabaseHandle, filters: CatalogFilters): Promise<number> {
+  const preds = buildPredicates(handle.dialect, filters);
+  const r = await sql<{ n: number }>`select count(*) as n from models m where ${andAll(preds.map((p) => p.where))}`.execute(handle.db);
+  return Number(r.rows[0]?.n ?? 0);
+}
