@@ -15,9 +15,9 @@ const neutral = `${chip} bg-gray-50 text-gray-800 ring-gray-200 hover:bg-gray-10
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="flex gap-1">
-      <dt className="text-gray-600 dark:text-gray-400">{label}</dt>
-      <dd className="font-medium">{children}</dd>
+    <div>
+      <dt className="inline text-gray-600 dark:text-gray-400">{label} </dt>
+      <dd className="inline font-medium">{children}</dd>
     </div>
   );
 }
@@ -80,7 +80,7 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
       </div>
       <dl className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm text-gray-800 dark:text-gray-200">
         <Stat label="Likes">{formatNumber(model.likes)}</Stat>
-        <Stat label={`${downloadsLabel(model.statsAsOf).replace(/^d/, "D")}:`}>{formatNumber(model.downloads)}</Stat>
+        <Stat label={downloadsLabel(model.statsAsOf).replace(/^d/, "D")}>{formatNumber(model.downloads)}</Stat>
         {params ? <Stat label="Parameters">{params}</Stat> : null}
         {model.createdAt ? <Stat label="Created">{formatDate(model.createdAt)}</Stat> : null}
         {model.lastModified ? <Stat label="Updated">{formatDate(model.lastModified)}</Stat> : null}

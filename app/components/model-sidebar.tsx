@@ -117,10 +117,3 @@ export function ModelProviders({ providers, modelId }: { providers: ModelPageDat
   );
 }
 
-/**
- * Live demo slot (issue 7 adds a chat demo component here). Kept as its own section with a stable
- * id so the demo can be linked (#demo) and dropped in without touching the rest of the page.
- */
-export function ModelDemoSlot() {
-  return <section id="demo" aria-label="Live demo" data-demo-slot="" />;
-}

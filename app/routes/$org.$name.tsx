@@ -5,7 +5,8 @@ import { InferenceSnippets } from "#app/components/inference-snippets.tsx";
 import { ModelCard, ModelCardToc } from "#app/components/model-card.tsx";
 import { ModelFiles } from "#app/components/model-files.tsx";
 import { ModelHeader } from "#app/components/model-header.tsx";
-import { ModelDemoSlot, ModelProviders, ModelSpaces, ModelTree } from "#app/components/model-sidebar.tsx";
+import { ModelChatDemo } from "#app/components/chat-demo-slot.tsx";
+import { ModelProviders, ModelSpaces, ModelTree } from "#app/components/model-sidebar.tsx";
 import { MODEL_TABS, ModelTabs } from "#app/components/model-tabs.tsx";
 import { UseThisModel } from "#app/components/use-this-model.tsx";
 import { loadModelPage } from "#app/routes/model-page.server.ts";
@@ -43,7 +44,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
           <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
             <ModelCard card={loaderData.card} summary={loaderData.summary} modelId={model.id} />
             <aside aria-label="About this model" className="space-y-4">
-              <ModelDemoSlot />
+              <ModelChatDemo modelId={model.id} />
               <ModelProviders providers={loaderData.providers} modelId={model.id} />
               <ModelTree tree={loaderData.tree} modelId={model.id} hub={hub} />
               <ModelSpaces spaces={loaderData.spaces} hub={hub} />

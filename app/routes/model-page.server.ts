@@ -1,7 +1,7 @@
 import type { CatalogModel, GatedMode } from "#app/catalog/model-record.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { findSimilarModelIds, getModelById } from "#app/db/queries/models.server.ts";
-import { type DerivedGroup, existingModelIds, listDerivedModels, listSpacesUsingModel, type SpaceUsingModel } from "#app/db/queries/model-tree.server.ts";
+import { type DerivedGroup, existingModelIds, listDerivedModels, listModelsByAuthor, listSpacesUsingModel, type SpaceUsingModel } from "#app/db/queries/model-tree.server.ts";
 import { RESERVED_SEGMENTS } from "#app/import/record-schema.ts";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { MODEL_TABS, type ModelTab } from "#app/components/model-tabs.tsx";
@@ -141,6 +141,19 @@ function metadataSummary(model: CatalogModel, taskName: string | null, bases: re
   return out;
 }
 
+/** "Did you mean" ids: the catalogue's substring match, then the name's first word, then the author's models. */
+async function closeModelIds(db: Parameters<typeof findSimilarModelIds>[0], id: string): Promise<string[]> {
+  const similar = await findSimilarModelIds(db, id);
+  if (similar.length) return similar;
+  const name = id.split("/").pop() ?? id;
+  const word = name.split(/[-_.]/)[0] ?? "";
+  if (word.length >= 3 && word !== name) {
+    const byWord = await findSimilarModelIds(db, word);
+    if (byWord.length) return byWord;
+  }
+  return id.includes("/") ? listModelsByAuthor(db, id.split("/")[0]!) : [];
+}
+
 function pickTab(url: URL): ModelTab {
   const tab = url.searchParams.get("tab");
   if (tab !== null && (MODEL_TABS as readonly string[]).includes(tab)) return tab as ModelTab;
@@ -157,7 +170,7 @@ export async function loadModelPage(id: string, request: Request): Promise<Model
   const { db } = getDb();
   const model = (RESERVED_SEGMENTS as readonly string[]).includes(first) ? null : await getModelById(db, id);
   if (!model) {
-    const similar = await findSimilarModelIds(db, id);
+    const similar = await closeModelIds(db, id);
     throw new Response([`No model '${id}' in this catalogue.`, ...similar].join("\n"), {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8" },

@@ -101,3 +101,9 @@ export async function existingModelIds(db: Kysely<Database>, ids: readonly strin
   const rows = await db.selectFrom("models").select("id").where("id", "in", [...new Set(ids)].slice(0, 500)).execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/** An author's most downloaded models, for suggestions when an id is not found. */
+export async function listModelsByAuthor(db: Kysely<Database>, author: string, limit = 5): Promise<string[]> {
+  const rows = await db.selectFrom("models").select("id").where("author", "=", author).orderBy("downloads", "desc").limit(limit).execute();
+  return rows.map((r) => r.id);
+}

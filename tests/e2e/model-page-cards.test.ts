@@ -1,0 +1,111 @@
+/**
+ * Every real card in ../shared/data/model-cards, imported with `modelyard import`, renders on its
+ * model page: 200, the card (not the escaped-source fallback), front matter gone, and every heading
+ * with an id and a permalink. Cardless models get the metadata summary; unknown ids a 404 with
+ * suggestions.
+ */
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
+import type { TestServer } from "./support/server.ts";
+import { importIntoServer, REAL_CARDS, startModelPageServer } from "./model-page-support.ts";
+
+let server: TestServer;
+let db: DatabaseHandle;
+const cards = fs.readdirSync(REAL_CARDS).filter((f) => /__.+\.md$/.test(f));
+
+beforeAll(async () => {
+  ({ server, db } = await startModelPageServer());
+  importIntoServer(server, REAL_CARDS);
+});
+
+afterAll(async () => {
+  await db?.close();
+  await server?.stop();
+});
+
+describe("real model cards on the model page", () => {
+  it("has the 48 cards to check", () => {
+    expect(cards.length).toBe(48);
+  });
+
+  it("renders each one with anchored headings and no front matter", { timeout: 300_000 }, async () => {
+    const failures: string[] = [];
+    for (const file of cards) {
+      const id = file.replace(/\.md$/, "").replace("__", "/");
+      const res = await fetch(`${server.url}/${id}`);
+      const html = await res.text();
+      if (res.status !== 200) {
+        failures.push(`${id}: HTTP ${res.status}`);
+        continue;
+      }
+      const card = html.slice(html.indexOf('id="model-card"'));
+      if (!html.includes('id="model-card"')) failures.push(`${id}: no card`);
+      if (card.includes("markdown-fallback")) failures.push(`${id}: fell back to source`);
+      const source = fs.readFileSync(`${REAL_CARDS}/${file}`, "utf8");
+      const firstKey = /^---\r?\n([A-Za-z_]+):/.exec(source)?.[1];
+      if (firstKey && new RegExp(`<p>${firstKey}:`).test(card)) failures.push(`${id}: front matter shown`);
+      const headings = [...card.matchAll(/<h([1-6]) id="(md-[^"]+)"/g)].map((m) => m[2]!);
+      const anchors = new Set([...card.matchAll(/class="heading-anchor" href="#(md-[^"]+)"/g)].map((m) => m[1]!));
+      // Headings written inside links cannot carry a second link; everything else must.
+      const unanchored = headings.filter((h) => !anchors.has(h));
+      if (unanchored.length > 1) failures.push(`${id}: headings without anchors: ${unanchored.join(", ")}`);
+      const mdHeadings = source.split("\n").filter((l) => /^#{1,6} \S/.test(l)).length;
+      if (mdHeadings > 0 && headings.length === 0) failures.push(`${id}: ${mdHeadings} markdown headings, none rendered`);
+      if (!/<title>[^<]*Modelyard<\/title>/.test(html)) failures.push(`${id}: no title`);
+      if (!html.includes('<meta property="og:title"')) failures.push(`${id}: no og:title`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("resolves relative images against the model's files", async () => {
+    const html = await (await fetch(`${server.url}/BAAI/bge-m3`)).text();
+    // ](./imgs/miracl.jpg) in the card
+    expect(html).toMatch(/<img[^>]+src="https:\/\/huggingface\.co\/BAAI\/bge-m3\/resolve\/[^/"]+\/imgs\/miracl\.jpg"/);
+    const bloom = await (await fetch(`${server.url}/bigscience/bloom`)).text();
+    expect(bloom).toContain('aria-label="Table of contents"');
+  });
+
+  it("summarises the metadata of a model without a card", async () => {
+    const row = await db.db
+      .selectFrom("models")
+      .leftJoin("model_details", "model_details.rid", "models.rid")
+      .select(["models.id"])
+      .where("model_details.card_md", "is", null)
+      .where("models.pipeline_tag", "is not", null)
+      .orderBy("models.downloads", "desc")
+      .executeTakeFirstOrThrow();
+    const html = await (await fetch(`${server.url}/${row.id}`)).text();
+    expect(html).toContain("data-card-empty");
+    expect(html).toContain("No model card");
+    expect(html).toContain(`${row.id} is a `);
+  });
+
+  it("answers unknown ids with a 404 that offers close matches", async () => {
+    const res = await fetch(`${server.url}/bigscience/bloom-nonexistent-size`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("Model not found");
+    expect(html).toMatch(/href="\/bigscience\/bloom[^"]*"/);
+  });
+
+  it("serves /api/snippets as JSON with 4xx for bad input", async () => {
+    const ok = await fetch(`${server.url}/api/snippets?model=meta-llama/Meta-Llama-3-8B-Instruct&provider=together&stream=1`);
+    expect(ok.status).toBe(200);
+    const panel = (await ok.json()) as { state: { provider: string; streaming: boolean }; languages: Array<{ clients: Array<{ text: string; html: string }> }> };
+    expect(panel.state).toMatchObject({ provider: "together", streaming: true });
+    expect(panel.languages.length).toBeGreaterThan(0);
+    for (const [query, status] of [
+      ["", 400],
+      ["model=meta-llama/Meta-Llama-3-8B-Instruct&provider=nope", 400],
+      ["model=meta-llama/Meta-Llama-3-8B-Instruct&bill_to=%22%3Bx", 400],
+      ["model=no/such-model", 404],
+      ["model=bigscience/bloom", 400],
+    ] as const) {
+      const res = await fetch(`${server.url}/api/snippets?${query}`);
+      expect(res.status, query).toBe(status);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(typeof body.error.message).toBe("string");
+    }
+  });
+});
