@@ -17,6 +17,9 @@ const TABLES = ["models", "model_tags", "model_bases", "model_providers"];
 export async function startBulkLoad(handle: DatabaseHandle): Promise<boolean> {
   if (handle.dialect !== "sqlite") return false;
   const { db } = handle;
+  // Checkpoint less often while loading: a tag-index page rewritten by many batches is then
+  // copied back to the database file once instead of once per batch.
+  handle.sqlite?.pragma("wal_autocheckpoint = 50000");
   return db.transaction().execute(async (trx) => {
     const rows = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
       where type = 'index' and sql is not null and tbl_name in (${sql.join(TABLES)})`.execute(trx);
@@ -36,6 +39,7 @@ export async function isBulkLoadPending(handle: DatabaseHandle): Promise<boolean
 export async function finishBulkLoad(handle: DatabaseHandle, onStep?: (what: string) => void): Promise<void> {
   if (handle.dialect !== "sqlite") return;
   const { db } = handle;
+  handle.sqlite?.pragma("wal_autocheckpoint = 1000");
   const deferred = JSON.parse((await getMeta(db, DEFERRED_KEY)) ?? "[]") as string[];
   for (const stmt of deferred) {
     onStep?.(stmt.replace(/\s+/g, " ").slice(0, 80));
@@ -43,5 +47,7 @@ export async function finishBulkLoad(handle: DatabaseHandle, onStep?: (what: str
   }
   if (!deferred.length) return;
   await db.deleteFrom("meta").where("key", "=", DEFERRED_KEY).execute();
+  // Sampled statistics are enough for the planner and take a fraction of a full ANALYZE.
+  await sql`pragma analysis_limit = 1000`.execute(db);
   await sql`analyze`.execute(db);
 }
