@@ -55,6 +55,7 @@ export function chatDemoInfo(model: CatalogModel, env: EnvLike): ChatDemoInfo | 
   if (!isConversationalModel(model)) return null;
   const providers: ChatDemoProvider[] = libraryMappings(model)
     .filter((m) => m.task === "conversational")
+    .sort((a, b) => Number(a.status === "staging") - Number(b.status === "staging"))
     .map((m) => ({ value: m.provider, label: m.status === "staging" ? `${m.provider} (staging)` : m.provider, kind: "provider" as const }));
   for (const e of endpointsForModel(env, model.id)) providers.push({ value: endpointValue(e.name), label: e.label, kind: "endpoint" });
   if (providers.length === 0) return null;

@@ -72,7 +72,10 @@ function chooseTask(body: InferenceRequest, model: CatalogModel | null): string 
 
 /** "auto" resolved from the catalogue: the first mapping for the task, preferring providers we hold a key for. */
 function chooseProvider(model: CatalogModel, task: string | null, hasKey: (provider: string) => boolean): string | null {
-  const candidates = libraryMappings(model).filter((m) => task === null || m.task === task);
+  // Live mappings before staging ones ("meant for test purposes only"), catalogue order otherwise.
+  const candidates = libraryMappings(model)
+    .filter((m) => task === null || m.task === task)
+    .sort((a, b) => Number(a.status === "staging") - Number(b.status === "staging"));
   const withKey = candidates.find((m) => hasKey(m.provider));
   return (withKey ?? candidates[0])?.provider ?? null;
 }

@@ -9,6 +9,7 @@ import { ModelChatDemo } from "#app/components/chat-demo-slot.tsx";
 import { ModelProviders, ModelSpaces, ModelTree } from "#app/components/model-sidebar.tsx";
 import { MODEL_TABS, ModelTabs } from "#app/components/model-tabs.tsx";
 import { UseThisModel } from "#app/components/use-this-model.tsx";
+import { ChatTemplateTab, ChatTemplateWarning } from "#app/components/chat-template-tab.tsx";
 import { loadModelPage } from "#app/routes/model-page.server.ts";
 
 export const meta: Route.MetaFunction = ({ data }) => {
@@ -38,7 +39,12 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-6" data-model-page={model.id}>
       <ModelHeader model={model} actions={<UseThisModel use={loaderData.use} modelId={model.id} search={location.search} />} />
-      <ModelTabs modelId={model.id} current={tab} tabs={MODEL_TABS} />
+      <ModelTabs modelId={model.id} current={tab} tabs={MODEL_TABS.filter((t) => t !== "chat-template" || loaderData.hasChatTemplate || tab === t)} />
+      {loaderData.chatTemplateWarning && tab !== "chat-template" ? (
+        <div className="mt-4">
+          <ChatTemplateWarning issue={loaderData.chatTemplateWarning} href={`/${model.id}?tab=chat-template`} />
+        </div>
+      ) : null}
       <div className="mt-6">
         {tab === "card" ? (
           <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -60,6 +66,13 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
             <div className="max-w-2xl">
               <ModelProviders providers={loaderData.providers} modelId={model.id} />
             </div>
+          )
+        ) : null}
+        {tab === "chat-template" ? (
+          loaderData.chatTemplate ? (
+            <ChatTemplateTab key={model.id} data={loaderData.chatTemplate} />
+          ) : (
+            <p className="text-sm text-gray-700 dark:text-gray-300">This model has no chat template.</p>
           )
         ) : null}
       </div>

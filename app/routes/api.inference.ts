@@ -1,19 +1,28 @@
+import { getDb } from "#app/db/db.server.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
+import { chatDemoInfo } from "#app/inference/chat-demo-info.server.ts";
 import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**
  * POST /api/inference: the inference gateway (app/inference/gateway.server.ts). A resource route:
  * JSON, media bytes or text/event-stream, never HTML.
+ * GET /api/inference?model=<id>: what the chat demo needs for that model ({demo: ChatDemoInfo | null}).
  */
 export async function action({ request, context }: { request: Request; context: unknown }) {
   if (request.method !== "POST") {
-    return jsonError(405, `${request.method} is not supported on /api/inference; use POST.`, { code: "method_not_allowed" }, { Allow: "POST" });
+    return jsonError(405, `${request.method} is not supported on /api/inference; use POST.`, { code: "method_not_allowed" }, { Allow: "GET, POST" });
   }
-  return getInferenceGateway().handle(request, { clientKey: clientKeyOf(request, context) });
+  return getInferenceGateway().handle(request, { clientKey: clientKeyOf(context) });
 }
 
-export function loader() {
-  return jsonError(405, "GET is not supported on /api/inference; POST a JSON body.", { code: "method_not_allowed" }, { Allow: "POST" });
+export async function loader({ request }: { request: Request }) {
+  const id = new URL(request.url).searchParams.get("model");
+  if (!id) return jsonError(405, "POST a JSON body to run inference; GET needs ?model=<id> for the chat demo's settings.", { code: "method_not_allowed" }, { Allow: "GET, POST" });
+  if (id.length > 300) return jsonError(400, "The model id is too long.", { code: "invalid_request" });
+  const model = await getModelById(getDb().db, id);
+  if (!model) return jsonError(404, `No model '${id}' in this catalogue.`, { code: "model_not_found" });
+  return Response.json({ demo: chatDemoInfo(model, process.env) }, { headers: { "Cache-Control": "no-store" } });
 }
 
 /**
@@ -21,11 +30,10 @@ export function loader() {
  * it (an adapter that does not provide one) every caller shares one bucket rather than trusting
  * a spoofable header.
  */
-function clientKeyOf(request: Request, context: unknown): string {
+function clientKeyOf(context: unknown): string {
   if (typeof context === "object" && context !== null && "clientAddress" in context) {
     const address = (context as { clientAddress: unknown }).clientAddress;
     if (typeof address === "string" && address !== "") return address;
   }
-  void request;
   return "shared";
 }

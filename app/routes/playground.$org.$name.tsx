@@ -77,7 +77,8 @@ export function PlaygroundBody({ demo, snippets }: { demo: NonNullable<Route.Com
   return (
     <div className="space-y-10">
       <ChatDemo info={demo} onSettingsChange={onSettingsChange} />
-      {panel ? <InferenceSnippets initial={panel} /> : null}
+      {/* Keyed by provider: the panel's own form fields are uncontrolled and keep their first value. */}
+      {panel ? <InferenceSnippets key={`${panel.state.provider}-${String(panel.state.streaming)}`} initial={panel} /> : null}
     </div>
   );
 }
