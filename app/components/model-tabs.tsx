@@ -1,5 +1,5 @@
 /** Page sections, chosen with ?tab= so every view is a plain link that works without JavaScript. */
-export const MODEL_TABS = ["card", "files", "inference"] as const;
+export const MODEL_TABS = ["card", "files", "inference", "chat-template"] as const;
 export type ModelTab = (typeof MODEL_TABS)[number];
 
 /**
@@ -10,6 +10,7 @@ const LABELS: Record<ModelTab, string> = {
   card: "Model card",
   files: "Files",
   inference: "Inference providers",
+  "chat-template": "Chat template",
 };
 
 export function ModelTabs({ modelId, current, tabs }: { modelId: string; current: ModelTab; tabs: readonly ModelTab[] }) {

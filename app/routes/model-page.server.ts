@@ -1,4 +1,4 @@
-import type { CatalogModel, GatedMode } from "#app/catalog/model-record.ts";
+import type { CatalogModel, ChatTemplateIssue, GatedMode } from "#app/catalog/model-record.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { findSimilarModelIds, getModelById } from "#app/db/queries/models.server.ts";
 import { type DerivedGroup, existingModelIds, listDerivedModels, listModelsByAuthor, listSpacesUsingModel, type SpaceUsingModel } from "#app/db/queries/model-tree.server.ts";
@@ -15,6 +15,7 @@ import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber, formatParams } from "#app/utils/format.ts";
 import { buildFilesView, type FilesView } from "#app/routes/model-page-files.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/routes/model-page-inference.server.ts";
+import { type ChatTemplateTabData, chatTemplateWarning, loadChatTemplateTab } from "#app/chat-template/model-tab.server.ts";
 
 
 /** A piece of code as shown (highlighted HTML) and as copied (the exact text). */
@@ -69,6 +70,11 @@ export interface ModelPageData {
   use: UseThisModelView;
   providers: { offered: string[]; unsupported: string[] };
   inference: InferencePanel | null;
+  /** The "Chat template" tab (app/chat-template/model-tab.server.ts); null on other tabs or without a template. */
+  chatTemplate: ChatTemplateTabData | null;
+  hasChatTemplate: boolean;
+  /** Set when the template failed validation at import: every tab shows a warning. */
+  chatTemplateWarning: ChatTemplateIssue | null;
   seo: { description: string; canonical: string };
 }
 
@@ -240,6 +246,9 @@ export async function loadModelPage(id: string, request: Request): Promise<Model
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
     providers: { offered, unsupported: unsupportedProvidersFor(model) },
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model)) : null,
+    chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url) : null,
+    hasChatTemplate: model.chatTemplate !== null,
+    chatTemplateWarning: chatTemplateWarning(model),
     seo: { description, canonical: `${url.origin}/${model.id}` },
   };
 }
