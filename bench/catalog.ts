@@ -117,6 +117,7 @@ async function measure(cls: string, cases: Case[], withBase: boolean): Promise<C
       for (let i = 0; i < Math.max(3, Math.ceil(ITER / 4)); i++) r.base.push(await time(c.base));
     }
   }
+  process.stderr.write(`  ${cls}: p95 ${f(pct(r.samples, 95))} ms${r.base.length ? `, baseline p95 ${f(pct(r.base, 95))} ms` : ""}\n`);
   return r;
 }
 

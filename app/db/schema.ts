@@ -83,6 +83,13 @@ export interface SpaceModelsTable {
   model_id: string;
 }
 
+/** Task guides (TASKS_DATA[task].spaces) that recommend a Space; migration 0002. */
+export interface SpaceTasksTable {
+  space_id: string;
+  task: string;
+  description: string | null;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -103,6 +110,7 @@ export interface Database {
   model_bases: ModelBasesTable;
   spaces: SpacesTable;
   space_models: SpaceModelsTable;
+  space_tasks: SpaceTasksTable;
   meta: MetaTable;
   facet_cache: FacetCacheTable;
 }

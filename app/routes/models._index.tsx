@@ -1,45 +1,305 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
+import { LANGUAGE_NAMES, isLanguageCode } from "#app/catalog/languages.ts";
+import { libraryLabel } from "#app/catalog/library-labels.ts";
+import {
+  COUNT_CAP,
+  type ListingState,
+  MAX_PAGE,
+  PAGE_SIZE,
+  PARAM_BUCKETS,
+  SORT_KEYS,
+  SORT_LABELS,
+  hasFilters,
+  listingHref,
+  parseListingState,
+  stateToFilters,
+} from "#app/catalog/listing-params.ts";
+import { getTaskInfo } from "#app/catalog/task-colors.ts";
+import { FacetPanel } from "#app/components/facet-panel.tsx";
 import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
 import { ModelRow } from "#app/components/model-row.tsx";
+import { Pagination } from "#app/components/pagination.tsx";
 import { getDb } from "#app/db/db.server.ts";
-import { type ListSort, listModelPage } from "#app/db/queries/models.server.ts";
-import { countModels } from "#app/db/queries/stats.server.ts";
+import { browseCatalog } from "#app/db/queries/catalog.server.ts";
+import { countSpacesForModels } from "#app/db/queries/spaces.server.ts";
 import { formatNumber } from "#app/utils/format.ts";
 
-const PAGE_SIZE = 30;
-const SORTS: ListSort[] = ["trending", "downloads", "likes", "created", "updated"];
+const SEARCH_DEBOUNCE_MS = 250;
 
-export const meta: Route.MetaFunction = () => [{ title: "Models · Modelyard" }];
+export const meta: Route.MetaFunction = ({ data }) => {
+  const q = data?.state.search;
+  return [
+    { title: q ? `“${q}” · Models · Modelyard` : "Models · Modelyard" },
+    { name: "description", content: "Browse, search and filter machine-learning models by task, library, license, language, provider and size." },
+  ];
+};
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const sortParam = url.searchParams.get("sort");
-  const sort: ListSort = SORTS.includes(sortParam as ListSort) ? (sortParam as ListSort) : "trending";
-  const page = Math.max(1, Math.min(1000, Number.parseInt(url.searchParams.get("p") ?? "1", 10) || 1));
-  const { db } = getDb();
-  const [models, total] = await Promise.all([
-    listModelPage(db, { sort, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }),
-    countModels(db),
-  ]);
-  return { models, total, page, sort };
+  const { state, problems } = parseListingState(new URL(request.url).searchParams);
+  const handle = getDb();
+  const result = await browseCatalog(handle, stateToFilters(state), {
+    sort: state.sort,
+    ascending: false,
+    offset: (state.page - 1) * PAGE_SIZE,
+    limit: PAGE_SIZE,
+  });
+  const spaces = await countSpacesForModels(
+    handle.db,
+    result.models.map((m) => m.id),
+  );
+  // The long tails (hundreds of licenses, languages and tags) would only weigh down the page; a
+  // value not listed is still one search or URL away.
+  const f = result.facets;
+  const facets = { ...f, libraries: f.libraries.slice(0, 30), licenses: f.licenses.slice(0, 25), languages: f.languages.slice(0, 30), tags: f.tags.slice(0, 50) };
+  return { state, problems, models: result.models, count: result.count, facets, spaces };
+}
+
+function countText(count: { value: number; exact: boolean }): string {
+  if (!count.exact || count.value > COUNT_CAP) return `${formatNumber(COUNT_CAP)}+ models`;
+  return count.value === 1 ? "1 model" : `${formatNumber(count.value)} models`;
+}
+
+interface ActiveFilter {
+  key: string;
+  label: string;
+  remove: Partial<ListingState>;
+}
+
+function activeFilters(state: ListingState): ActiveFilter[] {
+  const out: ActiveFilter[] = [];
+  if (state.search) out.push({ key: "search", label: `Search: “${state.search}”`, remove: { search: "" } });
+  if (state.pipelineTag) out.push({ key: "task", label: `Task: ${getTaskInfo(state.pipelineTag).name}`, remove: { pipelineTag: null } });
+  if (state.library) out.push({ key: "library", label: `Library: ${libraryLabel(state.library)}`, remove: { library: null } });
+  if (state.provider) out.push({ key: "provider", label: `Provider: ${state.provider}`, remove: { provider: null } });
+  if (state.params) {
+    const b = PARAM_BUCKETS.find((x) => x.id === state.params);
+    out.push({ key: "params", label: `Size: ${b?.label ?? `${state.params}B`}`, remove: { params: null } });
+  }
+  if (state.license) out.push({ key: "license", label: `License: ${state.license}`, remove: { license: null } });
+  if (state.language) {
+    const name = isLanguageCode(state.language) ? LANGUAGE_NAMES[state.language] : state.language;
+    out.push({ key: "language", label: `Language: ${name}`, remove: { language: null } });
+  }
+  for (const t of state.other) out.push({ key: `tag-${t}`, label: `Tag: ${t}`, remove: { other: state.other.filter((x) => x !== t) } });
+  return out;
+}
+
+function EmptyResults({ state }: { state: ListingState }) {
+  const active = activeFilters(state);
+  return (
+    <div data-testid="empty-results" className="rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700">
+      <h2 className="text-lg font-semibold">No models match</h2>
+      <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
+        {state.search
+          ? `No model id contains “${state.search}”${active.length > 1 ? " with the other filters applied" : ""}.`
+          : "No model carries every one of these filters at once."}{" "}
+        Remove a filter, or check the spelling: search matches any part of a model id, such as “llama” or “bert-base”.
+      </p>
+      {active.length > 1 && (
+        <ul className="mt-4 flex flex-wrap justify-center gap-2">
+          {active.map((f) => (
+            <li key={f.key}>
+              <Link to={listingHref(state, { ...f.remove, page: 1 })} className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+                Without {f.label.toLowerCase()}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Link
+        to={listingHref({ ...state, search: "", pipelineTag: null, library: null, license: null, language: null, other: [], provider: null, params: null }, { page: 1 })}
+        className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
+        data-testid="clear-filters"
+      >
+        Clear all filters
+      </Link>
+    </div>
+  );
 }
 
 export default function Models({ loaderData }: Route.ComponentProps) {
-  const { models, total, page, sort } = loaderData;
-  const pages = Math.ceil(total / PAGE_SIZE);
+  const { state, problems, models, count, facets, spaces } = loaderData;
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const [query, setQuery] = useState(state.search);
+  const input = useRef<HTMLInputElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // The first debounced search of a typing run adds a history entry; later keystrokes replace it,
+  // so Back returns to the view before typing rather than stepping through every letter.
+  const typing = useRef(false);
+
+  useEffect(() => {
+    // Back/forward change the URL under the box: follow it unless the visitor is typing.
+    if (document.activeElement !== input.current) setQuery(state.search);
+  }, [state.search]);
+
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+
+  const onType = (value: string) => {
+    setQuery(value);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      if (value.trim() === state.search) return;
+      void navigate(listingHref(state, { search: value.trim(), page: 1 }), { replace: typing.current, preventScrollReset: true });
+      typing.current = true;
+    }, SEARCH_DEBOUNCE_MS);
+  };
+
+  const shownTotal = count.exact ? count.value : COUNT_CAP;
+  const lastPage = Math.max(1, Math.min(MAX_PAGE, Math.ceil(Math.min(shownTotal, COUNT_CAP) / PAGE_SIZE)));
+  const more = !count.exact && state.page >= lastPage && state.page < MAX_PAGE && models.length === PAGE_SIZE;
+  const active = activeFilters(state);
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/models";
+
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8">
-      <h1 className="text-2xl font-bold">Models</h1>
-      <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{formatNumber(total)} models</p>
-      <ul className="mt-6 space-y-2">
-        {models.map((m) => (
-          <ModelRow key={m.id} model={m} />
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:py-8">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Models</h1>
+        <p className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite" data-testid="result-count">
+          {countText(count)}
+        </p>
+      </div>
+
+      <Form
+        method="get"
+        action="/models"
+        role="search"
+        className="mt-4 flex flex-col gap-2 sm:flex-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (timer.current) clearTimeout(timer.current);
+          const sort = new FormData(e.currentTarget).get("sort");
+          typing.current = false;
+          void navigate(
+            listingHref(state, { search: query.trim(), sort: SORT_KEYS.find((s) => s === sort) ?? state.sort, page: 1 }),
+            { preventScrollReset: true },
+          );
+        }}
+      >
+        <label htmlFor="models-search" className="sr-only">
+          Search model ids
+        </label>
+        <input
+          ref={input}
+          id="models-search"
+          type="search"
+          name="search"
+          value={query}
+          onChange={(e) => onType(e.target.value)}
+          onBlur={() => (typing.current = false)}
+          placeholder="Search models by id, e.g. llama or bert-base"
+          autoComplete="off"
+          maxLength={200}
+          className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm placeholder:text-gray-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
+        />
+        {/* Hidden fields carry the filters when the form submits without JavaScript. */}
+        {state.pipelineTag && <input type="hidden" name="pipeline_tag" value={state.pipelineTag} />}
+        {state.library && <input type="hidden" name="library" value={state.library} />}
+        {state.license && <input type="hidden" name="license" value={state.license} />}
+        {state.language && <input type="hidden" name="language" value={state.language} />}
+        {state.other.map((t) => (
+          <input key={t} type="hidden" name="other" value={t} />
         ))}
-      </ul>
-      <nav aria-label="Pagination" className="mt-6 flex justify-between text-sm">
-        {page > 1 ? <a href={`?sort=${sort}&p=${page - 1}`}>← Previous</a> : <span />}
-        {page < pages ? <a href={`?sort=${sort}&p=${page + 1}`}>Next →</a> : <span />}
-      </nav>
+        {state.provider && <input type="hidden" name="inference_provider" value={state.provider} />}
+        {state.params && <input type="hidden" name="params" value={state.params} />}
+        <div className="flex gap-2">
+          <label htmlFor="models-sort" className="sr-only">
+            Sort by
+          </label>
+          <select
+            id="models-sort"
+            name="sort"
+            value={state.sort}
+            onChange={(e) => {
+              const sort = SORT_KEYS.find((s) => s === e.target.value) ?? "trending";
+              void navigate(listingHref(state, { sort, search: query.trim(), page: 1 }), { preventScrollReset: true });
+            }}
+            className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-2 py-2 text-sm sm:flex-none dark:border-gray-700 dark:bg-gray-900"
+          >
+            {SORT_KEYS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500">
+            Search
+          </button>
+        </div>
+      </Form>
+
+      {problems.length > 0 && (
+        <ul data-testid="problems" className="mt-3 space-y-1 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+
+      {active.length > 0 && (
+        <ul aria-label="Active filters" className="mt-3 flex flex-wrap items-center gap-2">
+          {active.map((f) => (
+            <li key={f.key}>
+              <Link
+                to={listingHref(state, { ...f.remove, page: 1 })}
+                preventScrollReset
+                className="inline-flex items-center gap-1.5 rounded-full bg-gray-100 px-3 py-1 text-xs text-gray-800 hover:bg-gray-200 dark:bg-gray-800 dark:text-gray-200 dark:hover:bg-gray-700"
+                aria-label={`Remove ${f.label}`}
+              >
+                {f.label} <span aria-hidden="true">✕</span>
+              </Link>
+            </li>
+          ))}
+          {active.length > 1 && (
+            <li>
+              <Link to={listingHref({ ...state, search: "", pipelineTag: null, library: null, license: null, language: null, other: [], provider: null, params: null }, { page: 1 })} className="text-xs text-indigo-700 hover:underline dark:text-indigo-300">
+                Clear all
+              </Link>
+            </li>
+          )}
+        </ul>
+      )}
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+        <aside aria-label="Filters" className="lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
+          {/* On small screens a checkbox toggles the panel: no JavaScript needed, one copy of the panel. */}
+          <input id="filters-toggle" type="checkbox" className="peer sr-only" />
+          <label
+            htmlFor="filters-toggle"
+            className="flex cursor-pointer items-center justify-between rounded-lg border border-gray-200 px-3 py-2 text-sm font-medium peer-focus-visible:outline-2 peer-focus-visible:outline-indigo-500 lg:hidden dark:border-gray-800"
+          >
+            <span>Filters{active.length ? ` (${active.length})` : ""}</span>
+            <span aria-hidden="true" className="text-gray-500">▾</span>
+          </label>
+          <div className="hidden peer-checked:block lg:block">
+            <FacetPanel facets={facets} state={state} />
+          </div>
+        </aside>
+
+        <section aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading}>
+          {models.length === 0 ? (
+            state.page > 1 && hasFilters(state) === false ? (
+              <p className="text-sm text-gray-600 dark:text-gray-400">This page is past the end of the list.</p>
+            ) : (
+              <EmptyResults state={state} />
+            )
+          ) : (
+            <ul className="space-y-2" data-testid="model-list">
+              {models.map((m) => (
+                <ModelRow key={m.id} model={m} spaces={spaces[m.id] ?? 0} />
+              ))}
+            </ul>
+          )}
+          <Pagination page={state.page} last={lastPage} more={more} href={(p) => listingHref(state, { page: p })} />
+          {state.page >= MAX_PAGE && (
+            <p className="mt-3 text-center text-xs text-gray-500">Listings stop at {formatNumber(COUNT_CAP)} results: narrow the search to see more.</p>
+          )}
+        </section>
+      </div>
     </div>
   );
 }

@@ -148,6 +148,27 @@ export function buildPredicates(dialect: DialectName, f: CatalogFilters): Pred[]
   return preds;
 }
 
+/** Where a keyset cursor resumes: the sort value and row id of the last row already returned. */
+export interface Cursor {
+  v: string | number | null;
+  rid: number;
+}
+
+/** Rows strictly after `after` in the listing order (see orderBy). */
+export function afterWhere(sort: SortKey, ascending: boolean, after: Cursor): RawBuilder<unknown> {
+  const colName = SORT_COLUMN[sort];
+  const c = sql.raw(`m.${colName}`);
+  const { v, rid } = after;
+  if (!NULLABLE_SORT.has(colName)) {
+    // Written as a range on the column, so the sort index starts at the cursor instead of the top.
+    return ascending ? sql`${c} >= ${v} and (${c} > ${v} or m.rid < ${rid})` : sql`${c} <= ${v} and (${c} < ${v} or m.rid > ${rid})`;
+  }
+  if (!ascending) {
+    return v === null ? sql`(${c} is null and m.rid > ${rid})` : sql`((${c} <= ${v} and (${c} < ${v} or m.rid > ${rid})) or ${c} is null)`;
+  }
+  return v === null ? sql`((${c} is null and m.rid < ${rid}) or ${c} is not null)` : sql`(${c} >= ${v} and (${c} > ${v} or m.rid < ${rid}))`;
+}
+
 export function andAll(preds: Array<RawBuilder<unknown>>): RawBuilder<unknown> {
   if (preds.length === 0) return sql`1 = 1`;
   return sql.join(

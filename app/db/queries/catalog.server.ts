@@ -1,9 +1,12 @@
-import { type RawBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { ListExtras } from "#app/catalog/hub-api.ts";
 import { COUNT_CAP, type CatalogFilters, type SortKey, isUnfiltered } from "#app/catalog/listing-params.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
 import {
+  type Cursor,
   type ListRow,
+  afterWhere,
   type Pred,
   ROW_COLUMNS,
   SORT_COLUMN,
@@ -14,6 +17,7 @@ import {
   orderBy,
   rowToSummary,
 } from "#app/db/queries/catalog-sql.server.ts";
+import type { Database } from "#app/db/schema.ts";
 import { type CatalogFacets, facetsForRids, getCachedFacets, getCatalogueStats, scheduleExactFacets } from "#app/db/queries/facets.server.ts";
 
 /**
@@ -34,12 +38,16 @@ export interface PageQuery {
   ascending: boolean;
   offset: number;
   limit: number;
+  /** Resume after this row (keyset pagination, for the API's Link: rel="next"). */
+  after?: Cursor | null;
 }
 
 export interface CatalogPage {
   models: CatalogModelSummary[];
   /** How the page was found, for benchmarks and debugging. */
   plan: string;
+  /** Where the next page starts, when this one was full. */
+  next: Cursor | null;
 }
 
 export interface CatalogCount {
@@ -116,9 +124,19 @@ function indexName(sort: SortKey, byTask: boolean, dialect: DialectName): RawBui
   return sql.raw(` indexed by ${byTask ? `models_task_${col}` : `models_${col}`}`);
 }
 
-async function runRows(handle: DatabaseHandle, q: RawBuilder<ListRow>): Promise<CatalogModelSummary[]> {
+interface Rows {
+  models: CatalogModelSummary[];
+  last: Cursor | null;
+}
+
+async function runRows(handle: DatabaseHandle, q: RawBuilder<ListRow>, sort: SortKey): Promise<Rows> {
   const r = await q.execute(handle.db);
-  return r.rows.map(rowToSummary);
+  const last = r.rows.at(-1);
+  const col = SORT_COLUMN[sort];
+  return {
+    models: r.rows.map(rowToSummary),
+    last: last ? { v: (last as unknown as Record<string, string | number | null>)[col] ?? null, rid: Number(last.rid) } : null,
+  };
 }
 
 /**
@@ -152,18 +170,19 @@ async function walk(
   preds: Pred[],
   page: PageQuery,
   budget: number | null,
-): Promise<{ models: CatalogModelSummary[]; complete: boolean }> {
+): Promise<Rows & { complete: boolean }> {
   const taskPred = preds.find((p) => p.kind === "task") ?? null;
   const task = taskPred?.value ?? null;
   const bound = budget === null ? null : await budgetBound(handle, page, task, budget);
   const conds = preds.map((p) => p.where);
   if (bound) conds.push(bound);
-  const models = await runRows(
+  const rows = await runRows(
     handle,
     sql<ListRow>`select ${ROW_COLUMNS} from models m${indexName(page.sort, task !== null, handle.dialect)}
       where ${andAll(conds)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
+    page.sort,
   );
-  return { models, complete: bound === null || models.length === page.limit };
+  return { ...rows, complete: bound === null || rows.models.length === page.limit };
 }
 
 function driverJoin(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
@@ -178,12 +197,13 @@ function withDriver(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
   return handle.dialect === "postgres" ? sql`with d as materialized (${driver.driver}) ` : sql``;
 }
 
-async function collect(handle: DatabaseHandle, preds: Pred[], driver: Pred, page: PageQuery): Promise<CatalogModelSummary[]> {
+async function collect(handle: DatabaseHandle, preds: Pred[], driver: Pred, page: PageQuery): Promise<Rows> {
   const rest = preds.filter((p) => p !== driver).map((p) => p.where);
   return runRows(
     handle,
     sql<ListRow>`${withDriver(handle, driver)}select ${ROW_COLUMNS} from ${driverJoin(handle, driver)}
       where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
+    page.sort,
   );
 }
 
@@ -200,14 +220,20 @@ export async function listCatalogPage(
   page: PageQuery,
   stats: Stats,
 ): Promise<CatalogPage> {
+  const found = await planPage(handle, filters, page, stats);
+  return { models: found.models, plan: found.plan, next: found.models.length === page.limit ? found.last : null };
+}
+
+async function planPage(handle: DatabaseHandle, filters: CatalogFilters, page: PageQuery, stats: Stats): Promise<Rows & { plan: string }> {
   const preds = buildPredicates(handle.dialect, filters);
-  if (preds.length === 0) {
-    const { models } = await walk(handle, preds, page, null);
-    return { models, plan: "walk" };
-  }
+  const cursor: Pred | null = page.after
+    ? { kind: "params", value: "", where: afterWhere(page.sort, page.ascending, page.after), driver: null }
+    : null;
+  const withCursor = cursor ? [...preds, cursor] : preds;
+  if (preds.length === 0) return { ...(await walk(handle, withCursor, page, null)), plan: "walk" };
   const [ests, total] = await Promise.all([estimate(handle, preds, stats), catalogueSize(handle, stats)]);
   const driver = pickDriver(ests);
-  if (ests.some((e) => e.exact && e.n === 0)) return { models: [], plan: "empty" };
+  if (ests.some((e) => e.exact && e.n === 0)) return { models: [], last: null, plan: "empty" };
 
   const taskEst = ests.find((e) => e.pred.kind === "task");
   const walkRows = taskEst ? taskEst.n : total;
@@ -220,13 +246,13 @@ export async function listCatalogPage(
 
   if (walkCost <= collectCost) {
     const budget = Math.max(MIN_WALK_BUDGET, Math.ceil(walkCost * WALK_SLACK));
-    const w = await walk(handle, preds, page, driver && budget < walkRows ? budget : null);
-    if (w.complete) return { models: w.models, plan: `walk(${taskEst ? "task index" : "sort index"})` };
-    if (driver) return { models: await collect(handle, preds, driver.pred, page), plan: `walk→collect(${driver.pred.kind})` };
+    // A cursor moves the start of the walk, so a budget counted from the top would be wrong.
+    const w = await walk(handle, withCursor, page, driver && !cursor && budget < walkRows ? budget : null);
+    if (w.complete) return { ...w, plan: `walk(${taskEst ? "task index" : "sort index"})` };
+    if (driver) return { ...(await collect(handle, withCursor, driver.pred, page)), plan: `walk→collect(${driver.pred.kind})` };
   }
-  if (driver) return { models: await collect(handle, preds, driver.pred, page), plan: `collect(${driver.pred.kind})` };
-  const { models } = await walk(handle, preds, page, null);
-  return { models, plan: "walk(full)" };
+  if (driver) return { ...(await collect(handle, withCursor, driver.pred, page)), plan: `collect(${driver.pred.kind})` };
+  return { ...(await walk(handle, withCursor, page, null)), plan: "walk(full)" };
 }
 
 /** Up to `cap` matching row ids (cap + 1 tells "more than cap"), driven by the most selective filter. */
@@ -321,24 +347,52 @@ export async function baselinePage(handle: DatabaseHandle, filters: CatalogFilte
   const search = preds.find((p) => p.kind === "search");
   const others = preds.filter((p) => p !== search).map((p) => p.where);
   let from: RawBuilder<unknown> = sql`models m`;
+  let cte: RawBuilder<unknown> = sql``;
   if (search && filters.search) {
-    from =
-      handle.dialect === "sqlite"
-        ? sql`models_fts f join models m on m.rid = f.rowid`
-        : sql`models m`;
-    others.push(
-      handle.dialect === "sqlite" ? sql`models_fts match ${ftsPhrase(filters.search)}` : sql`lower(m.id) like ${likePattern(filters.search)}`,
-    );
+    if (handle.dialect === "sqlite") {
+      from = sql`models_fts f join models m on m.rid = f.rowid`;
+      others.push(sql`models_fts match ${ftsPhrase(filters.search)}`);
+    } else {
+      // Every trigram match first, then sort: what pg_trgm alone does for a search box.
+      cte = sql`with d as materialized (select rid from models where lower(id) like ${likePattern(filters.search)}) `;
+      from = sql`d join models m on m.rid = d.rid`;
+    }
   }
-  return runRows(
+  const rows = await runRows(
     handle,
-    sql<ListRow>`select ${ROW_COLUMNS} from ${from} where ${andAll(others)}
+    sql<ListRow>`${cte}select ${ROW_COLUMNS} from ${from} where ${andAll(others)}
       order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
+    page.sort,
   );
+  return rows.models;
 }
 
 export async function baselineCount(handle: DatabaseHandle, filters: CatalogFilters): Promise<number> {
   const preds = buildPredicates(handle.dialect, filters);
   const r = await sql<{ n: number }>`select count(*) as n from models m where ${andAll(preds.map((p) => p.where))}`.execute(handle.db);
   return Number(r.rows[0]?.n ?? 0);
+}
+
+// ---- API extras ------------------------------------------------------------------------------
+
+/** sha, file list, card metadata and config for a page of models (the API's full/cardData/config). */
+export async function getListExtras(db: Kysely<Database>, ids: string[]): Promise<Map<string, ListExtras>> {
+  const out = new Map<string, ListExtras>();
+  if (!ids.length) return out;
+  const rows = await db
+    .selectFrom("models")
+    .innerJoin("model_details", "model_details.rid", "models.rid")
+    .select(["models.id", "model_details.sha", "model_details.siblings", "model_details.card_data", "model_details.config"])
+    .where("models.id", "in", ids)
+    .execute();
+  for (const r of rows) {
+    const siblings = JSON.parse(r.siblings) as Array<{ rfilename: string }>;
+    out.set(r.id, {
+      sha: r.sha,
+      siblings: siblings.map((s) => ({ rfilename: s.rfilename })),
+      cardData: r.card_data == null ? null : (JSON.parse(r.card_data) as Record<string, unknown>),
+      config: r.config == null ? null : (JSON.parse(r.config) as Record<string, unknown>),
+    });
+  }
+  return out;
 }

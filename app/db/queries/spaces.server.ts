@@ -196,7 +196,3 @@ export async function countSpacesForModels(db: Kysely<Database>, modelIds: strin
     .execute();
   return Object.fromEntries(rows.map((r) => [r.model_id, Number(r.n)]));
 }
-
-export function spaceUrl(id: string): string {
-  return `https://huggingface.co/spaces/${id}`;
-}

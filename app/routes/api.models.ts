@@ -1,0 +1,38 @@
+import type { Route } from "./+types/api.models";
+import { HUB_SORTS, toHubListItem } from "#app/catalog/hub-api.ts";
+import { type ListParams, ParamError, paramErrorResponse, parseListParams } from "#app/catalog/hub-params.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+import { getListExtras, listCatalogPage } from "#app/db/queries/catalog.server.ts";
+import { getCatalogueStats } from "#app/db/queries/facets.server.ts";
+
+/**
+ * `GET /api/models`, with the Hub's parameters and item shape, paginated by a `Link: <…>;
+ * rel="next"` header as the Hub does. Errors are `{error: "<message>", parameter, allowed}`:
+ * the Hub's shape, which Hub clients read as the message.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  let p: ListParams;
+  try {
+    p = parseListParams(url.searchParams);
+  } catch (e) {
+    if (e instanceof ParamError) return paramErrorResponse(e);
+    throw e;
+  }
+  const handle = getDb();
+  const stats = await getCatalogueStats(handle);
+  const page = await listCatalogPage(handle, p.filters, { sort: HUB_SORTS[p.sort], ascending: p.ascending, offset: 0, limit: p.limit, after: p.cursor }, stats);
+  const wantsExtras = p.full || p.cardData || p.config || p.expand.some((f) => ["sha", "siblings", "cardData", "config"].includes(f));
+  const extras = wantsExtras ? await getListExtras(handle.db, page.models.map((m) => m.id)) : null;
+  const items = page.models.map((m) =>
+    toHubListItem(m, { full: p.full, cardData: p.cardData, config: p.config, expand: p.expand, extras: extras?.get(m.id) ?? null }),
+  );
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  if (page.next) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", Buffer.from(JSON.stringify(page.next)).toString("base64url"));
+    headers.set("Link", `<${next.toString()}>; rel="next"`);
+  }
+  return Response.json(items, { headers });
+}
+
