@@ -300,6 +300,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
           if (out.hint) e.hint = out.hint;
           return e;
         },
+        clientGone: () => request.signal.aborted,
         abortUpstream: () => {
           if (!controller.signal.aborted) {
             clientClosed = true;

@@ -25,6 +25,8 @@ export interface StreamPumpOptions {
   onEnd: (summary: { outcome: "ok" | "error" | "cancelled"; tokens: number; ttftMs: number | null; totalMs: number; errorCode?: string }) => void;
   /** Aborts the upstream request (the visitor went away). */
   abortUpstream: () => void;
+  /** True once the visitor has gone (the request was aborted before the body was cancelled). */
+  clientGone: () => boolean;
 }
 
 export const SSE_HEADERS: Record<string, string> = {
@@ -97,6 +99,17 @@ export function sseStream(opts: StreamPumpOptions): ReadableStream<Uint8Array> {
         controller.close();
       } catch (error) {
         if (cancelled) return;
+        if (opts.clientGone()) {
+          // Nobody is listening: end quietly, as a cancellation.
+          cancelled = true;
+          opts.onEnd({ outcome: "cancelled", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt });
+          try {
+            controller.close();
+          } catch {
+            // already closed by the consumer's cancel
+          }
+          return;
+        }
         const body = opts.toError(error);
         emit({ type: "error", error: body });
         emit({ type: "done" });
@@ -105,6 +118,7 @@ export function sseStream(opts: StreamPumpOptions): ReadableStream<Uint8Array> {
       }
     },
     cancel() {
+      if (cancelled) return;
       cancelled = true;
       opts.abortUpstream();
       // Let the library's reader release the socket.

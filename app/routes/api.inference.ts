@@ -13,7 +13,14 @@ export async function action({ request, context }: { request: Request; context: 
   if (request.method !== "POST") {
     return jsonError(405, `${request.method} is not supported on /api/inference; use POST.`, { code: "method_not_allowed" }, { Allow: "GET, POST" });
   }
-  return getInferenceGateway().handle(request, { clientKey: clientKeyOf(context) });
+  let gateway;
+  try {
+    gateway = getInferenceGateway();
+  } catch (error) {
+    // A bad MODELYARD_INFERENCE_* value: say which, as JSON (the message names the variable, never a secret).
+    return jsonError(503, error instanceof Error ? error.message : "The inference gateway is misconfigured.", { code: "gateway_misconfigured" });
+  }
+  return gateway.handle(request, { clientKey: clientKeyOf(context) });
 }
 
 export async function loader({ request }: { request: Request }) {

@@ -58,7 +58,7 @@ const assistantTurns = () => page.locator('[data-turn="assistant"]');
 async function typeAndSend(text: string): Promise<void> {
   const box = page.locator("textarea[name=message]");
   await box.fill(text);
-  await expect.poll(() => page.locator("[data-chat-demo]").getByRole("button", { name: "Send" }).isEnabled()).toBe(true);
+  await expect.poll(() => page.locator("[data-chat-demo]").getByRole("button", { name: "Send" }).isEnabled(), { timeout: 15_000 }).toBe(true);
   await box.press("Enter");
 }
 
@@ -78,7 +78,7 @@ describe("chat demo", () => {
     expect(req?.bodyJson).toMatchObject({ stream: true, temperature: 1, top_p: 0.95, max_tokens: 1024 });
     expect(blocked).toEqual([]);
     // The snippets panel follows the demo's provider and streaming setting.
-    await expect.poll(() => page.locator("[data-inference-panel] select[name=provider]").inputValue()).toBe("together");
+    await expect.poll(() => page.locator("[data-inference-panel] select[name=provider]").inputValue(), { timeout: 15_000 }).toBe("together");
     expect(await page.locator("[data-inference-panel] input[name=stream]").isChecked()).toBe(true);
     expect(await page.locator("[data-inference-panel]").innerText()).toContain('provider: "together"');
 
@@ -113,7 +113,7 @@ describe("chat demo", () => {
     expect(await assistantTurns().last().locator("[data-chat-markdown]").innerText()).toBe(partial);
     expect(partial).not.toContain("Please go slowly");
     expect(await page.getByText("Stopped.").count()).toBe(1);
-    await expect.poll(() => server.output().includes("outcome=cancelled")).toBe(true);
+    await expect.poll(() => server.output().includes("outcome=cancelled"), { timeout: 15_000 }).toBe(true);
     // Send is back, and Regenerate asks again.
     await page.getByRole("button", { name: "Regenerate" }).click();
     await page.waitForSelector('[data-turn="assistant"][data-status="done"]', { timeout: 30_000 });
@@ -177,10 +177,10 @@ describe("settings token flow", () => {
     expect(await page.evaluate(() => window.localStorage.getItem("modelyard.hfToken"))).toBe(VISITOR_KEY);
 
     await openPlayground();
-    await expect.poll(() => page.getByText("Using your token from").count()).toBe(1);
+    await expect.poll(() => page.getByText("Using your token from").count(), { timeout: 15_000 }).toBe(1);
     await typeAndSend("with my own token");
     await page.waitForSelector('[data-turn="assistant"][data-status="done"]');
-    await expect.poll(() => server.output().includes("auth=visitor")).toBe(true);
+    await expect.poll(() => server.output().includes("auth=visitor"), { timeout: 15_000 }).toBe(true);
     expect(server.output()).not.toContain(VISITOR_KEY);
 
     await page.goto(`${server.url}/settings`);
