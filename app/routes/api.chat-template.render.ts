@@ -17,7 +17,8 @@ type BodyResult = { ok: true; text: string } | { ok: false; response: Response }
 async function readBody(request: Request, maxBytes: number): Promise<BodyResult> {
   const tooLarge = () => ({
     ok: false as const,
-    response: jsonError(413, `The request body is larger than ${maxBytes} bytes.`, { field: null }, NO_STORE),
+    // The rest of the body is never read, so the connection cannot carry another request.
+    response: jsonError(413, `The request body is larger than ${maxBytes} bytes.`, { field: null }, { ...NO_STORE, Connection: "close" }),
   });
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > maxBytes) return tooLarge();

@@ -6,11 +6,13 @@
  * "broken" record is the Qwen2 template with its closing `{% endfor %}` cut off, the kind of
  * truncation a bad copy produces.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const SHARED = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "data", "chat-templates");
+// ../shared/data next to the project root; MODELYARD_SHARED_DATA overrides it for a copied checkout.
+const SHARED = path.join(process.env["MODELYARD_SHARED_DATA"] ?? path.resolve(import.meta.dirname, "..", "..", "..", "shared", "data"), "chat-templates");
 
 interface ByModel {
   chat_template: string;
@@ -97,4 +99,21 @@ export function writeChatTemplateFixtures(): { file: string; fixtures: ChatTempl
   const file = path.join(dir, "chat-template-fixtures.jsonl");
   fs.writeFileSync(file, fixtures.records.map((r) => JSON.stringify(r)).join("\n") + "\n");
   return { file, fixtures, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+/** Imports the fixture records into a running test server's database with the real CLI. */
+export function importFixtures(target: { databaseUrl: string }): { fixtures: ChatTemplateFixtures; cleanup: () => void } {
+  const written = writeChatTemplateFixtures();
+  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "import", written.file, "--live"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: target.databaseUrl },
+    encoding: "utf8",
+  });
+  if (res.status !== 0) {
+    written.cleanup();
+    throw new Error(`import failed:\n${res.stdout}\n${res.stderr}`);
+  }
+  return { fixtures: written.fixtures, cleanup: written.cleanup };
 }
