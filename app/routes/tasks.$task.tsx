@@ -162,13 +162,7 @@ export default function Task({ loaderData }: Route.ComponentProps) {
           ) : null}
           {guide ? (
             <section aria-label={`${task.name} guide`} className="mt-10">
-              {/* Code blocks on white: shiki's github-light token colours (e.g. #d73a49) miss 4.5:1 on
-                  markdown.css's #f6f8fa block background. Drop once markdown.css uses the theme's own background. */}
-              <MarkdownContent
-                html={guide.html}
-                hasMath={guide.hasMath}
-                className="[&_pre.shiki]:border [&_pre.shiki]:border-gray-200 [&_pre.shiki]:bg-white dark:[&_pre.shiki]:border-gray-800 dark:[&_pre.shiki]:bg-[var(--shiki-dark-bg)]"
-              />
+              <MarkdownContent html={guide.html} hasMath={guide.hasMath} />
             </section>
           ) : (
             <Section id="guide" title="About this task">

@@ -386,4 +386,25 @@ describe("/tasks/<id>", () => {
     await img.screenshot({ path: "test-results/screenshots/offline-image-nojs.png" });
     await noJs.context.close();
   });
+
+  it("fits narrow and wide screens in both themes (screenshots in test-results/screenshots)", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const width of [390, 1280]) {
+        const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+        await allowOnlyLoopback(context);
+        const page = await context.newPage();
+        for (const path of ["/tasks", "/tasks/text-generation", "/tasks/image-classification"]) {
+          await page.goto(`${server.url}${path}`);
+          await page.waitForLoadState("networkidle");
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `${path} at ${width}px (${colorScheme})`).toBeLessThanOrEqual(0);
+          if (width === 1280) {
+            const name = path.slice(1).replaceAll("/", "_");
+            await page.screenshot({ path: `test-results/screenshots/${name}-${colorScheme}.png`, fullPage: true });
+          }
+        }
+        await context.close();
+      }
+    }
+  });
 });
