@@ -50,6 +50,7 @@ export const STATE_LIMITS = {
 
 const TOOL_CALL_ID = "a1b2c3d4e";
 
+/** transformers' own example tool; every parameter has a description, which some templates (Hermes) require. */
 export const SAMPLE_TOOLS = JSON.stringify(
   [
     {
@@ -61,7 +62,7 @@ export const SAMPLE_TOOLS = JSON.stringify(
           type: "object",
           properties: {
             location: { type: "string", description: 'The location, as "City, Country"' },
-            unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+            unit: { type: "string", enum: ["celsius", "fahrenheit"], description: "The unit to return the temperature in" },
           },
           required: ["location"],
         },

@@ -371,7 +371,7 @@ export function ChatTemplateLab({ data }: { data: LabData }) {
               </span>
             ) : null
           ) : (
-            <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+            <button type="submit" data-ct-render="" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
               Render
             </button>
           )}

@@ -156,7 +156,7 @@ export function ChatTemplateTab({ data }: { data: ChatTemplateTabData }) {
             </label>
           </div>
           {hydrated ? null : (
-            <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+            <button type="submit" data-ct-render="" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
               Render
             </button>
           )}
