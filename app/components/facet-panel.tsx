@@ -50,7 +50,7 @@ function FacetLink({
             : "text-gray-700 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-900"
         }`}
       >
-        <span className="min-w-0 truncate">{children}</span>
+        <span className="min-w-0 leading-snug break-words">{children}</span>
         {selected ? (
           <span aria-label="remove filter" className="ml-auto text-xs">
             ✕

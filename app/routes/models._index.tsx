@@ -13,6 +13,7 @@ import {
   SORT_LABELS,
   hasFilters,
   listingHref,
+  listingSearch,
   parseListingState,
   stateToFilters,
 } from "#app/catalog/listing-params.ts";
@@ -264,7 +265,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
         <aside aria-label="Filters" className="lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
           {/* On small screens a checkbox toggles the panel: no JavaScript needed, one copy of the panel. */}
           <input id="filters-toggle" type="checkbox" className="peer sr-only" />
@@ -280,7 +281,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           </div>
         </aside>
 
-        <section aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading}>
+        <section aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading} data-view={listingSearch(state)}>
           {models.length === 0 ? (
             state.page > 1 && hasFilters(state) === false ? (
               <p className="text-sm text-gray-600 dark:text-gray-400">This page is past the end of the list.</p>
