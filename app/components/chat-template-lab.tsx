@@ -262,14 +262,14 @@ export function ChatTemplateLab({ data }: { data: LabData }) {
   const quickCompare: Array<{ label: string; next: SharedState; href: string }> = [];
   const modelAInfo = data.a.model;
   if (modelAInfo) {
-    for (const base of modelAInfo.comparableBases.slice(0, 3)) {
+    for (const base of modelAInfo.comparableBases.filter((id) => b?.model !== id).slice(0, 3)) {
       quickCompare.push({
         label: `Compare with base model ${base}`,
         next: { ...state, b: emptySide(base) },
         href: `/chat-template?${FIELD.side("a", "model")}=${encodeURIComponent(modelAInfo.id)}&${FIELD.compare}=1&${FIELD.side("b", "model")}=${encodeURIComponent(base)}`,
       });
     }
-    if (data.a.templates.some((t) => t.name === GGUF_TEMPLATE_NAME)) {
+    if (data.a.templates.some((t) => t.name === GGUF_TEMPLATE_NAME) && !(b?.model === modelAInfo.id && b.templateName === GGUF_TEMPLATE_NAME)) {
       const first = data.a.templates.find((t) => t.name !== GGUF_TEMPLATE_NAME);
       quickCompare.push({
         label: "Compare tokenizer_config with GGUF template",
