@@ -1,12 +1,10 @@
-import { MODEL_LIBRARIES_UI_ELEMENTS } from "@huggingface/tasks";
+import { LIBRARY_LABELS } from "#app/catalog/catalog-index.generated.ts";
 
 /** The library's display name from @huggingface/tasks (`prettyLabel`), else the raw key. */
 export function libraryLabel(key: string): string {
-  return Object.hasOwn(MODEL_LIBRARIES_UI_ELEMENTS, key)
-    ? MODEL_LIBRARIES_UI_ELEMENTS[key as keyof typeof MODEL_LIBRARIES_UI_ELEMENTS].prettyLabel
-    : key;
+  return Object.hasOwn(LIBRARY_LABELS, key) ? LIBRARY_LABELS[key]! : key;
 }
 
 export function isKnownLibrary(key: string): boolean {
-  return Object.hasOwn(MODEL_LIBRARIES_UI_ELEMENTS, key);
+  return Object.hasOwn(LIBRARY_LABELS, key);
 }

@@ -1,4 +1,5 @@
-import { MODALITIES, MODALITY_LABELS, PIPELINE_DATA, type Modality, type PipelineData, type PipelineType } from "@huggingface/tasks";
+import type { Modality, PipelineType } from "@huggingface/tasks";
+import { MODALITIES, MODALITY_LABELS, TASK_INDEX } from "#app/catalog/catalog-index.generated.ts";
 
 export type TaskColor = "blue" | "green" | "indigo" | "orange" | "red" | "yellow";
 
@@ -130,21 +131,21 @@ export interface TaskInfo {
 }
 
 export function isPipelineType(id: string): id is PipelineType {
-  return Object.hasOwn(PIPELINE_DATA, id);
+  return Object.hasOwn(TASK_INDEX, id);
 }
 
 /** Name, modality and colour for a pipeline tag; unknown tags get a neutral description. */
 export function getTaskInfo(id: string): TaskInfo {
   if (isPipelineType(id)) {
-    const d: PipelineData = PIPELINE_DATA[id];
+    const d = TASK_INDEX[id];
     return {
       id,
       name: d.name,
       modality: d.modality,
       modalityLabel: MODALITY_LABELS[d.modality],
       color: TASK_COLORS[id] ?? MODALITY_COLORS[d.modality],
-      hideInModels: d.hideInModels === true,
-      hideInDatasets: d.hideInDatasets === true,
+      hideInModels: d.hideInModels,
+      hideInDatasets: d.hideInDatasets,
     };
   }
   return { id, name: id, modality: "other", modalityLabel: MODALITY_LABELS.other, color: "blue", hideInModels: false, hideInDatasets: false };

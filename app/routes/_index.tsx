@@ -1,5 +1,5 @@
-import { MODALITIES, MODALITY_LABELS, PIPELINE_DATA } from "@huggingface/tasks";
 import type { Route } from "./+types/_index";
+import { MODALITIES, MODALITY_LABELS, TASK_INDEX } from "#app/catalog/catalog-index.generated.ts";
 import { ModelRow } from "#app/components/model-row.tsx";
 import { TaskChip } from "#app/components/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
@@ -29,7 +29,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="max-w-3xl">
         <h1 className="text-4xl font-bold tracking-tight">Find, understand and try machine-learning models</h1>
         <p className="mt-4 text-lg text-gray-600 dark:text-gray-300">
-          {formatNumber(total)} models, {Object.keys(PIPELINE_DATA).length} task guides, and usage code for every library — served
+          {formatNumber(total)} models, {Object.keys(TASK_INDEX).length} task guides, and usage code for every library — served
           from your own machine.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
@@ -78,7 +78,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </h2>
         <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {MODALITIES.map((mod) => {
-            const tasks = Object.entries(PIPELINE_DATA).filter(([, d]) => d.modality === mod);
+            const tasks = Object.entries(TASK_INDEX).filter(([, d]) => d.modality === mod && !d.hideInModels);
             if (!tasks.length) return null;
             return (
               <div key={mod}>
