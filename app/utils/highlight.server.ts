@@ -42,10 +42,11 @@ import toml from "shiki/langs/toml.mjs";
 import typescript from "shiki/langs/typescript.mjs";
 import yaml from "shiki/langs/yaml.mjs";
 import githubDark from "shiki/themes/github-dark.mjs";
-import githubLight from "shiki/themes/github-light.mjs";
+// The high-contrast light theme: plain github-light has token colours below 4.5:1 on the block background.
+import githubLight from "shiki/themes/github-light-high-contrast.mjs";
 import { ByteLru, stringBytes } from "#app/markdown/byte-lru.ts";
 
-const THEMES = { light: "github-light", dark: "github-dark" } as const;
+const THEMES = { light: "github-light-high-contrast", dark: "github-dark" } as const;
 
 /** Names people write after ``` that shiki's own alias lists do not cover. */
 const EXTRA_ALIASES: Readonly<Record<string, string>> = {
