@@ -3,6 +3,7 @@ import type { DatabaseHandle } from "#app/db/client.server.ts";
 import * as m0001 from "#app/db/migrations/0001-catalogue.ts";
 import * as m0002 from "#app/db/migrations/0002-catalogue-listing.ts";
 import * as m0003 from "#app/db/migrations/0003-explicit-search-index.ts";
+import * as m0004 from "#app/db/migrations/0004-catalogue-narrow-index.ts";
 
 interface Migration {
   name: string;
@@ -14,6 +15,7 @@ const MIGRATIONS: Migration[] = [
   { name: "0001-catalogue", up: m0001.up },
   { name: "0002-catalogue-listing", up: m0002.up },
   { name: "0003-explicit-search-index", up: m0003.up },
+  { name: "0004-catalogue-narrow-index", up: m0004.up },
 ];
 
 /**

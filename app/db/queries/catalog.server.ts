@@ -186,10 +186,11 @@ async function walk(
 }
 
 function driverJoin(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
-  // SQLite: CROSS JOIN fixes the join order, so the sort index cannot take over the plan.
+  // SQLite: CROSS JOIN fixes the join order, so the sort index cannot take over the plan, and the
+  // narrow index answers every check and sort key without reading whole rows.
   // PostgreSQL: a materialized CTE does the same.
   return handle.dialect === "sqlite"
-    ? sql`(${driver.driver}) d cross join models m on m.rid = d.rid`
+    ? sql`(${driver.driver}) d cross join models m indexed by models_narrow on m.rid = d.rid`
     : sql`d join models m on m.rid = d.rid`;
 }
 
@@ -197,12 +198,29 @@ function withDriver(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
   return handle.dialect === "postgres" ? sql`with d as materialized (${driver.driver}) ` : sql``;
 }
 
+/** Whole rows for ids in the given order. */
+async function rowsByRid(handle: DatabaseHandle, rids: number[], sort: SortKey): Promise<Rows> {
+  if (!rids.length) return { models: [], last: null };
+  const inList = handle.dialect === "sqlite" ? sql`m.rid in (select value from json_each(${JSON.stringify(rids)}))` : sql`m.rid = any(${rids}::int[])`;
+  const r = await sql<ListRow>`select ${ROW_COLUMNS} from models m where ${inList}`.execute(handle.db);
+  const byRid = new Map(r.rows.map((x) => [Number(x.rid), x]));
+  const ordered = rids.map((id) => byRid.get(id)).filter((x): x is ListRow => x !== undefined);
+  const last = ordered.at(-1);
+  const col = SORT_COLUMN[sort];
+  return {
+    models: ordered.map(rowToSummary),
+    last: last ? { v: (last as unknown as Record<string, string | number | null>)[col] ?? null, rid: Number(last.rid) } : null,
+  };
+}
+
 async function collect(handle: DatabaseHandle, preds: Pred[], driver: Pred, page: PageQuery): Promise<Rows> {
   const rest = preds.filter((p) => p !== driver).map((p) => p.where);
-  return runRows(
+  // Sort the matches by id and key alone, then read whole rows for the one page.
+  const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
+    where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`.execute(handle.db);
+  return rowsByRid(
     handle,
-    sql<ListRow>`${withDriver(handle, driver)}select ${ROW_COLUMNS} from ${driverJoin(handle, driver)}
-      where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
+    r.rows.map((x) => Number(x.rid)),
     page.sort,
   );
 }
@@ -271,6 +289,11 @@ export async function collectMatchIds(handle: DatabaseHandle, filters: CatalogFi
     return r.rows.map((x) => Number(x.rid));
   }
   const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
+  if (rest.length === 0) {
+    // One filter: its own index has the answer, no row needs reading.
+    const r = await sql<{ rid: number }>`select d.rid from (${driver.pred.driver}) d limit ${limit}`.execute(handle.db);
+    return r.rows.map((x) => Number(x.rid));
+  }
   const r = await sql<{ rid: number }>`${withDriver(handle, driver.pred)}select m.rid from ${driverJoin(handle, driver.pred)}
     where ${andAll(rest)} limit ${limit}`.execute(handle.db);
   return r.rows.map((x) => Number(x.rid));

@@ -282,6 +282,15 @@ export async function warmCatalogueStats(handle: DatabaseHandle): Promise<Catalo
   return job ?? computeExactFacets(handle, empty);
 }
 
+/** Resolves when every scheduled recount has finished; benchmarks use it to measure steady state. */
+export async function settleFacetJobs(handle: DatabaseHandle): Promise<void> {
+  for (;;) {
+    const jobs = [...(inflight.get(handle.db)?.values() ?? [])];
+    if (!jobs.length) return;
+    await Promise.allSettled(jobs);
+  }
+}
+
 /** Drops the in-memory cache; benchmarks use it to measure cold requests. */
 export function forgetFacetMemory(handle: DatabaseHandle): void {
   memory.delete(handle.db);
