@@ -17,6 +17,7 @@ import { loadTemplateValidator } from "#cli/template-validator.ts";
 const ROOT = path.resolve(import.meta.dirname, "..");
 export const BUNDLED_CATALOGUE = path.join(ROOT, "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
 const BUNDLED_STATS_DATE = "2024-07-11";
+const BUILD_DIR = path.join(ROOT, "build");
 const BUILD_SERVER = path.join(ROOT, "build", "server", "index.js");
 const BUILD_CLIENT = path.join(ROOT, "build", "client");
 const BUILD_STAMP = path.join(ROOT, "build", ".source-stamp");
@@ -37,18 +38,31 @@ function sourceStamp(): string {
   return String(Math.max(...inputs.filter((p) => fs.existsSync(p)).map(newestMtime)));
 }
 
-/** Builds the app on first start, and again whenever the sources are newer than the build. */
+/**
+ * Builds the app on first start, and again whenever the sources are newer than the build. The
+ * build goes to a scratch folder that replaces `build/` only once it is complete, so a failed
+ * build leaves the previous one, and servers already running keep serving their assets.
+ */
 export function ensureBuild(): void {
   const stamp = sourceStamp();
   if (fs.existsSync(BUILD_SERVER) && fs.existsSync(BUILD_STAMP) && fs.readFileSync(BUILD_STAMP, "utf8") === stamp) return;
   console.log("Building the web app (first start or sources changed)…");
+  const next = path.join(ROOT, `build.next-${process.pid}`);
+  fs.rmSync(next, { recursive: true, force: true });
   const res = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, NODE_ENV: "production" },
+    env: { ...process.env, NODE_ENV: "production", MODELYARD_BUILD_DIR: next },
   });
-  if (res.status !== 0) throw new Error("The web app failed to build; see the output above.");
-  fs.writeFileSync(BUILD_STAMP, stamp);
+  if (res.status !== 0) {
+    fs.rmSync(next, { recursive: true, force: true });
+    throw new Error("The web app failed to build; see the output above.");
+  }
+  fs.writeFileSync(path.join(next, ".source-stamp"), stamp);
+  const old = path.join(ROOT, `build.old-${process.pid}`);
+  if (fs.existsSync(BUILD_DIR)) fs.renameSync(BUILD_DIR, old);
+  fs.renameSync(next, BUILD_DIR);
+  fs.rmSync(old, { recursive: true, force: true });
 }
 
 export async function runServe(opts: { port?: number }): Promise<number> {
