@@ -4,6 +4,7 @@ import * as m0001 from "#app/db/migrations/0001-catalogue.ts";
 import * as m0002 from "#app/db/migrations/0002-catalogue-listing.ts";
 import * as m0003 from "#app/db/migrations/0003-explicit-search-index.ts";
 import * as m0004 from "#app/db/migrations/0004-catalogue-narrow-index.ts";
+import * as m0005 from "#app/db/migrations/0005-catalogue-sort-index-ids.ts";
 
 interface Migration {
   name: string;
@@ -16,6 +17,7 @@ const MIGRATIONS: Migration[] = [
   { name: "0002-catalogue-listing", up: m0002.up },
   { name: "0003-explicit-search-index", up: m0003.up },
   { name: "0004-catalogue-narrow-index", up: m0004.up },
+  { name: "0005-catalogue-sort-index-ids", up: m0005.up },
 ];
 
 /**

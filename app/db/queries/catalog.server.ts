@@ -56,7 +56,7 @@ export interface CatalogCount {
   exact: boolean;
 }
 
-const PROBE_CAP = 20_000;
+const PROBE_CAP = 5_000;
 /** Rows a walk may read per row it is expected to read before giving up on its estimate. */
 const WALK_SLACK = 4;
 const MIN_WALK_BUDGET = 4_000;
@@ -372,7 +372,10 @@ export async function baselinePage(handle: DatabaseHandle, filters: CatalogFilte
   let from: RawBuilder<unknown> = sql`models m`;
   let cte: RawBuilder<unknown> = sql``;
   if (search && filters.search) {
-    if (handle.dialect === "sqlite") {
+    if (handle.dialect === "sqlite" && [...filters.search].length < 3) {
+      // FTS5 trigrams need three characters; shorter terms can only be scanned for.
+      others.push(search!.where);
+    } else if (handle.dialect === "sqlite") {
       from = sql`models_fts f join models m on m.rid = f.rowid`;
       others.push(sql`models_fts match ${ftsPhrase(filters.search)}`);
     } else {
