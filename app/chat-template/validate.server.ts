@@ -25,6 +25,18 @@ export const STANDARD_VALIDATION_MESSAGES = [
   { role: "user", content: "Tell me a short joke." },
 ] as const;
 
+/** A minimal function tool, for templates (such as `tool_use`) that require a tools list. */
+export const STANDARD_VALIDATION_TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      description: "Get the current weather in a city.",
+      parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
+  },
+] as const;
+
 type SingleResult = { ok: true } | { ok: false; issue: Omit<ChatTemplateIssue, "templateName"> };
 
 const cache = new Map<string, Promise<SingleResult>>();
@@ -43,13 +55,21 @@ async function validateOne(
   const base = { template, bosToken, eosToken, addGenerationPrompt: true };
   const withSystem = await sandbox.render({ ...base, messages: [...STANDARD_VALIDATION_MESSAGES] });
   if (withSystem.ok) return { ok: true };
+  // Tool-use templates (Hermes `tool_use`, …) iterate over `tools` and fail without them; that is
+  // a template used without tools, not a broken one.
+  let failure = withSystem.error;
+  if (/\btools\b/.test(template)) {
+    const withTools = await sandbox.render({ ...base, messages: [...STANDARD_VALIDATION_MESSAGES], tools: [...STANDARD_VALIDATION_TOOLS] });
+    if (withTools.ok) return { ok: true };
+    failure = withTools.error;
+  }
   // Many templates (Gemma, Mistral v0.1, …) reject a system turn on purpose with raise_exception.
   // That is the template working as designed, so such a template passes if it renders without one.
-  if (withSystem.error.kind === "raised") {
+  if (failure.kind === "raised") {
     const withoutSystem = await sandbox.render({ ...base, messages: STANDARD_VALIDATION_MESSAGES.slice(1) });
     if (withoutSystem.ok) return { ok: true };
   }
-  const { message, line, column } = withSystem.error;
+  const { message, line, column } = failure;
   return { ok: false, issue: { message, line, column } };
 }
 

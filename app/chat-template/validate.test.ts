@@ -39,11 +39,11 @@ describe("validateChatTemplate", () => {
   it("names the failing template of the named-templates form", async () => {
     const source = [
       { name: "default", template: chatml },
-      { name: "tool_use", template: "{% for t in tools %}{{ t.name }}{% endfor %}" },
+      { name: "tool_use", template: "{% for t in tools %}{{ t.name }}{% endfor %}{{ messages[0].content | no_such_filter }}" },
     ];
     const result = await validateChatTemplate(source, null, null, { sandbox });
     expect(result).toMatchObject({ status: "error", issue: { templateName: "tool_use" } });
-    expect(result.issue?.message).toMatch(/iterable/);
+    expect(result.issue?.message).toMatch(/no_such_filter|Unknown/i);
   });
 
   it("reports a hostile template as an error instead of hanging", async () => {
@@ -80,5 +80,20 @@ describe("validateChatTemplates", () => {
     } finally {
       await local.close();
     }
+  });
+});
+
+describe("tool-use templates", () => {
+  it("passes a named tool_use template that requires a tools list", async () => {
+    const { validateChatTemplate } = await import("#app/chat-template/validate.server.ts");
+    const res = await validateChatTemplate(
+      [
+        { name: "default", template: "{% for m in messages %}{{ m.content }}{% endfor %}" },
+        { name: "tool_use", template: "{% for t in tools %}{{ t.function.name }}{% endfor %}{% for m in messages %}{{ m.content }}{% endfor %}" },
+      ],
+      null,
+      null,
+    );
+    expect(res).toEqual({ status: "ok", issue: null });
   });
 });
