@@ -1,0 +1,80 @@
+import { TASKS_DATA } from "@huggingface/tasks";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+
+/**
+ * /spaces and /spaces/<org>/<name> against the real server and bundled catalogue: Spaces from
+ * model records and from @huggingface/tasks' task guides, search, model ↔ Space links.
+ */
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const html = async (path: string) => {
+  const res = await fetch(server.url + path);
+  return { status: res.status, text: await res.text() };
+};
+
+describe("Spaces", () => {
+  it("lists Spaces from model records and from the task guides, with search", async () => {
+    const all = await html("/spaces");
+    expect(all.status).toBe(200);
+    expect(all.text).toMatch(/data-testid="spaces-count">[\d,]+ Spaces</);
+    // Most-linked first: a Space several bundled models name.
+    expect(all.text).toContain('href="/spaces/Justinrune/LLaMA-Factory"');
+
+    const task = Object.entries(TASKS_DATA).find(([, d]) => (d?.spaces?.length ?? 0) > 0)!;
+    const taskSpace = task[1]!.spaces[0]!;
+    const found = await html(`/spaces?search=${encodeURIComponent(taskSpace.id.toUpperCase())}`);
+    expect(found.text).toContain(`href="/spaces/${taskSpace.id}"`);
+    // React escapes text as HTML.
+    const escaped = taskSpace.description.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/'/g, "&#x27;").replace(/"/g, "&quot;");
+    expect(found.text).toContain(escaped);
+
+    const byTask = await html(`/spaces?task=${task[0]}`);
+    for (const s of task[1]!.spaces) expect(byTask.text).toContain(`href="/spaces/${s.id}"`);
+
+    const none = await html("/spaces?search=no-such-space-anywhere");
+    expect(none.text).toContain('data-testid="spaces-empty"');
+    expect((await html("/spaces?page=banana&task=nope")).status).toBe(200);
+  });
+
+  it("shows where a Space lives, links out, and links back to its models", async () => {
+    const page = await html("/spaces/Justinrune/LLaMA-Factory");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("hosted on the Hugging Face Hub");
+    expect(page.text).toContain('href="https://huggingface.co/spaces/Justinrune/LLaMA-Factory"');
+    const models = [...page.text.matchAll(/data-testid="model-link"[^>]*>([^<]+)</g)].map((m) => m[1]!);
+    expect(models.length).toBeGreaterThan(5);
+    // Each of those models lists this Space back.
+    const back = await html(`/spaces?model=${encodeURIComponent(models[0]!)}`);
+    expect(back.text).toContain('href="/spaces/Justinrune/LLaMA-Factory"');
+
+    const missing = await html("/spaces/nobody/nothing-here");
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain("Space not found");
+  });
+
+  it("links model rows to their Spaces", async () => {
+    const context = await browser.newContext();
+    await allowOnlyLoopback(context);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/models?search=Qwen2-7B-Instruct`);
+    const link = page.locator('li:has([data-testid="model-link"]:text-is("Qwen/Qwen2-7B-Instruct")) a[href^="/spaces?model="]');
+    await expect(link.innerText()).resolves.toMatch(/^\d+ Spaces$/);
+    await Promise.all([page.waitForURL(/\/spaces\?model=Qwen/), link.click()]);
+    expect(await page.locator('[data-testid="space-list"] li').count()).toBeGreaterThan(1);
+    await context.close();
+  });
+});
