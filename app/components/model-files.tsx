@@ -84,7 +84,7 @@ export function ModelFiles({ files, modelId }: { files: FilesView; modelId: stri
               {files.files.map((f) => (
                 <tr key={f.path}>
                   <td className="truncate py-1.5 pr-3 font-mono">
-                    <a href={f.viewable ? viewHref(modelId, f.path) : f.url} className={linkCls} title={f.path}>
+                    <a href={f.viewable ? viewHref(modelId, f.path) : files.blobBase + encodeURI(f.path)} className={linkCls} title={f.path}>
                       {f.path}
                     </a>
                   </td>

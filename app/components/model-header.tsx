@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "#app/components/copy-button.tsx";
-import { TaskChip } from "#app/components/task-chip.tsx";
 import type { ModelHeaderView } from "#app/routes/model-page.server.ts";
 import { downloadsLabel, formatDate, formatNumber, formatParams } from "#app/utils/format.ts";
 
@@ -48,9 +47,13 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
             <CopyButton text={model.id} label="Copy id" description={`model id ${model.id}`} className="font-sans" />
           </h1>
           <ul className="mt-3 flex flex-wrap items-center gap-2" aria-label="Model facts">
-            {model.pipelineTag ? (
+            {model.pipelineTag && model.taskClasses ? (
               <li>
-                <TaskChip task={model.pipelineTag} />
+                {/* TaskChip's markup, with name and colours from the loader: importing TaskChip would ship @huggingface/tasks' task table (~54 KB gzip) to the browser. */}
+                <a href={`/models?pipeline_tag=${encodeURIComponent(model.pipelineTag)}`} className={`inline-flex items-center gap-1.5 rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset hover:underline ${model.taskClasses.chip}`}>
+                  <span aria-hidden="true" className={`h-1.5 w-1.5 rounded-full ${model.taskClasses.dot}`} />
+                  {model.taskName}
+                </a>
               </li>
             ) : null}
             {model.libraryName ? (

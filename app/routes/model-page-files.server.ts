@@ -7,11 +7,13 @@ import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
 
 /** Longer listings are cut: a page with tens of thousands of rows helps nobody. */
-export const MAX_LISTED_FILES = 1000;
+export const MAX_LISTED_FILES = 500;
 const MAX_VIEW_CHARS = 200_000;
 
 export interface FilesView {
-  files: Array<{ path: string; size: number | null; viewable: boolean; url: string }>;
+  files: Array<{ path: string; size: number | null; viewable: boolean }>;
+  /** Prefix of a file's page on the file host: blobBase + encodeURI(path). */
+  blobBase: string;
   totalFiles: number;
   totalBytes: number | null;
   viewable: Array<{ path: string; note: string }>;
@@ -98,8 +100,8 @@ export function buildFilesView(model: CatalogModel, requested: string | null, hu
       path: s.rfilename,
       size: s.size,
       viewable: storedPaths.has(s.rfilename),
-      url: fileUrl(hub, model.id, revision, s.rfilename),
     })),
+    blobBase: fileUrl(hub, model.id, revision, ""),
     totalFiles: model.siblings.length,
     totalBytes,
     viewable: stored.map((s) => ({ path: s.path, note: s.note })),

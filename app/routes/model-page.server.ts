@@ -11,7 +11,7 @@ import { getLocalAppSnippets, ggufFilesOf } from "#app/snippets/local-app-snippe
 import { supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
-import { getTaskInfo } from "#app/catalog/task-colors.ts";
+import { COLOR_CLASSES, getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber, formatParams } from "#app/utils/format.ts";
 import { buildFilesView, type FilesView } from "#app/routes/model-page-files.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/routes/model-page-inference.server.ts";
@@ -29,6 +29,8 @@ export interface ModelHeaderView {
   author: string;
   pipelineTag: string | null;
   taskName: string | null;
+  /** Chip classes from COLOR_CLASSES, resolved here so the task table stays off the client. */
+  taskClasses: { chip: string; dot: string } | null;
   libraryName: string | null;
   license: string | null;
   tags: string[];
@@ -186,7 +188,8 @@ export async function loadModelPage(id: string, request: Request): Promise<Model
   const tab = pickTab(url);
   const hub = getEnv().MODELYARD_HUB_URL.replace(/\/+$/, "");
   const revision = model.sha ?? "main";
-  const taskName = model.pipelineTag ? getTaskInfo(model.pipelineTag).name : null;
+  const taskInfo = model.pipelineTag ? getTaskInfo(model.pipelineTag) : null;
+  const taskName = taskInfo?.name ?? null;
 
   const [derived, spaces, local] = await Promise.all([
     listDerivedModels(db, model.id),
@@ -211,6 +214,7 @@ export async function loadModelPage(id: string, request: Request): Promise<Model
     author: model.author,
     pipelineTag: model.pipelineTag,
     taskName,
+    taskClasses: taskInfo ? { chip: COLOR_CLASSES[taskInfo.color].chip, dot: COLOR_CLASSES[taskInfo.color].dot } : null,
     libraryName: model.libraryName,
     license: model.license,
     tags: model.tags,
