@@ -60,6 +60,8 @@ const PROBE_CAP = 5_000;
 /** Rows a walk may read per row it is expected to read before giving up on its estimate. */
 const WALK_SLACK = 4;
 const MIN_WALK_BUDGET = 4_000;
+/** How far a walk may go when the best filter is only known to be common. */
+const MAX_BLIND_WALK = 150_000;
 /** A collected row costs a lookup and a sort slot; a walked row costs an index step and a check. */
 const COLLECT_COST = 6;
 
@@ -262,8 +264,12 @@ async function planPage(handle: DatabaseHandle, filters: CatalogFilters, page: P
   const walkCost = matches <= 0 ? walkRows : Math.min(walkRows, (need * walkRows) / matches);
   const collectCost = driver ? driver.n * COLLECT_COST : Number.POSITIVE_INFINITY;
 
-  if (walkCost <= collectCost) {
-    const budget = Math.max(MIN_WALK_BUDGET, Math.ceil(walkCost * WALK_SLACK));
+  // A probe that hit its cap only says "common": the walk is then worth a bounded try first.
+  const driverCapped = driver !== null && !driver.exact;
+  if (walkCost <= collectCost || driverCapped) {
+    const budget = driverCapped
+      ? Math.min(MAX_BLIND_WALK, Math.max(MIN_WALK_BUDGET, Math.ceil(walkCost)))
+      : Math.max(MIN_WALK_BUDGET, Math.ceil(walkCost * WALK_SLACK));
     // A cursor moves the start of the walk, so a budget counted from the top would be wrong.
     const w = await walk(handle, withCursor, page, driver && !cursor && budget < walkRows ? budget : null);
     if (w.complete) return { ...w, plan: `walk(${taskEst ? "task index" : "sort index"})` };
