@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { ListExtras } from "#app/catalog/hub-api.ts";
-import { COUNT_CAP, type CatalogFilters, type SortKey, isUnfiltered } from "#app/catalog/listing-params.ts";
+import { COUNT_CAP, type CatalogFilters, type SortKey, filtersKey, isUnfiltered } from "#app/catalog/listing-params.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
 import {
@@ -17,6 +17,7 @@ import {
   orderBy,
   rowToSummary,
 } from "#app/db/queries/catalog-sql.server.ts";
+import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type CatalogFacets, facetsForRids, getCachedFacets, getCatalogueStats, scheduleExactFacets } from "#app/db/queries/facets.server.ts";
 
@@ -57,6 +58,7 @@ export interface CatalogCount {
 }
 
 const PROBE_CAP = 5_000;
+const MAX_PROBE = 60_000;
 /** Rows a walk may read per row it is expected to read before giving up on its estimate. */
 const WALK_SLACK = 4;
 const MIN_WALK_BUDGET = 4_000;
@@ -96,19 +98,22 @@ function statCount(stats: Stats, pred: Pred): number | null {
   }
 }
 
-async function probe(handle: DatabaseHandle, pred: Pred): Promise<number> {
+async function probe(handle: DatabaseHandle, pred: Pred, cap: number): Promise<number> {
   if (!pred.driver) return Number.POSITIVE_INFINITY;
-  const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${PROBE_CAP}) x`.execute(handle.db);
+  const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${cap}) x`.execute(handle.db);
   return Number(r.rows[0]?.n ?? 0);
 }
 
 async function estimate(handle: DatabaseHandle, preds: Pred[], stats: Stats): Promise<Estimate[]> {
+  const known = preds.map((pred) => ({ pred, n: statCount(stats, pred) }));
+  // A probe only has to count far enough to tell whether it beats the best exact count.
+  const bestExact = Math.min(...known.filter((k) => k.n !== null).map((k) => k.n!));
+  const cap = Number.isFinite(bestExact) ? Math.min(MAX_PROBE, Math.max(PROBE_CAP, bestExact + 1)) : PROBE_CAP;
   return Promise.all(
-    preds.map(async (pred): Promise<Estimate> => {
-      const known = statCount(stats, pred);
-      if (known !== null) return { pred, n: known, exact: true };
-      const n = await probe(handle, pred);
-      return { pred, n, exact: n < PROBE_CAP };
+    known.map(async ({ pred, n }): Promise<Estimate> => {
+      if (n !== null) return { pred, n, exact: true };
+      const counted = await probe(handle, pred, cap);
+      return { pred, n: counted, exact: counted < cap };
     }),
   );
 }
@@ -229,7 +234,9 @@ async function collect(handle: DatabaseHandle, preds: Pred[], driver: Pred, page
 
 function pickDriver(ests: Estimate[]): Estimate | null {
   let best: Estimate | null = null;
-  for (const e of ests) if (e.pred.driver && (!best || e.n < best.n)) best = e;
+  // A capped probe is a lower bound: it only wins against exact counts above it.
+  const rank = (e: Estimate) => (e.exact ? e.n : e.n * 4);
+  for (const e of ests) if (e.pred.driver && (!best || rank(e) < rank(best))) best = e;
   return best;
 }
 
@@ -331,11 +338,38 @@ export async function browseCatalog(handle: DatabaseHandle, filters: CatalogFilt
   return { models: list.models, plan: list.plan, ...counted };
 }
 
-export async function countAndFacets(
-  handle: DatabaseHandle,
-  filters: CatalogFilters,
-  stats: Stats,
-): Promise<{ count: CatalogCount; facets: CatalogFacets }> {
+interface Counted {
+  count: CatalogCount;
+  facets: CatalogFacets;
+}
+
+const COUNTED_LIMIT = 500;
+const countedCache = new WeakMap<DatabaseHandle["db"], Map<string, Counted>>();
+
+/**
+ * Count and facets for a filter set, remembered per catalogue generation: paging and re-sorting a
+ * view (most navigations) keep its filters, so they cost nothing after the first request.
+ */
+export async function countAndFacets(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<Counted> {
+  const generation = await getCatalogueGeneration(handle.db);
+  let cache = countedCache.get(handle.db);
+  if (!cache) countedCache.set(handle.db, (cache = new Map()));
+  const key = `${generation}:${filtersKey(filters)}`;
+  const hit = cache.get(key);
+  if (hit && hit.facets.exact && !hit.facets.stale) return hit;
+  const fresh = await computeCountAndFacets(handle, filters, stats);
+  cache.delete(key);
+  cache.set(key, fresh);
+  while (cache.size > COUNTED_LIMIT) cache.delete(cache.keys().next().value as string);
+  return fresh;
+}
+
+/** Drops remembered counts; benchmarks use it to measure first requests. */
+export function forgetCounts(handle: DatabaseHandle): void {
+  countedCache.delete(handle.db);
+}
+
+async function computeCountAndFacets(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<Counted> {
   const cached = await getCachedFacets(handle, filters);
   if (cached && !cached.stale && cached.exact) return { count: { value: cached.total, exact: true }, facets: cached };
   const exact = exactFromStats(handle, filters, stats);
