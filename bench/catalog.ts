@@ -30,6 +30,7 @@ import {
   collectMatchIds,
   countAndFacets,
   countCatalog,
+  forgetCounts,
   listCatalogPage,
 } from "#app/db/queries/catalog.server.ts";
 import { facetsForRids, getCatalogueStats, liveFacetsBaseline, settleFacetJobs, warmCatalogueStats } from "#app/db/queries/facets.server.ts";
@@ -170,6 +171,14 @@ async function handlerClasses(h: DatabaseHandle, withBase: boolean): Promise<Cla
       return facetsForRids(h, rids.slice(0, 10_000), rids.length <= 10_000);
     },
   });
+  const firstCount = (filters: CatalogFilters): Case => ({
+    label: JSON.stringify(filters),
+    // The first request for a filter set: nothing remembered for it yet.
+    run: async () => {
+      forgetCounts(h);
+      return countAndFacets(h, filters, stats);
+    },
+  });
 
   const tl = [
     F({ pipelineTag: "text-generation", library: "transformers" }),
@@ -210,6 +219,7 @@ async function handlerClasses(h: DatabaseHandle, withBase: boolean): Promise<Cla
   out.push(await measure("facets, filtered", [facets(F({ pipelineTag: "text-generation" })), ...tl.map(facets)], withBase));
   out.push(await measure("facets, with search", [...common, ...rare, ...combos].map(facets), withBase));
   out.push(await measure("facets, no cache (sample path)", [F({ pipelineTag: "text-generation" }), ...common, ...combos].map(cold), false));
+  out.push(await measure("count + facets, first request of a filter set", [...tl, ...common, ...rare, ...combos].map(firstCount), false));
   out.push(
     await measure(
       "whole loader (page + count + facets)",
