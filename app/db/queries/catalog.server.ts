@@ -416,7 +416,8 @@ export async function baselinePage(handle: DatabaseHandle, filters: CatalogFilte
       // FTS5 trigrams need three characters; shorter terms can only be scanned for.
       others.push(search!.where);
     } else if (handle.dialect === "sqlite") {
-      from = sql`models_fts f join models m on m.rid = f.rowid`;
+      // FTS first (CROSS JOIN): otherwise SQLite may walk a sort index and re-run the MATCH per row.
+      from = sql`models_fts f cross join models m on m.rid = f.rowid`;
       others.push(sql`models_fts match ${ftsPhrase(filters.search)}`);
     } else {
       // Every trigram match first, then sort: what pg_trgm alone does for a search box.
