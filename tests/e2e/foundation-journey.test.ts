@@ -39,15 +39,16 @@ describe("first journey: home → models → a model page", () => {
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Models" }).click();
     await page.waitForURL(/\/models/);
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toMatch(/Models/);
-    const firstRow = page.locator("main li a").first();
-    const id = (await firstRow.locator("div").first().textContent())!.trim();
+    // The URL changes as the client-side navigation commits; the new view renders right after.
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).first().textContent()).toMatch(/Models/);
+    const firstRow = page.getByRole("region", { name: "Results" }).locator("li a[href^='/']").first();
+    const id = decodeURIComponent((await firstRow.getAttribute("href"))!.slice(1));
     expect(id).toMatch(/.+\/.+|^[\w.-]+$/);
     await page.screenshot({ path: path.join(SHOTS, "journey-2-models.png") });
 
     await firstRow.click();
     await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/${id}`);
-    await expect(page.getByRole("heading", { level: 1 }).first().textContent()).resolves.toContain(id);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).first().textContent()).toContain(id.split("/").pop());
     const body = (await page.locator("main").textContent()) ?? "";
     expect(body).toMatch(/downloads \(30 days, snapshot of 2024-07-11\)|snapshot/);
     await page.screenshot({ path: path.join(SHOTS, "journey-3-model.png"), fullPage: false });
@@ -70,8 +71,10 @@ describe("first journey: home → models → a model page", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(server.url + "/tasks");
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/theme") && r.request().method() === "POST");
     await page.getByRole("button", { name: "Dark" }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain("dark");
+    await saved;
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.className)).toContain("dark");
     await page.screenshot({ path: path.join(SHOTS, "journey-4-tasks-dark.png") });
