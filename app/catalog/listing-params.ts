@@ -132,7 +132,8 @@ export function parseListingState(params: URLSearchParams): { state: ListingStat
     else problems.push(`Unknown language code “${language.slice(0, 20)}” was ignored.`);
   }
 
-  for (const raw of params.getAll("other")) {
+  // `filter=` is the Hub's name for a tag filter (model pages link tags that way); `other=` is ours.
+  for (const raw of [...params.getAll("other"), ...params.getAll("filter")]) {
     if (raw.trim() === "") continue;
     const r = tagSchema.safeParse(raw);
     if (!r.success) problems.push(`The tag “${raw.slice(0, 60)}” was ignored (${r.error.issues[0]?.message ?? "invalid"}).`);
