@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
-import { Link } from "react-router";
+import type { MouseEvent, ReactNode } from "react";
+import { useNavigate } from "react-router";
 import { LANGUAGE_NAMES, isLanguageCode } from "#app/catalog/languages.ts";
 import { isKnownLibrary, libraryLabel } from "#app/catalog/library-labels.ts";
 import { type ListingState, PARAM_BUCKETS, listingHref } from "#app/catalog/listing-params.ts";
@@ -39,9 +39,8 @@ function FacetLink({
 }) {
   return (
     <li>
-      <Link
-        to={listingHref(state, { ...(selected ? clear : patch), page: 1 })}
-        preventScrollReset
+      <a
+        href={listingHref(state, { ...(selected ? clear : patch), page: 1 })}
         aria-current={selected ? "true" : undefined}
         data-testid={testId}
         className={`flex items-center gap-2 rounded-md px-2 py-1 text-sm ${
@@ -58,7 +57,7 @@ function FacetLink({
         ) : (
           count !== null && <CountBadge count={count} exact={exact} />
         )}
-      </Link>
+      </a>
     </li>
   );
 }
@@ -181,10 +180,28 @@ function TaskFacet({ facets, state }: { facets: CatalogFacets; state: ListingSta
 
 const languageName = (code: string) => (isLanguageCode(code) ? LANGUAGE_NAMES[code] : code);
 
+/**
+ * Facet values are plain links (a few hundred router <Link>s measurably slow the server render);
+ * one handler on the panel turns their clicks into client-side navigations.
+ */
+function useLinkDelegation(): (e: MouseEvent<HTMLDivElement>) => void {
+  const navigate = useNavigate();
+  return (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = (e.target as Element).closest("a");
+    const href = a?.getAttribute("href");
+    if (!a || !href || !href.startsWith("/") || a.target) return;
+    e.preventDefault();
+    void navigate(href, { preventScrollReset: true });
+  };
+}
+
 export function FacetPanel({ facets, state }: { facets: CatalogFacets; state: ListingState }) {
+  const onClick = useLinkDelegation();
   const bucketLabel = (id: string) => PARAM_BUCKETS.find((b) => b.id === id)?.label ?? `${id.replace("-", " – ")}B`;
   return (
-    <div data-testid="facets">
+    // Keyboard users activate the links themselves (Enter fires click); the handler only routes it.
+    <div data-testid="facets" onClick={onClick}>
       {!facets.exact && (
         <p className="mb-2 rounded-md bg-amber-50 px-2 py-1.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
           Counts (≥) are from the first {formatCompact(facets.total)} matches; exact counts are being prepared.

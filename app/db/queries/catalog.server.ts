@@ -357,6 +357,14 @@ export async function countAndFacets(handle: DatabaseHandle, filters: CatalogFil
   const key = `${generation}:${filtersKey(filters)}`;
   const hit = cache.get(key);
   if (hit && hit.facets.exact && !hit.facets.stale) return hit;
+  if (hit) {
+    // A sample was served before; switch to the exact counts once their recount has landed.
+    const exact = await getCachedFacets(handle, filters);
+    if (!exact || exact.stale || !exact.exact) return hit;
+    const upgraded: Counted = { count: { value: exact.total, exact: exact.total <= COUNT_CAP || hit.count.exact }, facets: exact };
+    cache.set(key, upgraded);
+    return upgraded;
+  }
   const fresh = await computeCountAndFacets(handle, filters, stats);
   cache.delete(key);
   cache.set(key, fresh);
