@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 import type { CatalogFilters, SortKey } from "#app/catalog/listing-params.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DialectName } from "#app/db/client.server.ts";
-import { toSummary } from "#app/db/queries/models.server.ts";
+import { type SummaryRow, toSummary } from "#app/db/queries/models.server.ts";
 
 /**
  * SQL pieces shared by the listing planner and the facet counter: one predicate per filter, and
@@ -23,25 +23,7 @@ export const ROW_COLUMNS = sql.raw(
   "m.rid, m.id, m.author, m.pipeline_tag, m.library_name, m.license, m.tags, m.downloads, m.likes, m.trending_score, m.params, m.created_at, m.last_modified, m.gated, m.stats_as_of, m.providers, m.chat_template_status",
 );
 
-export interface ListRow {
-  rid: number;
-  id: string;
-  author: string;
-  pipeline_tag: string | null;
-  library_name: string | null;
-  license: string | null;
-  tags: string;
-  downloads: number;
-  likes: number;
-  trending_score: number;
-  params: number | null;
-  created_at: string | null;
-  last_modified: string | null;
-  gated: string;
-  stats_as_of: string | null;
-  providers: string;
-  chat_template_status: string | null;
-}
+export type ListRow = SummaryRow & { rid: number };
 
 export function rowToSummary(r: ListRow): CatalogModelSummary {
   return toSummary(r);

@@ -20,7 +20,8 @@ const SUMMARY_COLUMNS = [
   "models.last_modified", "models.gated", "models.stats_as_of", "models.providers", "models.chat_template_status",
 ] as const;
 
-interface SummaryRow {
+/** The columns of one listing row, as both engines return them. */
+export interface SummaryRow {
   id: string;
   author: string;
   pipeline_tag: string | null;
