@@ -58,6 +58,8 @@ export interface Pred {
   where: RawBuilder<unknown>;
   /** A query yielding `rid` for every match, read from an index; null when none is worth it. */
   driver: RawBuilder<unknown> | null;
+  /** The same condition in a form no index answers, for walks along a sort index (PostgreSQL). */
+  walkWhere?: RawBuilder<unknown>;
 }
 
 export function searchWhere(dialect: DialectName, term: string, alias = "m"): RawBuilder<unknown> {
@@ -78,7 +80,14 @@ export function searchDriver(dialect: DialectName, term: string): RawBuilder<unk
 export function buildPredicates(dialect: DialectName, f: CatalogFilters): Pred[] {
   const preds: Pred[] = [];
   if (f.search) {
-    preds.push({ kind: "search", value: f.search, where: searchWhere(dialect, f.search), driver: searchDriver(dialect, f.search) });
+    preds.push({
+      kind: "search",
+      value: f.search,
+      where: searchWhere(dialect, f.search),
+      driver: searchDriver(dialect, f.search),
+      // PostgreSQL would answer LIKE through pg_trgm and sort every match, the very cost a walk avoids.
+      walkWhere: dialect === "postgres" ? sql`strpos(lower(m.id), ${f.search.toLowerCase()}) > 0` : undefined,
+    });
   }
   if (f.author) {
     preds.push({ kind: "author", value: f.author, where: sql`m.author = ${f.author}`, driver: sql`select rid from models where author = ${f.author}` });

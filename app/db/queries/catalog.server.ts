@@ -181,7 +181,7 @@ async function walk(
   const taskPred = preds.find((p) => p.kind === "task") ?? null;
   const task = taskPred?.value ?? null;
   const bound = budget === null ? null : await budgetBound(handle, page, task, budget);
-  const conds = preds.map((p) => p.where);
+  const conds = preds.map((p) => p.walkWhere ?? p.where);
   if (bound) conds.push(bound);
   const rows = await runRows(
     handle,
