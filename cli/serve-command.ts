@@ -7,6 +7,8 @@ import type { ServerBuild } from "react-router";
 import { openDatabase } from "#app/db/client.server.ts";
 import { setDb } from "#app/db/db.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
+import { warmCatalogueStats } from "#app/db/queries/facets.server.ts";
+import { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -100,6 +102,12 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   console.log(
     `Modelyard is running at http://localhost:${actualPort} — ${new Intl.NumberFormat("en-US").format(total)} models in the catalogue (${handle.dialect}: ${handle.location}); ready in ${ms} ms.`,
   );
+
+  // Off the request path: the task guides' Spaces and the unfiltered facet counts, so the first
+  // visitor of /spaces and /models does not pay for them.
+  void syncTaskSpaces(handle.db)
+    .then(() => warmCatalogueStats(handle))
+    .catch((e: unknown) => console.error(`Warming the catalogue statistics failed: ${e instanceof Error ? e.message : String(e)}`));
 
   const shutdown = (signal: string) => {
     console.log(`\n${signal} received; shutting down.`);
