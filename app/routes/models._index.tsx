@@ -1,14 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
-import { LANGUAGE_NAMES, isLanguageCode } from "#app/catalog/languages.ts";
-import { libraryLabel } from "#app/catalog/library-labels.ts";
 import {
   COUNT_CAP,
   type ListingState,
   MAX_PAGE,
   PAGE_SIZE,
-  PARAM_BUCKETS,
   SORT_KEYS,
   SORT_LABELS,
   hasFilters,
@@ -17,7 +14,6 @@ import {
   parseListingState,
   stateToFilters,
 } from "#app/catalog/listing-params.ts";
-import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { FacetPanel } from "#app/components/facet-panel.tsx";
 import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
 import { ModelRow } from "#app/components/model-row.tsx";
@@ -25,6 +21,7 @@ import { Pagination } from "#app/components/pagination.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { browseCatalog } from "#app/db/queries/catalog.server.ts";
 import { countSpacesForModels } from "#app/db/queries/spaces.server.ts";
+import { EmptyResults, activeFilters, countText } from "#app/components/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -55,69 +52,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const f = result.facets;
   const facets = { ...f, libraries: f.libraries.slice(0, 30), licenses: f.licenses.slice(0, 25), languages: f.languages.slice(0, 30), tags: f.tags.slice(0, 50) };
   return { state, problems, models: result.models, count: result.count, facets, spaces };
-}
-
-function countText(count: { value: number; exact: boolean }): string {
-  if (!count.exact || count.value > COUNT_CAP) return `${formatNumber(COUNT_CAP)}+ models`;
-  return count.value === 1 ? "1 model" : `${formatNumber(count.value)} models`;
-}
-
-interface ActiveFilter {
-  key: string;
-  label: string;
-  remove: Partial<ListingState>;
-}
-
-function activeFilters(state: ListingState): ActiveFilter[] {
-  const out: ActiveFilter[] = [];
-  if (state.search) out.push({ key: "search", label: `Search: “${state.search}”`, remove: { search: "" } });
-  if (state.pipelineTag) out.push({ key: "task", label: `Task: ${getTaskInfo(state.pipelineTag).name}`, remove: { pipelineTag: null } });
-  if (state.library) out.push({ key: "library", label: `Library: ${libraryLabel(state.library)}`, remove: { library: null } });
-  if (state.provider) out.push({ key: "provider", label: `Provider: ${state.provider}`, remove: { provider: null } });
-  if (state.params) {
-    const b = PARAM_BUCKETS.find((x) => x.id === state.params);
-    out.push({ key: "params", label: `Size: ${b?.label ?? `${state.params}B`}`, remove: { params: null } });
-  }
-  if (state.license) out.push({ key: "license", label: `License: ${state.license}`, remove: { license: null } });
-  if (state.language) {
-    const name = isLanguageCode(state.language) ? LANGUAGE_NAMES[state.language] : state.language;
-    out.push({ key: "language", label: `Language: ${name}`, remove: { language: null } });
-  }
-  for (const t of state.other) out.push({ key: `tag-${t}`, label: `Tag: ${t}`, remove: { other: state.other.filter((x) => x !== t) } });
-  return out;
-}
-
-function EmptyResults({ state }: { state: ListingState }) {
-  const active = activeFilters(state);
-  return (
-    <div data-testid="empty-results" className="rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700">
-      <h2 className="text-lg font-semibold">No models match</h2>
-      <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
-        {state.search
-          ? `No model id contains “${state.search}”${active.length > 1 ? " with the other filters applied" : ""}.`
-          : "No model carries every one of these filters at once."}{" "}
-        Remove a filter, or check the spelling: search matches any part of a model id, such as “llama” or “bert-base”.
-      </p>
-      {active.length > 1 && (
-        <ul className="mt-4 flex flex-wrap justify-center gap-2">
-          {active.map((f) => (
-            <li key={f.key}>
-              <Link to={listingHref(state, { ...f.remove, page: 1 })} className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
-                Without {f.label.toLowerCase()}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Link
-        to={listingHref({ ...state, search: "", pipelineTag: null, library: null, license: null, language: null, other: [], provider: null, params: null }, { page: 1 })}
-        className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
-        data-testid="clear-filters"
-      >
-        Clear all filters
-      </Link>
-    </div>
-  );
 }
 
 export default function Models({ loaderData }: Route.ComponentProps) {

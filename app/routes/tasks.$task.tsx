@@ -1,5 +1,4 @@
-import type { ReactNode } from "react";
-import { data, isRouteErrorResponse, useRouteError } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/tasks.$task";
 import { COLOR_CLASSES } from "#app/catalog/task-colors.ts";
 import {
@@ -12,15 +11,14 @@ import {
   suggestTasks,
   taskAssetUrl,
 } from "#app/catalog/tasks.server.ts";
-import { ErrorPanel, GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
 import { MarkdownContent } from "#app/components/markdown-content.tsx";
 import { shouldShowTableOfContents, TableOfContents } from "#app/components/table-of-contents.tsx";
 import { type ResolvedDemoEntry, TaskDemo } from "#app/components/task-demo.tsx";
 import { ExampleList, ExternalMark, type ExampleItem } from "#app/components/task-examples.tsx";
+import { Section, TaskErrorBoundary } from "#app/components/task-page-parts.tsx";
 import { TaskVideo } from "#app/components/task-video.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { findCatalogueModelIds, getTaskModelCounts } from "#app/db/queries/task-counts.server.ts";
-import { HeadingWithAnchor } from "#app/markdown/heading-anchor.tsx";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/format.ts";
@@ -74,17 +72,6 @@ export async function loader({ params }: Route.LoaderArgs) {
     propose: getProposeLinks(task.id, env.MODELYARD_PROPOSE_URL_TEMPLATE),
     hubDatasetsUrl: task.hideInDatasets ? null : `${hub}/datasets?task_categories=task_categories:${task.id}`,
   };
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="mt-8 first:mt-0">
-      <HeadingWithAnchor level={2} id={id} className="scroll-mt-20 text-lg font-semibold">
-        {title}
-      </HeadingWithAnchor>
-      <div className="mt-3">{children}</div>
-    </section>
-  );
 }
 
 export default function Task({ loaderData }: Route.ComponentProps) {
@@ -280,47 +267,6 @@ export default function Task({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type NotFoundBody = { message: string; suggestions: Array<{ id: string; name: string }> };
-
-function isNotFoundBody(value: unknown): value is NotFoundBody {
-  if (typeof value !== "object" || value === null || !("message" in value) || !("suggestions" in value)) return false;
-  const { message, suggestions } = value;
-  return (
-    typeof message === "string" &&
-    Array.isArray(suggestions) &&
-    suggestions.every(
-      (s: unknown) => typeof s === "object" && s !== null && "id" in s && "name" in s && typeof s.id === "string" && typeof s.name === "string",
-    )
-  );
-}
-
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404 && isNotFoundBody(error.data)) {
-    const { message, suggestions } = error.data;
-    return (
-      <ErrorPanel title="Task not found" message={message}>
-        {suggestions.length > 0 ? (
-          <div className="mt-6">
-            <p className="font-medium">Did you mean:</p>
-            <ul className="mt-2 space-y-1" data-suggestions="">
-              {suggestions.map((s) => (
-                <li key={s.id}>
-                  <a href={`/tasks/${s.id}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
-                    {s.name}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        <p className="mt-6">
-          <a href="/tasks" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-            See all tasks
-          </a>
-        </p>
-      </ErrorPanel>
-    );
-  }
-  return <GeneralErrorBoundary />;
+  return <TaskErrorBoundary />;
 }

@@ -1,0 +1,70 @@
+import { Link } from "react-router";
+import { LANGUAGE_NAMES, isLanguageCode } from "#app/catalog/languages.ts";
+import { libraryLabel } from "#app/catalog/library-labels.ts";
+import { COUNT_CAP, type ListingState, PARAM_BUCKETS, listingHref } from "#app/catalog/listing-params.ts";
+import { getTaskInfo } from "#app/catalog/task-colors.ts";
+import { formatNumber } from "#app/utils/format.ts";
+
+export function countText(count: { value: number; exact: boolean }): string {
+  if (!count.exact || count.value > COUNT_CAP) return `${formatNumber(COUNT_CAP)}+ models`;
+  return count.value === 1 ? "1 model" : `${formatNumber(count.value)} models`;
+}
+
+export interface ActiveFilter {
+  key: string;
+  label: string;
+  remove: Partial<ListingState>;
+}
+
+export function activeFilters(state: ListingState): ActiveFilter[] {
+  const out: ActiveFilter[] = [];
+  if (state.search) out.push({ key: "search", label: `Search: “${state.search}”`, remove: { search: "" } });
+  if (state.pipelineTag) out.push({ key: "task", label: `Task: ${getTaskInfo(state.pipelineTag).name}`, remove: { pipelineTag: null } });
+  if (state.library) out.push({ key: "library", label: `Library: ${libraryLabel(state.library)}`, remove: { library: null } });
+  if (state.provider) out.push({ key: "provider", label: `Provider: ${state.provider}`, remove: { provider: null } });
+  if (state.params) {
+    const b = PARAM_BUCKETS.find((x) => x.id === state.params);
+    out.push({ key: "params", label: `Size: ${b?.label ?? `${state.params}B`}`, remove: { params: null } });
+  }
+  if (state.license) out.push({ key: "license", label: `License: ${state.license}`, remove: { license: null } });
+  if (state.language) {
+    const name = isLanguageCode(state.language) ? LANGUAGE_NAMES[state.language] : state.language;
+    out.push({ key: "language", label: `Language: ${name}`, remove: { language: null } });
+  }
+  for (const t of state.other) out.push({ key: `tag-${t}`, label: `Tag: ${t}`, remove: { other: state.other.filter((x) => x !== t) } });
+  return out;
+}
+
+export function EmptyResults({ state }: { state: ListingState }) {
+  const active = activeFilters(state);
+  return (
+    <div data-testid="empty-results" className="rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700">
+      <h2 className="text-lg font-semibold">No models match</h2>
+      <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
+        {state.search
+          ? `No model id contains “${state.search}”${active.length > 1 ? " with the other filters applied" : ""}.`
+          : "No model carries every one of these filters at once."}{" "}
+        Remove a filter, or check the spelling: search matches any part of a model id, such as “llama” or “bert-base”.
+      </p>
+      {active.length > 1 && (
+        <ul className="mt-4 flex flex-wrap justify-center gap-2">
+          {active.map((f) => (
+            <li key={f.key}>
+              <Link to={listingHref(state, { ...f.remove, page: 1 })} className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+                Without {f.label.toLowerCase()}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Link
+        to={listingHref({ ...state, search: "", pipelineTag: null, library: null, license: null, language: null, other: [], provider: null, params: null }, { page: 1 })}
+        className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
+        data-testid="clear-filters"
+      >
+        Clear all filters
+      </Link>
+    </div>
+  );
+}
+
