@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type {
   BaseModelLink,
   CatalogModel,
@@ -10,7 +10,7 @@ import type {
   ModelSibling,
   ProviderMapping,
 } from "#app/catalog/model-record.ts";
-import type { Database } from "#app/db/schema.ts";
+import type { Database, ModelsTable } from "#app/db/schema.ts";
 
 const parse = <T>(s: string | null | undefined, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 
@@ -21,24 +21,11 @@ const SUMMARY_COLUMNS = [
 ] as const;
 
 /** The columns of one listing row, as both engines return them. */
-export interface SummaryRow {
-  id: string;
-  author: string;
-  pipeline_tag: string | null;
-  library_name: string | null;
-  license: string | null;
-  tags: string;
-  downloads: number;
-  likes: number;
-  trending_score: number;
-  params: number | null;
-  created_at: string | null;
-  last_modified: string | null;
-  gated: string;
-  stats_as_of: string | null;
-  providers: string;
-  chat_template_status: string | null;
-}
+export type SummaryRow = Pick<
+  Selectable<ModelsTable>,
+  | "id" | "author" | "pipeline_tag" | "library_name" | "license" | "tags" | "downloads" | "likes" | "trending_score"
+  | "params" | "created_at" | "last_modified" | "gated" | "stats_as_of" | "providers" | "chat_template_status"
+>;
 
 function toGated(v: string): GatedMode {
   return v === "auto" || v === "manual" ? v : false;
