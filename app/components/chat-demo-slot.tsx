@@ -3,9 +3,12 @@
  * model from GET /api/inference?model=<id> after hydration and shows the compact chat demo, or
  * stays empty when the model has no chat demo.
  */
-import { useEffect, useState } from "react";
-import { ChatDemo } from "#app/components/chat-demo.tsx";
+import { lazy, Suspense, useEffect, useState } from "react";
 import type { ChatDemoInfo } from "#app/inference/chat-demo-info.ts";
+
+// Loaded on demand: the demo appears only after the fetch below, so its code need not be on the
+// model page's critical path (it is most of the page's own JavaScript).
+const ChatDemo = lazy(() => import("#app/components/chat-demo.tsx").then((m) => ({ default: m.ChatDemo })));
 
 export function ModelChatDemo({ modelId }: { modelId: string }) {
   const [demo, setDemo] = useState<ChatDemoInfo | null>(null);
@@ -27,7 +30,9 @@ export function ModelChatDemo({ modelId }: { modelId: string }) {
               Open playground
             </a>
           </div>
-          <ChatDemo info={demo} compact />
+          <Suspense fallback={<p className="text-xs text-gray-700 dark:text-gray-300">Loading the demo…</p>}>
+            <ChatDemo info={demo} compact />
+          </Suspense>
         </div>
       ) : null}
     </section>

@@ -1,6 +1,5 @@
 import { useMemo, useState, type MouseEvent } from "react";
 import { CopyButton } from "#app/components/copy-button.tsx";
-import "#app/components/chat-template-preview.css";
 
 export interface SourceTemplate {
   name: string | null;
