@@ -3,6 +3,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
+import { createIslandStore } from "#app/utils/html-island.ts";
 
 /**
  * The HTTP server around the React Router build: compressed responses, long-cached hashed
@@ -28,7 +29,11 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
       build,
       mode: process.env["NODE_ENV"] === "development" ? "development" : "production",
       // The socket address, for per-client limits (the inference gateway's rate limit).
-      getLoadContext: (req) => ({ clientAddress: req.socket.remoteAddress ?? "" }),
+      // islands: document requests put large HTML in the markup only (app/utils/html-island.ts).
+      getLoadContext: (req) => ({
+        clientAddress: req.socket.remoteAddress ?? "",
+        islands: createIslandStore(req.path.endsWith(".data") ? "inline" : "defer"),
+      }),
     }),
   );
   return app;

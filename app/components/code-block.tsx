@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "#app/components/copy-button.tsx";
+import { HtmlIsland } from "#app/components/html-island.tsx";
+import type { IslandHtml } from "#app/utils/html-island.ts";
 
 /**
  * Code highlighted on the server (`html`, trusted shiki output) with a copy button that copies
@@ -14,7 +16,7 @@ export function CodeBlock({
   copyDescription,
   extraActions,
 }: {
-  html: string;
+  html: IslandHtml | string;
   text: string;
   title?: string;
   badge?: ReactNode;
@@ -33,11 +35,7 @@ export function CodeBlock({
           <CopyButton text={text} description={copyDescription ?? title ?? "code"} />
         </span>
       </figcaption>
-      <div
-        className="text-[13px] leading-relaxed [&_pre]:overflow-x-auto [&_pre]:p-3 [&_pre]:font-mono"
-        data-code=""
-        dangerouslySetInnerHTML={{ __html: html }}
-      />
+      <HtmlIsland island={html} className="text-[13px] leading-relaxed [&_pre]:overflow-x-auto [&_pre]:p-3 [&_pre]:font-mono" data-code="" />
     </figure>
   );
 }

@@ -1,4 +1,6 @@
 import katexStylesheet from "katex/dist/katex.min.css?url";
+import { HtmlIsland } from "#app/components/html-island.tsx";
+import type { IslandHtml } from "#app/utils/html-island.ts";
 
 /**
  * Shows HTML produced by `renderMarkdown` (app/markdown/render-markdown.server.ts). The string is
@@ -15,7 +17,7 @@ export function MarkdownContent({
   className,
   id,
 }: {
-  html: string;
+  html: IslandHtml | string;
   hasMath?: boolean;
   className?: string;
   id?: string;
@@ -23,7 +25,7 @@ export function MarkdownContent({
   return (
     <>
       {hasMath ? <link rel="stylesheet" href={katexStylesheet} precedence="default" /> : null}
-      <div id={id} className={className ? `markdown ${className}` : "markdown"} dangerouslySetInnerHTML={{ __html: html }} />
+      <HtmlIsland island={html} id={id} className={className ? `markdown ${className}` : "markdown"} />
     </>
   );
 }

@@ -28,8 +28,8 @@ export const meta: Route.MetaFunction = ({ data }) => {
   ];
 };
 
-export async function loader({ params, request }: Route.LoaderArgs) {
-  return loadModelPage(`${params.org}/${params.name}`, request);
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  return loadModelPage(`${params.org}/${params.name}`, request, context);
 }
 
 export default function ModelPage({ loaderData }: Route.ComponentProps) {

@@ -3,6 +3,7 @@
  * catalogue holds (the Hub API's config summary, tokenizer_config, the README). Everything else is
  * linked to the file host.
  */
+import { type IslandHtml, type IslandStore, toIsland } from "#app/utils/html-island.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
 
@@ -18,7 +19,7 @@ export interface FilesView {
   totalBytes: number | null;
   viewable: Array<{ path: string; note: string }>;
   viewer:
-    | { path: string; status: "shown"; note: string; html: string; text: string; url: string | null; truncated: boolean }
+    | { path: string; status: "shown"; note: string; html: IslandHtml; text: string; url: string | null; truncated: boolean }
     | { path: string; status: "not-stored"; url: string }
     | null;
 }
@@ -68,7 +69,7 @@ function fileUrl(hub: string, id: string, revision: string, path: string): strin
   return `${hub}/${id}/blob/${encodeURIComponent(revision)}/${encodeURI(path)}`;
 }
 
-export function buildFilesView(model: CatalogModel, requested: string | null, hub: string, revision: string): FilesView {
+export function buildFilesView(model: CatalogModel, requested: string | null, hub: string, revision: string, islands?: IslandStore): FilesView {
   const stored = storedFiles(model);
   const storedPaths = new Set(stored.map((s) => s.path));
   const sizes = model.siblings.map((s) => s.size);
@@ -87,7 +88,7 @@ export function buildFilesView(model: CatalogModel, requested: string | null, hu
         status: "shown",
         note: file.note,
         text,
-        html: highlightCode(text, file.lang),
+        html: toIsland(islands, highlightCode(text, file.lang)),
         url: inRepo ? fileUrl(hub, model.id, revision, path) : null,
         truncated,
       };

@@ -155,7 +155,7 @@ describe("files tab", () => {
     expect(config?.status).toBe("shown");
     if (config?.status !== "shown") return;
     expect(JSON.parse(config.text)).toEqual({ architectures: ["LlamaForCausalLM"], model_type: "llama" });
-    expect(textOf(config.html)).toBe(config.text);
+    expect(textOf(config.html.html ?? "")).toBe(config.text);
     const tok = buildFilesView(model, "tokenizer_config.json", "https://hub.example", "main").viewer;
     expect(tok?.status === "shown" && JSON.parse(tok.text)).toEqual({ bos_token: "<s>", chat_template: "{{ x }}" });
   });

@@ -9,7 +9,9 @@ import { shouldShowTableOfContents } from "#app/components/table-of-contents.tsx
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { getLocalAppSnippets, ggufFilesOf } from "#app/snippets/local-app-snippets.ts";
 import { supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
+import type { AppLoadContext } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
+import { type IslandHtml, toIsland } from "#app/utils/html-island.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
 import { COLOR_CLASSES, getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber, formatParams } from "#app/utils/format.ts";
@@ -63,7 +65,7 @@ export interface UseThisModelView {
 export interface ModelPageData {
   model: ModelHeaderView;
   tab: ModelTab;
-  card: { html: string; headings: Array<{ depth: number; id: string; text: string }>; hasMath: boolean; showToc: boolean; error: string | null } | null;
+  card: { html: IslandHtml; headings: Array<{ depth: number; id: string; text: string }>; hasMath: boolean; showToc: boolean; error: string | null } | null;
   /** Sentences describing the model from its metadata, for models without a card. */
   summary: string[];
   files: FilesView | null;
@@ -173,7 +175,7 @@ function pickTab(url: URL): ModelTab {
  * Loads a model for its page, or throws a 404 whose body lists close matches (one per line
  * after the message) so the error boundary can offer them.
  */
-export async function loadModelPage(id: string, request: Request): Promise<ModelPageData> {
+export async function loadModelPage(id: string, request: Request, context?: AppLoadContext): Promise<ModelPageData> {
   const first = id.split("/")[0]!.toLowerCase();
   const { db } = getDb();
   const model = (RESERVED_SEGMENTS as readonly string[]).includes(first) ? null : await getModelById(db, id);
@@ -204,7 +206,7 @@ export async function loadModelPage(id: string, request: Request): Promise<Model
       cacheKey: `${model.id}@${revision}`,
       idPrefix: "md-",
     });
-    card = { html: rendered.html, headings: rendered.headings, hasMath: rendered.hasMath, showToc: shouldShowTableOfContents(rendered), error: rendered.error };
+    card = { html: toIsland(context?.islands, rendered.html), headings: rendered.headings, hasMath: rendered.hasMath, showToc: shouldShowTableOfContents(rendered), error: rendered.error };
   }
 
   const gguf = model.gguf;
@@ -244,7 +246,7 @@ export async function loadModelPage(id: string, request: Request): Promise<Model
     tab,
     card,
     summary: card ? [] : metadataSummary({ ...model, params: header.params }, taskName, bases),
-    files: tab === "files" ? buildFilesView(model, url.searchParams.get("file"), hub, revision) : null,
+    files: tab === "files" ? buildFilesView(model, url.searchParams.get("file"), hub, revision, context?.islands) : null,
     tree: { bases, derived },
     spaces: { total: spaces.total, items: spaces.spaces },
     use: buildUseThisModel(model, url.searchParams.get("gguf")),

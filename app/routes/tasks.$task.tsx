@@ -22,6 +22,7 @@ import { findCatalogueModelIds, getTaskModelCounts } from "#app/db/queries/task-
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/format.ts";
+import { toIsland } from "#app/utils/html-island.ts";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) =>
   loaderData
@@ -34,7 +35,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
 /** Guide headings get this prefix so they never collide with the page's own section ids. */
 const GUIDE_ID_PREFIX = "guide-";
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const task = getTaskSummary(params.task);
   if (!task) {
     const suggestions = suggestTasks(params.task).map((t) => ({ id: t.id, name: t.name }));
@@ -57,7 +58,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     task,
     palette: COLOR_CLASSES,
     count: counts[task.id] ?? 0,
-    guide: guide ? { html: guide.html, headings: guide.headings, hasMath: guide.hasMath, showToc: shouldShowTableOfContents(guide) } : null,
+    guide: guide ? { html: toIsland(context.islands, guide.html), headings: guide.headings, hasMath: guide.hasMath, showToc: shouldShowTableOfContents(guide) } : null,
     demo: guideData && (guideData.demo.inputs.length > 0 || guideData.demo.outputs.length > 0)
       ? { inputs: guideData.demo.inputs.map(resolveEntry), outputs: guideData.demo.outputs.map(resolveEntry) }
       : null,

@@ -216,6 +216,44 @@ describe("inference snippets panel", () => {
   });
 });
 
+describe("large HTML sent once (html islands)", () => {
+  it("keeps the card and the file viewer through hydration and client navigation, and leaves them out of the hydration data", async () => {
+    const id = "bigscience/bloom";
+    const doc = await (await fetch(`${server.url}/${id}`)).text();
+    const card = doc.slice(doc.indexOf('id="model-card"'));
+    const firstHeading = card.slice(0, 4000).match(/id="md-[a-z0-9-]+"/)?.[0];
+    expect(firstHeading, "the card renders headings with ids").toBeTruthy();
+    // A run of plain prose from the card body (not a heading, so not in the table of contents).
+    const prose = /<p>([A-Za-z0-9 ,]{40,})/.exec(card)?.[1]?.slice(0, 40);
+    expect(prose, "the card has a paragraph of plain prose").toBeTruthy();
+    // The card's markup appears once: in the page, not again inside the hydration script.
+    expect(doc.split(prose!).length - 1).toBe(1);
+    // A client navigation's data request carries the HTML inline.
+    const dataBody = await (await fetch(`${server.url}/${id}.data`)).text();
+    expect(dataBody).toContain(prose!);
+
+    const context = await newContext();
+    const page = await open(context, `/${id}`);
+    const cardHtml = await page.locator("#model-card").innerHTML();
+    expect(cardHtml).toContain(firstHeading!);
+    await page.click('a[href*="tab=files"]');
+    await page.waitForURL(/tab=files/);
+    await page.locator('a[href*="file=README.md"]').first().click();
+    await page.waitForURL(/file=README/);
+    await expect.poll(() => page.locator("#file-viewer [data-code] pre").textContent(), { timeout: 10_000 }).toContain("bloom");
+    await page.goBack();
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes("tab="));
+    await expect.poll(() => page.locator("#model-card").innerHTML(), { timeout: 10_000 }).toBe(cardHtml);
+    // A document load of the viewer, then a client navigation to the card.
+    const viewer = await open(context, `/${id}?tab=files&file=README.md`);
+    expect(await viewer.locator("#file-viewer [data-code] pre").textContent()).toContain("bloom");
+    await viewer.locator(`a[href="/${id}"]`).first().click();
+    await expect.poll(() => viewer.locator("#model-card").innerHTML(), { timeout: 10_000 }).toBe(cardHtml);
+    await context.close();
+  });
+});
+
 describe("without JavaScript", () => {
   it("renders the card, the menu, the configured snippets and the file viewer on the server", async () => {
     const m = await model(CHAT);
