@@ -73,6 +73,8 @@ interface Estimate {
   /** Matching rows; exact when `exact`. */
   n: number;
   exact: boolean;
+  /** Every matching row id, when the probe had to read them anyway (PostgreSQL search). */
+  rids?: number[];
 }
 
 type Stats = CatalogFacets | null;
@@ -112,15 +114,72 @@ async function plannerEstimate(handle: DatabaseHandle, q: RawBuilder<unknown>): 
   return typeof rows === "number" ? rows : Number.POSITIVE_INFINITY;
 }
 
-async function probe(handle: DatabaseHandle, pred: Pred, cap: number): Promise<number> {
-  if (!pred.driver) return Number.POSITIVE_INFINITY;
+interface Probed {
+  n: number;
+  rids?: number[];
+}
+
+interface SearchIds {
+  rids: number[];
+  /** The cap the ids were read up to; fewer ids than this means every match. */
+  cap: number;
+}
+
+const SEARCH_MEMO_LIMIT = 64;
+/** Only small match sets are kept: they are the ones a trigram scan is paid for. */
+const SEARCH_MEMO_MAX_IDS = 10_000;
+const searchMemo = new WeakMap<DatabaseHandle["db"], Map<string, Promise<SearchIds>>>();
+
+/**
+ * The ids matching a rare search term on PostgreSQL, shared by the requests of one catalogue
+ * generation. A GIN trigram scan reads the posting list of every trigram in the term, so even a
+ * rare term costs 20–120 ms; one /models request needs the matches for its probe, its page and
+ * its count, and a typed-out search asks again for the same term.
+ */
+async function searchIds(handle: DatabaseHandle, pred: Pred, cap: number, stats: Stats): Promise<SearchIds> {
+  const read = async (): Promise<SearchIds> => {
+    const r = await sql<{ rid: number }>`${pred.driver!} limit ${cap}`.execute(handle.db);
+    return { rids: r.rows.map((x) => Number(x.rid)), cap };
+  };
+  if (!stats || stats.stale) return read();
+  let memo = searchMemo.get(handle.db);
+  if (!memo) searchMemo.set(handle.db, (memo = new Map()));
+  const key = `${stats.generation}\u0000${pred.value.toLowerCase()}`;
+  const known = memo.get(key);
+  if (known) {
+    const got = await known.catch(() => null);
+    if (got && (got.rids.length < got.cap || got.cap >= cap)) return { rids: got.rids.slice(0, cap), cap };
+  }
+  const job = read();
+  memo.delete(key);
+  memo.set(key, job);
+  const m = memo;
+  void job.then(
+    (x) => {
+      if (x.rids.length > SEARCH_MEMO_MAX_IDS) m.delete(key);
+    },
+    () => m.delete(key),
+  );
+  while (memo.size > SEARCH_MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+  return job;
+}
+
+/** Drops remembered search matches; benchmarks use it to measure first requests. */
+export function forgetSearchIds(handle: DatabaseHandle): void {
+  searchMemo.delete(handle.db);
+}
+
+async function probe(handle: DatabaseHandle, pred: Pred, cap: number, stats: Stats): Promise<Probed> {
+  if (!pred.driver) return { n: Number.POSITIVE_INFINITY };
   if (handle.dialect === "postgres" && pred.kind === "search") {
     const guess = await plannerEstimate(handle, pred.driver);
-    // Trust the estimate for common terms; count exactly when it says the term is rare.
-    if (guess >= PG_EXACT_BELOW) return Math.max(cap, Math.round(guess));
+    // Trust the estimate for common terms; read the matches when it says the term is rare.
+    if (guess >= PG_EXACT_BELOW) return { n: Math.max(cap, Math.round(guess)) };
+    const found = await searchIds(handle, pred, cap, stats);
+    return found.rids.length < cap ? { n: found.rids.length, rids: found.rids } : { n: found.rids.length };
   }
   const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${cap}) x`.execute(handle.db);
-  return Number(r.rows[0]?.n ?? 0);
+  return { n: Number(r.rows[0]?.n ?? 0) };
 }
 
 async function estimate(handle: DatabaseHandle, preds: Pred[], stats: Stats): Promise<Estimate[]> {
@@ -131,8 +190,8 @@ async function estimate(handle: DatabaseHandle, preds: Pred[], stats: Stats): Pr
   return Promise.all(
     known.map(async ({ pred, n }): Promise<Estimate> => {
       if (n !== null) return { pred, n, exact: true };
-      const counted = await probe(handle, pred, cap);
-      return { pred, n: counted, exact: counted < cap };
+      const counted = await probe(handle, pred, cap, stats);
+      return { pred, n: counted.n, exact: counted.n < cap, rids: counted.rids };
     }),
   );
 }
@@ -186,7 +245,9 @@ async function budgetBound(
   const v = edge.v;
   const rid = Number(edge.rid);
   if (!page.ascending) {
-    return v === null ? sql`(${c} is not null or m.rid <= ${rid})` : sql`(${c} > ${v} or (${c} = ${v} and m.rid <= ${rid}))`;
+    // A range on the column (not only an OR), so the index scan stops at the edge: as a filter
+    // alone, PostgreSQL read all 760k index entries for a rare term (940 ms).
+    return v === null ? sql`(${c} is not null or m.rid <= ${rid})` : sql`(${c} >= ${v} and (${c} > ${v} or m.rid <= ${rid}))`;
   }
   return v === null ? sql`(${c} is null and m.rid >= ${rid})` : sql`(${c} is null or ${c} < ${v} or (${c} = ${v} and m.rid >= ${rid}))`;
 }
@@ -202,26 +263,48 @@ async function walk(
   const bound = budget === null ? null : await budgetBound(handle, page, task, budget);
   const conds = preds.map((p) => p.walkWhere ?? p.where);
   if (bound) conds.push(bound);
-  const rows = await runRows(
-    handle,
-    sql<ListRow>`select ${ROW_COLUMNS} from models m${indexName(page.sort, task !== null, handle.dialect)}
-      where ${andAll(conds)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`,
-    page.sort,
-  );
+  const where = andAll(conds);
+  const order = orderBy(handle.dialect, page.sort, page.ascending);
+  let rows: Rows;
+  if (handle.dialect === "postgres") {
+    // Ids first, whole rows for the page after: every row an OFFSET skips is otherwise fetched
+    // from the heap in full, and the sort indexes answer an id-only walk by themselves
+    // (offset 3,000 in a task: 55 ms against a few).
+    const ids = await sql<{ rid: number }>`select m.rid from models m where ${where} order by ${order} limit ${page.limit} offset ${page.offset}`.execute(
+      handle.db,
+    );
+    rows = await rowsByRid(
+      handle,
+      ids.rows.map((x) => Number(x.rid)),
+      page.sort,
+    );
+  } else {
+    rows = await runRows(
+      handle,
+      sql<ListRow>`select ${ROW_COLUMNS} from models m${indexName(page.sort, task !== null, handle.dialect)}
+        where ${where} order by ${order} limit ${page.limit} offset ${page.offset}`,
+      page.sort,
+    );
+  }
   return { ...rows, complete: bound === null || rows.models.length === page.limit };
 }
 
-function driverJoin(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
+/** The driver's row ids: the ids its probe already read, else its index query. */
+function driverSource(driver: Estimate): RawBuilder<unknown> {
+  return driver.rids ? sql`select unnest(${driver.rids}::int[]) as rid` : driver.pred.driver!;
+}
+
+function driverJoin(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknown> {
   // SQLite: CROSS JOIN fixes the join order, so the sort index cannot take over the plan, and the
   // narrow index answers every check and sort key without reading whole rows.
   // PostgreSQL: a materialized CTE does the same.
   return handle.dialect === "sqlite"
-    ? sql`(${driver.driver}) d cross join models m indexed by models_narrow on m.rid = d.rid`
+    ? sql`(${driver.pred.driver}) d cross join models m indexed by models_narrow on m.rid = d.rid`
     : sql`d join models m on m.rid = d.rid`;
 }
 
-function withDriver(handle: DatabaseHandle, driver: Pred): RawBuilder<unknown> {
-  return handle.dialect === "postgres" ? sql`with d as materialized (${driver.driver}) ` : sql``;
+function withDriver(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknown> {
+  return handle.dialect === "postgres" ? sql`with d as materialized (${driverSource(driver)}) ` : sql``;
 }
 
 /** Whole rows for ids in the given order. */
@@ -239,8 +322,8 @@ async function rowsByRid(handle: DatabaseHandle, rids: number[], sort: SortKey):
   };
 }
 
-async function collect(handle: DatabaseHandle, preds: Pred[], driver: Pred, page: PageQuery): Promise<Rows> {
-  const rest = preds.filter((p) => p !== driver).map((p) => p.where);
+async function collect(handle: DatabaseHandle, preds: Pred[], driver: Estimate, page: PageQuery): Promise<Rows> {
+  const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
   // Sort the matches by id and key alone, then read whole rows for the one page.
   const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
     where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`.execute(handle.db);
@@ -299,9 +382,9 @@ async function planPage(handle: DatabaseHandle, filters: CatalogFilters, page: P
     // A cursor moves the start of the walk, so a budget counted from the top would be wrong.
     const w = await walk(handle, withCursor, page, driver && !cursor && budget < walkRows ? budget : null);
     if (w.complete) return { ...w, plan: `walk(${taskEst ? "task index" : "sort index"})` };
-    if (driver) return { ...(await collect(handle, withCursor, driver.pred, page)), plan: `walk→collect(${driver.pred.kind})` };
+    if (driver) return { ...(await collect(handle, withCursor, driver, page)), plan: `walk→collect(${driver.pred.kind})` };
   }
-  if (driver) return { ...(await collect(handle, withCursor, driver.pred, page)), plan: `collect(${driver.pred.kind})` };
+  if (driver) return { ...(await collect(handle, withCursor, driver, page)), plan: `collect(${driver.pred.kind})` };
   return { ...(await walk(handle, withCursor, page, null)), plan: "walk(full)" };
 }
 
@@ -323,10 +406,17 @@ export async function collectMatchIds(handle: DatabaseHandle, filters: CatalogFi
   const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
   if (rest.length === 0) {
     // One filter: its own index has the answer, no row needs reading.
-    const r = await sql<{ rid: number }>`select d.rid from (${driver.pred.driver}) d limit ${limit}`.execute(handle.db);
+    const r = await sql<{ rid: number }>`select d.rid from (${driverSource(driver)}) d limit ${limit}`.execute(handle.db);
     return r.rows.map((x) => Number(x.rid));
   }
-  const r = await sql<{ rid: number }>`${withDriver(handle, driver.pred)}select m.rid from ${driverJoin(handle, driver.pred)}
+  if (handle.dialect === "postgres" && !driver.rids) {
+    // Unordered and capped, PostgreSQL's own plan (a BitmapAnd of the filters' indexes) beats a
+    // driver pinned first: the materialized CTE read every row of the driver before the first
+    // match (fill-mask + "bert": 650 ms against 75 ms).
+    const r = await sql<{ rid: number }>`select m.rid from models m where ${andAll(preds.map((p) => p.where))} limit ${limit}`.execute(handle.db);
+    return r.rows.map((x) => Number(x.rid));
+  }
+  const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
     where ${andAll(rest)} limit ${limit}`.execute(handle.db);
   return r.rows.map((x) => Number(x.rid));
 }
@@ -422,6 +512,9 @@ async function sampleFacets(handle: DatabaseHandle, filters: CatalogFilters, sta
 export async function countCatalog(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<CatalogCount> {
   const exact = exactFromStats(handle, filters, stats);
   if (exact !== null) return { value: exact, exact: true };
+  // The facets' exact recount, once it has landed for this generation, carries the count too.
+  const cached = await getCachedFacets(handle, filters);
+  if (cached && cached.exact && !cached.stale) return { value: cached.total, exact: true };
   const rids = await collectMatchIds(handle, filters, stats);
   return { value: rids.length, exact: rids.length <= COUNT_CAP };
 }
