@@ -23,6 +23,7 @@ import { type CatalogFilters, PAGE_SIZE, type SortKey, emptyFilters } from "#app
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import {
+  FACET_SAMPLE,
   type PageQuery,
   baselineCount,
   baselinePage,
@@ -31,9 +32,17 @@ import {
   countAndFacets,
   countCatalog,
   forgetCounts,
+  forgetSearchIds,
   listCatalogPage,
 } from "#app/db/queries/catalog.server.ts";
-import { facetsForRids, getCatalogueStats, liveFacetsBaseline, settleFacetJobs, warmCatalogueStats } from "#app/db/queries/facets.server.ts";
+import {
+  facetsForRids,
+  forgetFacetMemory,
+  getCatalogueStats,
+  liveFacetsBaseline,
+  settleFacetJobs,
+  warmCatalogueStats,
+} from "#app/db/queries/facets.server.ts";
 import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
@@ -165,17 +174,22 @@ async function handlerClasses(h: DatabaseHandle, withBase: boolean): Promise<Cla
   });
   const cold = (filters: CatalogFilters): Case => ({
     label: JSON.stringify(filters),
-    // What a request pays before any cached count exists: the capped id collection and a sample count.
+    // What a request pays before any cached count exists: the capped id collection and the facets
+    // of every match (up to 10,000) or of a sample (beyond).
     run: async () => {
+      forgetSearchIds(h);
       const rids = await collectMatchIds(h, filters, stats);
-      return facetsForRids(h, rids.slice(0, 10_000), rids.length <= 10_000);
+      return rids.length <= 10_000 ? facetsForRids(h, rids, true) : facetsForRids(h, rids.slice(0, FACET_SAMPLE), false);
     },
   });
   const firstCount = (filters: CatalogFilters): Case => ({
     label: JSON.stringify(filters),
-    // The first request for a filter set: nothing remembered for it yet.
+    // The first request for a filter set in this process: nothing remembered in memory for it
+    // (exact counts of large match sets stored in the database for this generation still count).
     run: async () => {
       forgetCounts(h);
+      forgetFacetMemory(h);
+      forgetSearchIds(h);
       return countAndFacets(h, filters, stats);
     },
   });

@@ -62,7 +62,10 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("cache_size = -65536");
     sqlite.pragma("temp_store = MEMORY");
-    sqlite.pragma("mmap_size = 268435456");
+    // No memory map: every page of the file the process ever read through it stays in its RSS
+    // (the facet recounts scan the whole table), 220 MB of a 519 MB server. Reads go through
+    // the bounded page cache above and the kernel's own cache instead.
+    sqlite.pragma("mmap_size = 0");
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return {
       db,

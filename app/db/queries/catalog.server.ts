@@ -19,7 +19,14 @@ import {
 } from "#app/db/queries/catalog-sql.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import { type CatalogFacets, facetsForRids, getCachedFacets, getCatalogueStats, scheduleExactFacets } from "#app/db/queries/facets.server.ts";
+import {
+  type CatalogFacets,
+  facetsForRids,
+  getCachedFacets,
+  getCatalogueStats,
+  rememberExactFacets,
+  scheduleExactFacets,
+} from "#app/db/queries/facets.server.ts";
 
 /**
  * The catalogue listing planner. A sorted page can be found two ways:
@@ -127,7 +134,7 @@ interface SearchIds {
 
 const SEARCH_MEMO_LIMIT = 64;
 /** Only small match sets are kept: they are the ones a trigram scan is paid for. */
-const SEARCH_MEMO_MAX_IDS = 10_000;
+const SEARCH_MEMO_MAX_IDS = COUNT_CAP + 1;
 const searchMemo = new WeakMap<DatabaseHandle["db"], Map<string, Promise<SearchIds>>>();
 
 /**
@@ -144,12 +151,9 @@ async function searchIds(handle: DatabaseHandle, pred: Pred, cap: number, stats:
   if (!stats || stats.stale) return read();
   let memo = searchMemo.get(handle.db);
   if (!memo) searchMemo.set(handle.db, (memo = new Map()));
-  const key = `${stats.generation}\u0000${pred.value.toLowerCase()}`;
-  const known = memo.get(key);
-  if (known) {
-    const got = await known.catch(() => null);
-    if (got && (got.rids.length < got.cap || got.cap >= cap)) return { rids: got.rids.slice(0, cap), cap };
-  }
+  const key = searchKey(pred, stats);
+  const known = await knownSearchIds(handle, pred, stats);
+  if (known && (known.rids.length < known.cap || known.cap >= cap)) return { rids: known.rids.slice(0, cap), cap };
   const job = read();
   memo.delete(key);
   memo.set(key, job);
@@ -164,6 +168,26 @@ async function searchIds(handle: DatabaseHandle, pred: Pred, cap: number, stats:
   return job;
 }
 
+const searchKey = (pred: Pred, stats: CatalogFacets) => `${stats.generation}\u0000${pred.value.toLowerCase()}`;
+
+/** What an earlier request of this generation read for the term, if anything. */
+async function knownSearchIds(handle: DatabaseHandle, pred: Pred, stats: Stats): Promise<SearchIds | null> {
+  if (!stats || stats.stale) return null;
+  const known = searchMemo.get(handle.db)?.get(searchKey(pred, stats));
+  return known ? known.catch(() => null) : null;
+}
+
+/**
+ * Every match of a PostgreSQL search when there are few enough to keep, so a page can be sorted
+ * from them and a count taken without another trigram scan. Null when the term is too common.
+ */
+async function completeSearchIds(handle: DatabaseHandle, driver: Estimate, stats: Stats): Promise<number[] | null> {
+  if (driver.rids) return driver.rids;
+  if (handle.dialect !== "postgres" || driver.pred.kind !== "search" || !driver.pred.driver) return null;
+  const found = await searchIds(handle, driver.pred, SEARCH_MEMO_MAX_IDS, stats);
+  return found.rids.length < found.cap ? found.rids : null;
+}
+
 /** Drops remembered search matches; benchmarks use it to measure first requests. */
 export function forgetSearchIds(handle: DatabaseHandle): void {
   searchMemo.delete(handle.db);
@@ -172,6 +196,10 @@ export function forgetSearchIds(handle: DatabaseHandle): void {
 async function probe(handle: DatabaseHandle, pred: Pred, cap: number, stats: Stats): Promise<Probed> {
   if (!pred.driver) return { n: Number.POSITIVE_INFINITY };
   if (handle.dialect === "postgres" && pred.kind === "search") {
+    // A term an earlier request read the matches of: those are exact and free.
+    const known = await knownSearchIds(handle, pred, stats);
+    if (known && known.rids.length < known.cap) return { n: known.rids.length, rids: known.rids };
+    if (known && known.cap >= cap) return { n: known.rids.length };
     const guess = await plannerEstimate(handle, pred.driver);
     // Trust the estimate for common terms; read the matches when it says the term is rare.
     if (guess >= PG_EXACT_BELOW) return { n: Math.max(cap, Math.round(guess)) };
@@ -322,7 +350,9 @@ async function rowsByRid(handle: DatabaseHandle, rids: number[], sort: SortKey):
   };
 }
 
-async function collect(handle: DatabaseHandle, preds: Pred[], driver: Estimate, page: PageQuery): Promise<Rows> {
+async function collect(handle: DatabaseHandle, preds: Pred[], found: Estimate, page: PageQuery, stats: Stats): Promise<Rows> {
+  const rids = await completeSearchIds(handle, found, stats);
+  const driver = rids ? { ...found, rids } : found;
   const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
   // Sort the matches by id and key alone, then read whole rows for the one page.
   const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
@@ -382,9 +412,9 @@ async function planPage(handle: DatabaseHandle, filters: CatalogFilters, page: P
     // A cursor moves the start of the walk, so a budget counted from the top would be wrong.
     const w = await walk(handle, withCursor, page, driver && !cursor && budget < walkRows ? budget : null);
     if (w.complete) return { ...w, plan: `walk(${taskEst ? "task index" : "sort index"})` };
-    if (driver) return { ...(await collect(handle, withCursor, driver, page)), plan: `walk→collect(${driver.pred.kind})` };
+    if (driver) return { ...(await collect(handle, withCursor, driver, page, stats)), plan: `walk→collect(${driver.pred.kind})` };
   }
-  if (driver) return { ...(await collect(handle, withCursor, driver, page)), plan: `collect(${driver.pred.kind})` };
+  if (driver) return { ...(await collect(handle, withCursor, driver, page, stats)), plan: `collect(${driver.pred.kind})` };
   return { ...(await walk(handle, withCursor, page, null)), plan: "walk(full)" };
 }
 
@@ -398,7 +428,14 @@ export async function collectMatchIds(handle: DatabaseHandle, filters: CatalogFi
   }
   const ests = await estimate(handle, preds, stats);
   if (ests.some((e) => e.exact && e.n === 0)) return [];
-  const driver = pickDriver(ests);
+  const picked = pickDriver(ests);
+  let driver = picked;
+  if (picked && handle.dialect === "postgres" && picked.pred.kind === "search" && !picked.rids && picked.pred.driver) {
+    // Read (and keep) the capped matches once: later counts and pages of the term reuse them.
+    const found = await searchIds(handle, picked.pred, Math.max(limit, SEARCH_MEMO_MAX_IDS), stats);
+    if (found.rids.length < found.cap) driver = { ...picked, rids: found.rids };
+    else if (preds.length === 1) return found.rids.slice(0, limit);
+  }
   if (!driver) {
     const r = await sql<{ rid: number }>`select m.rid from models m where ${andAll(preds.map((p) => p.where))} limit ${limit}`.execute(handle.db);
     return r.rows.map((x) => Number(x.rid));
@@ -454,6 +491,8 @@ interface Counted {
 
 const COUNTED_LIMIT = 500;
 const countedCache = new WeakMap<DatabaseHandle["db"], Map<string, Counted>>();
+/** Counts asked for without facets (the API's and the benchmark's), per catalogue generation. */
+const countMemo = new WeakMap<DatabaseHandle["db"], Map<string, CatalogCount>>();
 
 /**
  * Count and facets for a filter set, remembered per catalogue generation: paging and re-sorting a
@@ -484,6 +523,7 @@ export async function countAndFacets(handle: DatabaseHandle, filters: CatalogFil
 /** Drops remembered counts; benchmarks use it to measure first requests. */
 export function forgetCounts(handle: DatabaseHandle): void {
   countedCache.delete(handle.db);
+  countMemo.delete(handle.db);
 }
 
 async function computeCountAndFacets(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<Counted> {
@@ -497,15 +537,26 @@ async function computeCountAndFacets(handle: DatabaseHandle, filters: CatalogFil
   }
   const rids = await collectMatchIds(handle, filters, stats);
   const complete = rids.length <= COUNT_CAP;
-  if (complete) return { count: { value: rids.length, exact: true }, facets: await facetsForRids(handle, rids, true) };
+  if (complete) {
+    const facets = await facetsForRids(handle, rids, true);
+    rememberExactFacets(handle, filters, facets);
+    return { count: { value: rids.length, exact: true }, facets };
+  }
   scheduleExactFacets(handle, filters);
-  return { count: { value: rids.length, exact: false }, facets: cached ?? (await facetsForRids(handle, rids.slice(0, COUNT_CAP), false)) };
+  return { count: { value: rids.length, exact: false }, facets: cached ?? (await facetsForRids(handle, rids.slice(0, FACET_SAMPLE), false)) };
 }
+
+/**
+ * Rows read for the stand-in facets of a large match set, shown until its exact recount lands.
+ * They are lower bounds either way; reading 2,000 rows instead of 10,000 takes a first request on
+ * PostgreSQL (random heap reads) from some 150 ms to some 30.
+ */
+export const FACET_SAMPLE = 2_000;
 
 async function sampleFacets(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<CatalogFacets> {
   scheduleExactFacets(handle, filters);
-  const rids = await collectMatchIds(handle, filters, stats);
-  return facetsForRids(handle, rids.slice(0, COUNT_CAP), rids.length <= COUNT_CAP);
+  const rids = await collectMatchIds(handle, filters, stats, FACET_SAMPLE);
+  return facetsForRids(handle, rids.slice(0, FACET_SAMPLE), rids.length <= FACET_SAMPLE);
 }
 
 /** Count only (capped), for the API and benchmarks. */
@@ -515,8 +566,16 @@ export async function countCatalog(handle: DatabaseHandle, filters: CatalogFilte
   // The facets' exact recount, once it has landed for this generation, carries the count too.
   const cached = await getCachedFacets(handle, filters);
   if (cached && cached.exact && !cached.stale) return { value: cached.total, exact: true };
+  const key = `${await getCatalogueGeneration(handle.db)}:${filtersKey(filters)}`;
+  const known = countedCache.get(handle.db)?.get(key) ?? countMemo.get(handle.db)?.get(key);
+  if (known) return "count" in known ? known.count : known;
   const rids = await collectMatchIds(handle, filters, stats);
-  return { value: rids.length, exact: rids.length <= COUNT_CAP };
+  const counted = { value: rids.length, exact: rids.length <= COUNT_CAP };
+  let memo = countMemo.get(handle.db);
+  if (!memo) countMemo.set(handle.db, (memo = new Map()));
+  memo.set(key, counted);
+  while (memo.size > COUNTED_LIMIT) memo.delete(memo.keys().next().value as string);
+  return counted;
 }
 
 // ---- baseline ------------------------------------------------------------------------------

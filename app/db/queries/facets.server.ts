@@ -232,6 +232,14 @@ export async function getCachedFacets(handle: DatabaseHandle, filters: CatalogFi
   return { ...entry.facets, stale: true };
 }
 
+/**
+ * Keeps exact counts of a small match set for this catalogue generation, in memory only: there is
+ * one per typed search, too many to store, and recounting one costs a single capped collection.
+ */
+export function rememberExactFacets(handle: DatabaseHandle, filters: CatalogFilters, facets: CatalogFacets): void {
+  if (facets.exact && !facets.stale) remember(handle.db, cacheKey(filters), { generation: facets.generation, facets });
+}
+
 /** Starts (at most once per key, a few keys at a time) the exact count for a filter set. */
 export function scheduleExactFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> | null {
   const db = handle.db;
