@@ -2,18 +2,25 @@
  * Inference gateway overhead: time to first token and per-token cost of a streamed chat reply
  * through POST /api/inference (the real server, `modelyard serve`), against @huggingface/inference
  * calling the same provider SIMULATOR directly, side by side, at several concurrency levels; then
- * the server's RSS before and after a soak.
+ * the server's RSS and live heap before and after a soak.
  *
  *   npm run bench:gateway -- [--concurrency 1,50,200] [--streams 400] [--token-delay-ms 2]
  *                            [--soak-seconds 60] [--soak-concurrency 200] [--server real|bare]
+ *                            [--profile-dir <dir>]
  *
- * --server real (default) runs `modelyard serve` (Express + React Router + the gateway route);
+ * --server real (default) runs `modelyard serve` (Express + the gateway route);
  * --server bare runs bench/gateway-server.ts (the gateway behind a minimal Node adapter).
+ * --profile-dir writes a V8 CPU profile of the server (node --cpu-prof) there.
  *
  * Three processes: the simulator (tests/simulators/cli.ts), the server, and this client. Figures
- * only; nothing is asserted. "server CPU/token" is the server process's user+system CPU time
- * during a level divided by the tokens it streamed (all of its work: HTTP, React Router, the
- * library, SSE), read from /proc.
+ * only; nothing is asserted. CPU per token is read per process and divided by the tokens streamed:
+ *  - gateway: the server process's user+system CPU during the level (from /proc): all of its work,
+ *    HTTP in and out, the library's request and SSE parsing, the gateway's events;
+ *  - direct: this process's CPU (process.cpuUsage) while the library alone calls the simulator:
+ *    the same library work, which any client has to do;
+ *  - overhead: the difference, what the gateway adds per token.
+ * Measurement starts once the server is idle (`modelyard serve` warms catalogue statistics in the
+ * background after start). Failed streams are counted with their causes, never dropped.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -32,6 +39,7 @@ const { values } = parseArgs({
     "soak-seconds": { type: "string", default: "60" },
     "soak-concurrency": { type: "string", default: "200" },
     server: { type: "string", default: "real" },
+    "profile-dir": { type: "string" },
   },
 });
 const LEVELS = (values.concurrency ?? "1,50,200").split(",").map(Number);
@@ -39,27 +47,55 @@ const STREAMS = Number(values.streams);
 const TOKEN_DELAY = Number(values["token-delay-ms"]);
 const SOAK_SECONDS = Number(values["soak-seconds"]);
 const SOAK_CONCURRENCY = Number(values["soak-concurrency"]);
+const PROFILE_DIR = values["profile-dir"] ? path.resolve(values["profile-dir"]) : null;
 // In both the bundled catalogue and the simulator's Hub fixture (the direct client looks its mapping up there once).
 const MODEL = "meta-llama/Llama-3.3-70B-Instruct";
 const TOKEN = "hf_benchmarkToken00000000000";
 // The simulator echoes up to 200 characters of the question: about 40 tokens per reply.
 const QUESTION = "Describe, in one long sentence, how a river carves a canyon over thousands of years, and why the rock layers show the history of the land it cut through";
 
-function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+interface Child {
+  child: ChildProcess;
+  match: RegExpExecArray;
+  output: () => string;
+  /** Resolves with the next line matching `re` written after this call. */
+  nextLine: (re: RegExp, timeoutMs: number) => Promise<string | null>;
+}
+
+function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
+  const waiters = new Set<{ re: RegExp; resolve: (line: string) => void }>();
+  const nextLine = (re: RegExp, timeoutMs: number) =>
+    new Promise<string | null>((resolve) => {
+      const waiter = {
+        re,
+        resolve: (line: string) => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(line);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        resolve(null);
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`child did not start:\n${out}`)), 240_000);
     const check = () => {
       const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, match: m, output: () => out });
+        resolve({ child, match: m, output: () => out, nextLine });
       }
     };
     child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
+      const text = d.toString();
+      out += text;
       if (out.length > 1_000_000) out = out.slice(-100_000);
+      for (const line of text.split("\n")) for (const w of waiters) if (w.re.test(line)) w.resolve(line);
       check();
     });
     child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
@@ -76,10 +112,58 @@ function procStat(pid: number): { cpuMs: number; rssMb: number } {
   return { cpuMs: (ticks * 1000) / 100, rssMb: rssKb / 1024 };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until the server spends under 3% of a core for two seconds running (at most 3 minutes). */
+async function waitForIdle(pid: number): Promise<number> {
+  const t0 = performance.now();
+  let quiet = 0;
+  let last = procStat(pid).cpuMs;
+  while (quiet < 2 && performance.now() - t0 < 180_000) {
+    await sleep(1_000);
+    const now = procStat(pid).cpuMs;
+    quiet = now - last < 30 ? quiet + 1 : 0;
+    last = now;
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+/** The server's memory after a full GC (bench/gateway-memory-probe.ts answers SIGUSR2). */
+async function probeMemory(server: Child): Promise<{ rss: number; heapUsed: number; external: number } | null> {
+  const line = server.nextLine(/^memory-probe /, 10_000);
+  server.child.kill("SIGUSR2");
+  const text = await line;
+  if (!text) return null;
+  const field = (name: string) => Number(new RegExp(`${name}=([\\d.]+)`).exec(text)?.[1] ?? Number.NaN);
+  return { rss: field("rss"), heapUsed: field("heapUsed"), external: field("external") };
+}
+
 interface Sample {
   ttft: number;
   perToken: number;
   tokens: number;
+}
+
+/** Failed streams by cause, so a failure count always comes with what went wrong. */
+class Failures {
+  readonly causes = new Map<string, number>();
+  count = 0;
+  add(error: unknown): void {
+    this.count += 1;
+    const cause = describeFailure(error);
+    this.causes.set(cause, (this.causes.get(cause) ?? 0) + 1);
+  }
+  summary(): string {
+    return [...this.causes].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `    ${n} × ${cause}`).join("\n");
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).slice(0, 300);
+  // undici's "fetch failed" says nothing; the socket error is in the cause.
+  const cause: unknown = error.cause;
+  const detail = cause instanceof Error ? ` (cause: ${[(cause as { code?: unknown }).code, cause.message].filter(Boolean).join(" ")})` : "";
+  return `${error.name}: ${error.message}${detail}`.slice(0, 300);
 }
 
 function pct(xs: number[], p: number): number {
@@ -94,18 +178,20 @@ async function viaGateway(base: string): Promise<Sample> {
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}` },
     body: JSON.stringify({ model: MODEL, provider: "together", messages: [{ role: "user", content: QUESTION }], stream: true }),
   });
-  if (!res.ok || !res.body) throw new Error(`gateway answered ${res.status}: ${await res.text()}`);
+  if (!res.ok || !res.body) throw new Error(`gateway answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
   let first = 0;
   let last = 0;
   let tokens = 0;
   let failed: string | null = null;
+  let ended = false;
   const feed = createStreamEventParser((e) => {
     if (e.type === "token") {
       const now = performance.now();
       if (tokens === 0) first = now;
       last = now;
       tokens += 1;
-    } else if (e.type === "error") failed = e.error.message;
+    } else if (e.type === "error") failed = `error event ${e.error.status} ${e.error.code}: ${e.error.message}`;
+    else if (e.type === "done") ended = true;
   });
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   for (;;) {
@@ -114,6 +200,7 @@ async function viaGateway(base: string): Promise<Sample> {
     feed(value);
   }
   if (failed) throw new Error(failed);
+  if (!ended) throw new Error(`the stream ended without a done event after ${tokens} tokens`);
   return { ttft: first - t0, perToken: tokens > 1 ? (last - first) / (tokens - 1) : 0, tokens };
 }
 
@@ -141,21 +228,29 @@ async function direct(simUrl: string): Promise<Sample> {
   return { ttft: first - t0, perToken: tokens > 1 ? (last - first) / (tokens - 1) : 0, tokens };
 }
 
-async function runLevel(concurrency: number, total: number, one: () => Promise<Sample>): Promise<Sample[]> {
+async function runLevel(concurrency: number, total: number, one: () => Promise<Sample>): Promise<{ samples: Sample[]; failures: Failures }> {
   const samples: Sample[] = [];
+  const failures = new Failures();
   let started = 0;
   const worker = async () => {
     while (started < total) {
       started += 1;
-      samples.push(await one());
+      try {
+        samples.push(await one());
+      } catch (error) {
+        failures.add(error);
+      }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return samples;
+  return { samples, failures };
 }
 
+const ms = (x: number, digits = 2) => `${x.toFixed(digits)} ms`;
+const us = (x: number) => `${(x * 1000).toFixed(1)} µs`;
+
 async function main() {
-  console.log(`bench:gateway  node ${process.version}  ${os.cpus().length} cores  token delay ${TOKEN_DELAY} ms  streams per level ${STREAMS}`);
+  console.log(`bench:gateway  node ${process.version}  ${os.cpus().length} cores  load ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}  token delay ${TOKEN_DELAY} ms  streams per level ${STREAMS}`);
   const sim = await startChild([path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "tests/simulators/cli.ts", "--port", "0", "--token-delay-ms", String(TOKEN_DELAY)], {}, /^(http:\/\/127\.0\.0\.1:\d+)$/m);
   const simUrl = sim.match[1] ?? "";
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-bench-"));
@@ -166,58 +261,72 @@ async function main() {
     MODELYARD_UPSTREAM_OVERRIDE: simUrl,
     MODELYARD_INFERENCE_RATE_LIMIT: "1000000",
   };
+  // The probe (and tsx for it) in the server's own process, so /proc and heap figures are its own.
+  const nodeArgs = ["--expose-gc", "--import", "tsx", "--import", "./bench/gateway-memory-probe.ts"];
+  if (PROFILE_DIR) nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`);
   const server =
     values.server === "bare"
-      ? // `--import tsx` keeps the gateway in this child's own process, so /proc figures are its own.
-        await startChild(["--import", "tsx", "bench/gateway-server.ts"], env, /gateway at (http:\/\/127\.0\.0\.1:\d+)/)
-      : await startChild([path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], env, /running at (http:\/\/localhost:\d+)/);
-  console.log(`server: ${values.server === "bare" ? "bare gateway (bench/gateway-server.ts)" : "modelyard serve"}`);
+      ? await startChild([...nodeArgs, "bench/gateway-server.ts"], env, /gateway at (http:\/\/127\.0\.0\.1:\d+)/)
+      : await startChild([...nodeArgs, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], env, /running at (http:\/\/localhost:\d+)/);
+  console.log(`server: ${values.server === "bare" ? "bare gateway (bench/gateway-server.ts)" : "modelyard serve"}${PROFILE_DIR ? `, CPU profile to ${PROFILE_DIR}` : ""}`);
   const base = (server.match[1] ?? "").replace("localhost", "127.0.0.1");
   const pid = server.child.pid ?? 0;
   try {
+    console.log(`server idle after ${(await waitForIdle(pid)).toFixed(0)} s`);
     // Warm both paths (JIT, connection pools, the catalogue cache).
     await runLevel(10, 50, () => viaGateway(base));
     await runLevel(10, 50, () => direct(simUrl));
 
-    console.log("\n| concurrency | path | streams | TTFT p50 | TTFT p95 | per-token p50 | tokens/stream | server CPU/token |");
-    console.log("|---|---|---|---|---|---|---|---|");
-    const table: Array<{ c: number; ttftOver: number; tokOver: number; cpuPerToken: number }> = [];
+    console.log("\n| concurrency | path | streams ok | failed | TTFT p50 | TTFT p95 | per-token p50 | tokens/stream | CPU/token |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const table: Array<{ c: number; ttftOver: number; tokOver: number; gatewayCpu: number; directCpu: number }> = [];
+    const allFailures: string[] = [];
     for (const c of LEVELS) {
       const total = Math.max(STREAMS, c * 2);
+      const cpu0 = process.cpuUsage();
       const d = await runLevel(c, total, () => direct(simUrl));
+      const cpu1 = process.cpuUsage(cpu0);
+      const directCpu = (cpu1.user + cpu1.system) / 1000 / d.samples.reduce((n, s) => n + s.tokens, 0);
       const before = procStat(pid);
       const g = await runLevel(c, total, () => viaGateway(base));
       const after = procStat(pid);
-      const tokens = g.reduce((n, s) => n + s.tokens, 0);
-      const cpuPerToken = (after.cpuMs - before.cpuMs) / tokens;
-      for (const [label, s, cpu] of [["direct", d, "–"], ["gateway", g, `${(cpuPerToken * 1000).toFixed(1)} µs`]] as const) {
+      const gatewayCpu = (after.cpuMs - before.cpuMs) / g.samples.reduce((n, s) => n + s.tokens, 0);
+      for (const [label, r, cpu] of [
+        ["direct (client process)", d, directCpu],
+        ["gateway (server process)", g, gatewayCpu],
+      ] as const) {
+        const s = r.samples;
         console.log(
-          `| ${c} | ${label} | ${s.length} | ${pct(s.map((x) => x.ttft), 50).toFixed(2)} ms | ${pct(s.map((x) => x.ttft), 95).toFixed(2)} ms | ${pct(s.map((x) => x.perToken), 50).toFixed(3)} ms | ${(s.reduce((n, x) => n + x.tokens, 0) / s.length).toFixed(1)} | ${cpu} |`,
+          `| ${c} | ${label} | ${s.length} | ${r.failures.count} | ${ms(pct(s.map((x) => x.ttft), 50))} | ${ms(pct(s.map((x) => x.ttft), 95))} | ${ms(pct(s.map((x) => x.perToken), 50), 3)} | ${(s.reduce((n, x) => n + x.tokens, 0) / Math.max(1, s.length)).toFixed(1)} | ${us(cpu)} |`,
         );
+        if (r.failures.count > 0) allFailures.push(`  c=${c} ${label}:\n${r.failures.summary()}`);
       }
       table.push({
         c,
-        ttftOver: pct(g.map((x) => x.ttft), 50) - pct(d.map((x) => x.ttft), 50),
-        tokOver: pct(g.map((x) => x.perToken), 50) - pct(d.map((x) => x.perToken), 50),
-        cpuPerToken,
+        ttftOver: pct(g.samples.map((x) => x.ttft), 50) - pct(d.samples.map((x) => x.ttft), 50),
+        tokOver: pct(g.samples.map((x) => x.perToken), 50) - pct(d.samples.map((x) => x.perToken), 50),
+        gatewayCpu,
+        directCpu,
       });
     }
-    console.log("\n| concurrency | TTFT overhead p50 (goal <= 2 ms) | per-token overhead p50 (goal <= 0.1 ms) | server CPU per token |");
-    console.log("|---|---|---|---|");
-    for (const r of table) console.log(`| ${r.c} | ${r.ttftOver.toFixed(2)} ms | ${r.tokOver.toFixed(3)} ms | ${r.cpuPerToken.toFixed(4)} ms |`);
+    if (allFailures.length) console.log(`\nfailed streams by cause:\n${allFailures.join("\n")}`);
+    console.log("\n| concurrency | TTFT overhead p50 (goal <= 2 ms) | per-token latency overhead p50 | gateway CPU/token | direct CPU/token | CPU overhead per token (goal <= 0.1 ms) |");
+    console.log("|---|---|---|---|---|---|");
+    for (const r of table) console.log(`| ${r.c} | ${ms(r.ttftOver)} | ${ms(r.tokOver, 3)} | ${ms(r.gatewayCpu, 4)} | ${ms(r.directCpu, 4)} | ${ms(r.gatewayCpu - r.directCpu, 4)} |`);
 
     if (SOAK_SECONDS > 0) {
+      const memBefore = await probeMemory(server);
       const rssBefore = procStat(pid).rssMb;
       const until = performance.now() + SOAK_SECONDS * 1000;
       let done = 0;
-      let failures = 0;
+      const failures = new Failures();
       const worker = async () => {
         while (performance.now() < until) {
           try {
             await viaGateway(base);
             done += 1;
-          } catch {
-            failures += 1;
+          } catch (error) {
+            failures.add(error);
           }
         }
       };
@@ -225,16 +334,29 @@ async function main() {
       const sampler = setInterval(() => samplesRss.push(procStat(pid).rssMb), 5_000);
       await Promise.all(Array.from({ length: SOAK_CONCURRENCY }, worker));
       clearInterval(sampler);
-      await new Promise((r) => setTimeout(r, 2_000));
+      await sleep(2_000);
       const rssAfter = procStat(pid).rssMb;
+      const memAfter = await probeMemory(server);
       console.log(
-        `\nsoak: ${SOAK_SECONDS} s at ${SOAK_CONCURRENCY} concurrent streams, ${done} streams (${failures} failed); server RSS before ${rssBefore.toFixed(1)} MB, during max ${Math.max(...samplesRss, rssAfter).toFixed(1)} MB, after ${rssAfter.toFixed(1)} MB`,
+        `\nsoak: ${SOAK_SECONDS} s at ${SOAK_CONCURRENCY} concurrent streams, ${done} streams ok, ${failures.count} failed; server RSS before ${rssBefore.toFixed(1)} MB, during max ${Math.max(...samplesRss, rssAfter).toFixed(1)} MB, after ${rssAfter.toFixed(1)} MB`,
       );
-      if (samplesRss.length > 2) console.log(`RSS samples every 5 s (MB): ${samplesRss.map((x) => x.toFixed(0)).join(" ")}`);
+      if (memBefore && memAfter) {
+        console.log(
+          `after a full GC: before rss ${memBefore.rss} MB heapUsed ${memBefore.heapUsed} MB external ${memBefore.external} MB; after rss ${memAfter.rss} MB heapUsed ${memAfter.heapUsed} MB external ${memAfter.external} MB`,
+        );
+      }
+      if (failures.count > 0) console.log(`failed streams by cause:\n${failures.summary()}`);
+      if (samplesRss.length > 2) {
+        // One figure per 30 s keeps a 10-minute soak readable.
+        console.log(`RSS every 30 s (MB): ${samplesRss.filter((_, i) => i % 6 === 5).map((x) => x.toFixed(0)).join(" ")}`);
+      }
     }
   } finally {
+    const exited = new Promise((r) => server.child.once("exit", r));
     server.child.kill("SIGTERM");
     sim.child.kill("SIGTERM");
+    // The CPU profile is written as the server exits.
+    await Promise.race([exited, sleep(10_000)]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

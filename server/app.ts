@@ -3,15 +3,19 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
+import { serveInference } from "#app/inference/node-adapter.server.ts";
 import { createIslandStore } from "#app/utils/html-island.ts";
 
 /**
  * The HTTP server around the React Router build: compressed responses, long-cached hashed
  * assets, and a JSON 404 for unknown /api paths. Streaming responses (SSE) bypass compression.
+ * POST /api/inference is answered first, on Node's own request and response, without the
+ * middleware or React Router (docs/decisions/0008-inference-fast-path.md).
  */
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
   const app = express();
   app.disable("x-powered-by");
+  app.post("/api/inference", (req, res) => serveInference(req, res));
   app.use(
     compression({
       filter: (req, res) => {

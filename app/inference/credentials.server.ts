@@ -20,7 +20,7 @@ export function providerKeyVariable(provider: string): string {
 }
 
 /** The token from `Authorization: Bearer <token>`, or undefined (a malformed header counts as none). */
-export function visitorTokenFrom(headers: Headers): string | undefined {
+export function visitorTokenFrom(headers: { get(name: string): string | null }): string | undefined {
   const value = headers.get("authorization");
   if (!value) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(value);

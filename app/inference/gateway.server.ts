@@ -1,7 +1,8 @@
 /**
  * POST /api/inference, end to end: limits, body validation, endpoint and provider resolution,
  * credentials, then the library under a deadline with a bounded 503 retry, answered as JSON,
- * media bytes, or an SSE stream. The route module only adapts React Router to handle().
+ * media bytes, or an SSE stream. run() is transport-free; handle() adapts it to Fetch (the React
+ * Router route) and node-adapter.server.ts to Node's http (the production server's fast path).
  */
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import {
@@ -33,7 +34,7 @@ import {
   type TaskCall,
   withBoundedRetry,
 } from "#app/inference/run-task.server.ts";
-import { SSE_HEADERS, sseStream } from "#app/inference/stream.server.ts";
+import { SSE_HEADERS, sseStream, type StreamPumpOptions } from "#app/inference/stream.server.ts";
 
 export interface GatewayDeps {
   catalog: GatewayCatalog;
@@ -47,20 +48,50 @@ export interface HandleOptions {
   clientKey: string;
 }
 
+/** What the gateway reads from an incoming request, whichever HTTP adapter received it. */
+export interface GatewayInput {
+  headers: { get(name: string): string | null };
+  /** The body as text; throws a GatewayError (413) past maxBytes. */
+  readBody(maxBytes: number): Promise<string>;
+  /** Aborts when the visitor goes away. */
+  signal: AbortSignal;
+  clientKey: string;
+}
+
+/** The answer, for the adapter to write: JSON text, media bytes, or an event stream to pump. */
+export type GatewayOutcome =
+  | { kind: "json"; status: number; headers: Record<string, string>; body: string }
+  | { kind: "blob"; status: number; headers: Record<string, string>; blob: Blob }
+  | { kind: "stream"; status: number; headers: Record<string, string>; stream: StreamPumpOptions };
+
 export interface InferenceGateway {
+  /** The Fetch adapter (React Router's action, tests). */
   handle(request: Request, opts: HandleOptions): Promise<Response>;
+  run(input: GatewayInput): Promise<GatewayOutcome>;
   config: GatewayConfig;
 }
 
 const isUrlLike = (s: string): boolean => /^http(s?):/.test(s) || s.startsWith("/");
 
-function errorResponse(body: GatewayErrorBody): Response {
+function errorOutcome(body: GatewayErrorBody): GatewayOutcome {
   const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
   if (body.retryAfterSec !== undefined) headers["Retry-After"] = String(body.retryAfterSec);
   const error: Record<string, unknown> = { message: body.message, code: body.code };
   if (body.hint) error["hint"] = body.hint;
   if (body.upstreamStatus !== undefined) error["upstreamStatus"] = body.upstreamStatus;
-  return new Response(JSON.stringify({ error }), { status: body.status, headers });
+  return { kind: "json", status: body.status, headers, body: JSON.stringify({ error }) };
+}
+
+/** An outcome as a Fetch Response. */
+export function outcomeToResponse(outcome: GatewayOutcome): Response {
+  switch (outcome.kind) {
+    case "json":
+      return new Response(outcome.body, { status: outcome.status, headers: outcome.headers });
+    case "blob":
+      return new Response(outcome.blob, { status: outcome.status, headers: outcome.headers });
+    case "stream":
+      return new Response(sseStream(outcome.stream), { status: outcome.status, headers: outcome.headers });
+  }
 }
 
 /** The task to run: the body's, else chat when messages are given, else the model's pipeline tag. */
@@ -80,13 +111,24 @@ function chooseProvider(model: CatalogModel, task: string | null, hasKey: (provi
   return (withKey ?? candidates[0])?.provider ?? null;
 }
 
+/**
+ * Whether @huggingface/inference 3.13.1 may call the global fetch for this call: only chat and
+ * text generation with a model and an explicit provider (or an endpoint) are known not to (no
+ * default-model or "auto" lookup, no media download).
+ */
+export function usesGlobalFetch(call: TaskCall): boolean {
+  if (call.task !== "conversational" && call.task !== "text-generation") return true;
+  if (call.endpointUrl !== undefined) return false;
+  return call.model === undefined || call.provider === undefined || call.provider === "auto";
+}
+
 export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
   const config = readGatewayConfig(deps.env);
   const limiter = new RateLimiter(config.rateLimit);
   const log = deps.log ?? ((line: string) => console.log(line));
   const secretsFromEnv = serverSecrets(deps.env);
 
-  async function handle(request: Request, opts: HandleOptions): Promise<Response> {
+  async function run(request: GatewayInput): Promise<GatewayOutcome> {
     const startedAt = performance.now();
     const visitorToken = visitorTokenFrom(request.headers);
     const secrets = [...secretsFromEnv, visitorToken];
@@ -97,12 +139,12 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         .join(" ");
       log(redactSecrets(`[inference] ${text}`, secrets));
     };
-    const fail = (body: GatewayErrorBody, extra: Record<string, string | number | null | undefined> = {}): Response => {
+    const fail = (body: GatewayErrorBody, extra: Record<string, string | number | null | undefined> = {}): GatewayOutcome => {
       logLine({ status: body.status, code: body.code, ms: Math.round(performance.now() - startedAt), ...extra });
-      return errorResponse(body);
+      return errorOutcome(body);
     };
 
-    const taken = limiter.take(opts.clientKey);
+    const taken = limiter.take(request.clientKey);
     if (!taken.ok) return fail(rateLimitError(taken.retryAfterSec, config.rateLimit).body);
 
     const contentType = request.headers.get("content-type") ?? "";
@@ -111,7 +153,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     }
     let raw: string;
     try {
-      raw = await readBodyLimited(request, config.maxBodyBytes);
+      raw = await request.readBody(config.maxBodyBytes);
     } catch (error) {
       if (error instanceof GatewayError) return fail(error.body);
       return fail({ status: 400, code: "invalid_request", message: "The request body could not be read." });
@@ -221,6 +263,9 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       requireCredential,
       observation,
     });
+    // The scoped global-fetch hook costs every promise in the process while active, so only calls
+    // that can reach the library's global fetch (default model, "auto", media downloads) enter it.
+    const inScope = <T>(fn: () => Promise<T>): Promise<T> => (usesGlobalFetch(call) ? runWithGatewayFetch(gatewayFetch, fn) : fn());
     const libraryOptions = {
       retry_on_error: false,
       fetch: gatewayFetch,
@@ -250,7 +295,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
 
     if (!stream) {
       try {
-        const result = await runWithGatewayFetch(gatewayFetch, () => withBoundedRetry(() => callLibrary(call, libraryOptions), retryPolicy));
+        const result = await inScope(() => withBoundedRetry(() => callLibrary(call, libraryOptions), retryPolicy));
         const ms = Math.round(performance.now() - startedAt);
         logLine({ status: 200, ...baseLog, retries, ms });
         const headers: Record<string, string> = {
@@ -259,12 +304,14 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
           "Server-Timing": `inference;dur=${ms}`,
         };
         if (result.kind === "blob") {
-          return new Response(result.blob, { status: 200, headers: { ...headers, "Content-Type": result.blob.type || "application/octet-stream" } });
+          return { kind: "blob", status: 200, blob: result.blob, headers: { ...headers, "Content-Type": result.blob.type || "application/octet-stream" } };
         }
-        return new Response(JSON.stringify({ output: result.data, provider: providerLabel, model: body.model ?? null, task, timing: { totalMs: ms } }), {
+        return {
+          kind: "json",
           status: 200,
+          body: JSON.stringify({ output: result.data, provider: providerLabel, model: body.model ?? null, task, timing: { totalMs: ms } }),
           headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
-        });
+        };
       } catch (error) {
         const out = classify(error);
         return fail(out, { ...baseLog, retries });
@@ -276,7 +323,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     // Streaming: wait for the first chunk (or failure) so errors before any token get a real status.
     let started: { gen: AsyncGenerator<StreamChunk>; first: IteratorResult<StreamChunk> };
     try {
-      started = await runWithGatewayFetch(gatewayFetch, () =>
+      started = await inScope(() =>
         withBoundedRetry(async () => {
           const gen = streamLibrary(call, libraryOptions);
           const first = await gen.next();
@@ -287,43 +334,51 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       cleanup();
       return fail(classify(error), { ...baseLog, retries });
     }
-    const streamBody = runWithGatewayFetch(gatewayFetch, () =>
-      sseStream({
-        first: started.first,
-        rest: started.gen,
-        startedAt,
-        provider: providerLabel,
-        model: body.model ?? null,
-        toError: (error) => {
-          const out = classify(error);
-          const e: { status: number; code: string; message: string; hint?: string } = { status: out.status, code: out.code, message: out.message };
-          if (out.hint) e.hint = out.hint;
-          return e;
-        },
-        clientGone: () => request.signal.aborted,
-        abortUpstream: () => {
-          if (!controller.signal.aborted) {
-            clientClosed = true;
-            controller.abort(new ClientClosedError("The client closed the stream."));
-          }
-        },
-        onEnd: (s) => {
-          cleanup();
-          logLine({
-            status: s.outcome === "cancelled" ? 499 : 200,
-            ...baseLog,
-            outcome: s.outcome,
-            code: s.errorCode,
-            tokens: s.tokens,
-            ttft_ms: s.ttftMs === null ? null : Math.round(s.ttftMs),
-            ms: Math.round(s.totalMs),
-            retries,
-          });
-        },
-      }),
-    );
-    return new Response(streamBody, { status: 200, headers: { ...SSE_HEADERS, "X-Modelyard-Provider": providerLabel ?? "" } });
+    const streamOptions: StreamPumpOptions = {
+      first: started.first,
+      rest: started.gen,
+      startedAt,
+      provider: providerLabel,
+      model: body.model ?? null,
+      toError: (error) => {
+        const out = classify(error);
+        const e: { status: number; code: string; message: string; hint?: string } = { status: out.status, code: out.code, message: out.message };
+        if (out.hint) e.hint = out.hint;
+        return e;
+      },
+      clientGone: () => request.signal.aborted,
+      abortUpstream: () => {
+        if (!controller.signal.aborted) {
+          clientClosed = true;
+          controller.abort(new ClientClosedError("The client closed the stream."));
+        }
+      },
+      onEnd: (s) => {
+        cleanup();
+        logLine({
+          status: s.outcome === "cancelled" ? 499 : 200,
+          ...baseLog,
+          outcome: s.outcome,
+          code: s.errorCode,
+          tokens: s.tokens,
+          ttft_ms: s.ttftMs === null ? null : Math.round(s.ttftMs),
+          ms: Math.round(s.totalMs),
+          retries,
+        });
+      },
+    };
+    return { kind: "stream", status: 200, headers: { ...SSE_HEADERS, "X-Modelyard-Provider": providerLabel ?? "" }, stream: streamOptions };
   }
 
-  return { handle, config };
+  async function handle(request: Request, opts: HandleOptions): Promise<Response> {
+    const outcome = await run({
+      headers: request.headers,
+      readBody: (maxBytes) => readBodyLimited(request, maxBytes),
+      signal: request.signal,
+      clientKey: opts.clientKey,
+    });
+    return outcomeToResponse(outcome);
+  }
+
+  return { handle, run, config };
 }

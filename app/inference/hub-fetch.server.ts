@@ -131,7 +131,8 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
       throw new MissingCredentialError("No token for this provider.");
     }
 
-    const signal = init?.signal ? AbortSignal.any([init.signal, opts.signal]) : opts.signal;
+    // The library passes the call's own signal back in; combining a signal with itself is waste.
+    const signal = init?.signal && init.signal !== opts.signal ? AbortSignal.any([init.signal, opts.signal]) : opts.signal;
     const method = init?.method ?? (input instanceof Request ? input.method : "GET");
     const body = init?.body ?? (input instanceof Request ? input.body : undefined);
     const requestInit: RequestInit & { duplex?: "half" } = { method, headers, body: body ?? null, signal, redirect: "manual" };
@@ -161,30 +162,51 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
 // Scoped global fetch: only code running inside runWithGatewayFetch() sees the gateway fetch;
 // every other fetch in the process goes to the original global fetch untouched.
 
-const scope = new AsyncLocalStorage<typeof fetch>();
 const HOOK = Symbol.for("modelyard.gatewayFetchHook");
-type HookHolder = { [HOOK]?: { original: typeof fetch } };
+/**
+ * On globalThis, not in module scope: the CLI (tsx) and the built server bundle load separate
+ * copies of this module, and the one global-fetch wrapper must read the same storage for both.
+ */
+interface Hook {
+  original: typeof fetch;
+  scope: AsyncLocalStorage<typeof fetch>;
+  /** Scoped calls in flight; at zero the storage is disabled (see runWithGatewayFetch). */
+  active: number;
+}
+type HookHolder = { [HOOK]?: Hook };
 
 function realFetch(): typeof fetch {
   return (globalThis as HookHolder)[HOOK]?.original ?? globalThis.fetch;
 }
 
-function installHook(): void {
+function installHook(): Hook {
   const holder = globalThis as HookHolder;
-  if (holder[HOOK]) return;
-  const original = globalThis.fetch;
-  holder[HOOK] = { original };
+  const existing = holder[HOOK];
+  if (existing) return existing;
+  const hook: Hook = { original: globalThis.fetch, scope: new AsyncLocalStorage<typeof fetch>(), active: 0 };
+  holder[HOOK] = hook;
   const scoped = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const inScope = scope.getStore();
-    return inScope ? inScope(input, init) : original(input, init);
+    const inScope = hook.scope.getStore();
+    return inScope ? inScope(input, init) : hook.original(input, init);
   };
   globalThis.fetch = scoped as typeof fetch;
+  return hook;
 }
 
-/** Runs fn with the library's global-fetch calls routed through `gatewayFetch`. */
-export function runWithGatewayFetch<T>(gatewayFetch: typeof fetch, fn: () => T): T {
-  installHook();
-  return scope.run(gatewayFetch, fn);
+/**
+ * Runs fn with the library's global-fetch calls routed through `gatewayFetch`, until the promise
+ * fn returns settles. An enabled AsyncLocalStorage makes Node 20 run a hook on every promise in
+ * the process, so the storage is disabled again whenever no scoped call is in flight.
+ */
+export async function runWithGatewayFetch<T>(gatewayFetch: typeof fetch, fn: () => Promise<T>): Promise<T> {
+  const hook = installHook();
+  hook.active += 1;
+  try {
+    return await hook.scope.run(gatewayFetch, fn);
+  } finally {
+    hook.active -= 1;
+    if (hook.active === 0) hook.scope.disable();
+  }
 }
 
 /** The fetch the process had before the hook (tests and benchmarks use it as the plain client). */

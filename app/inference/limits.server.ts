@@ -2,6 +2,7 @@
  * Per-client rate limit (token bucket) and request-body size limit for the gateway. Both answer
  * with a JSON error (429 with Retry-After, 413) before any provider is called.
  */
+import type { IncomingMessage } from "node:http";
 import { GatewayError } from "#app/inference/errors.server.ts";
 
 export interface RateLimitConfig {
@@ -106,4 +107,42 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** readBodyLimited for a Node request: past maxBytes the rest is read and dropped, so the 413 can still be sent. */
+export function readNodeBodyLimited(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    req.resume();
+    return Promise.reject(tooLarge(maxBytes));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("error", onError);
+        chunks.length = 0;
+        req.resume();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      req.off("error", onError);
+      resolve(chunks.length === 1 ? (chunks[0]?.toString("utf8") ?? "") : Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      reject(error);
+    };
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", onError);
+  });
 }

@@ -1,15 +1,31 @@
 /**
  * Turns the library's stream into the gateway's SSE answer: token events as chunks arrive, then
  * one final event (message, usage, time to first token, tokens per second), then done; or an
- * error event then done when the stream fails after it started.
+ * error event then done when the stream fails after it started. The pump writes SSE text to a
+ * sink: the Node adapter writes it to the socket, the Fetch adapter to a ReadableStream.
  */
 import type { StreamChunk } from "#app/inference/run-task.server.ts";
 import type { StreamEvent, StreamUsage } from "#app/inference/stream-events.ts";
 
 const encoder = new TextEncoder();
 
+/** One SSE message. Token events, one per streamed token, skip JSON.stringify of the whole object. */
+export function eventText(event: StreamEvent): string {
+  if (event.type === "token") {
+    // Same bytes as JSON.stringify(event): keys in the union's order.
+    return `event: token\ndata: {"type":"token","index":${event.index},"delta":${JSON.stringify(event.delta)}}\n\n`;
+  }
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
 export function encodeEvent(event: StreamEvent): Uint8Array {
-  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  return encoder.encode(eventText(event));
+}
+
+/** Where the pump writes: SSE text as events are ready, then one close. */
+export interface StreamSink {
+  write(text: string): void;
+  close(): void;
 }
 
 export interface StreamPumpOptions {
@@ -35,95 +51,121 @@ export const SSE_HEADERS: Record<string, string> = {
   "X-Accel-Buffering": "no",
 };
 
-export function sseStream(opts: StreamPumpOptions): ReadableStream<Uint8Array> {
+/**
+ * Runs the stream into `sink`. Returns cancel(), for when the visitor goes away: it stops the
+ * pump, aborts upstream and lets the library's reader release its socket.
+ */
+export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => void {
   let cancelled = false;
+  const run = async () => {
+    let content = "";
+    let index = 0;
+    let firstTokenAt: number | null = null;
+    let lastTokenAt: number | null = null;
+    let finishReason: string | null = null;
+    let reported: StreamUsage | null = null;
+    let counted = 0;
+    let model = opts.model;
+    const emit = (event: StreamEvent) => {
+      if (!cancelled) sink.write(eventText(event));
+    };
+    const handle = (chunk: StreamChunk) => {
+      if (chunk.kind === "chat") {
+        if (chunk.finishReason) finishReason = chunk.finishReason;
+        if (chunk.usage) reported = { ...chunk.usage, source: "provider" };
+        if (chunk.model) model = chunk.model;
+      } else {
+        if (chunk.finished) finishReason = finishReason ?? "stop";
+        if (chunk.generatedTokens !== null) reported = { promptTokens: null, completionTokens: chunk.generatedTokens, totalTokens: null, source: "provider" };
+      }
+      if (chunk.delta === "") return;
+      const now = performance.now();
+      firstTokenAt ??= now;
+      lastTokenAt = now;
+      counted += 1;
+      content += chunk.delta;
+      emit({ type: "token", index, delta: chunk.delta });
+      index += 1;
+    };
+    try {
+      if (!opts.first.done) handle(opts.first.value);
+      while (!cancelled) {
+        const next = await opts.rest.next();
+        if (next.done) break;
+        handle(next.value);
+      }
+      if (cancelled) return;
+      const end = performance.now();
+      const usage: StreamUsage = reported ?? { promptTokens: null, completionTokens: counted, totalTokens: null, source: "counted" };
+      const completion = usage.completionTokens ?? counted;
+      const genSeconds = firstTokenAt !== null && lastTokenAt !== null ? (lastTokenAt - firstTokenAt) / 1000 : 0;
+      const ttft = firstTokenAt !== null ? firstTokenAt - opts.startedAt : null;
+      emit({
+        type: "final",
+        message: { role: "assistant", content },
+        finishReason,
+        usage,
+        timing: {
+          timeToFirstTokenMs: ttft === null ? null : round(ttft),
+          totalMs: round(end - opts.startedAt),
+          tokensPerSecond: completion > 1 && genSeconds > 0 ? round((completion - 1) / genSeconds) : null,
+        },
+        provider: opts.provider,
+        model,
+      });
+      emit({ type: "done" });
+      opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt });
+      sink.close();
+    } catch (error) {
+      if (cancelled) return;
+      if (opts.clientGone()) {
+        // Nobody is listening: end quietly, as a cancellation.
+        cancelled = true;
+        opts.onEnd({ outcome: "cancelled", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt });
+        sink.close();
+        return;
+      }
+      const body = opts.toError(error);
+      emit({ type: "error", error: body });
+      emit({ type: "done" });
+      opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code });
+      sink.close();
+    }
+  };
+  void run();
+  return () => {
+    if (cancelled) return;
+    cancelled = true;
+    opts.abortUpstream();
+    // Let the library's reader release the socket.
+    opts.rest.return(undefined).catch(() => {});
+    opts.onEnd({ outcome: "cancelled", tokens: 0, ttftMs: null, totalMs: performance.now() - opts.startedAt });
+  };
+}
+
+/** The stream as a ReadableStream of SSE bytes (the Fetch adapter's Response body). */
+export function sseStream(opts: StreamPumpOptions): ReadableStream<Uint8Array> {
+  let cancel: (() => void) | null = null;
   return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let content = "";
-      let index = 0;
-      let firstTokenAt: number | null = null;
-      let lastTokenAt: number | null = null;
-      let finishReason: string | null = null;
-      let reported: StreamUsage | null = null;
-      let counted = 0;
-      let model = opts.model;
-      const emit = (event: StreamEvent) => {
-        if (!cancelled) controller.enqueue(encodeEvent(event));
-      };
-      const handle = (chunk: StreamChunk) => {
-        if (chunk.kind === "chat") {
-          if (chunk.finishReason) finishReason = chunk.finishReason;
-          if (chunk.usage) reported = { ...chunk.usage, source: "provider" };
-          if (chunk.model) model = chunk.model;
-        } else {
-          if (chunk.finished) finishReason = finishReason ?? "stop";
-          if (chunk.generatedTokens !== null) reported = { promptTokens: null, completionTokens: chunk.generatedTokens, totalTokens: null, source: "provider" };
-        }
-        if (chunk.delta === "") return;
-        const now = performance.now();
-        firstTokenAt ??= now;
-        lastTokenAt = now;
-        counted += 1;
-        content += chunk.delta;
-        emit({ type: "token", index, delta: chunk.delta });
-        index += 1;
-      };
-      try {
-        if (!opts.first.done) handle(opts.first.value);
-        while (!cancelled) {
-          const next = await opts.rest.next();
-          if (next.done) break;
-          handle(next.value);
-        }
-        if (cancelled) return;
-        const end = performance.now();
-        const usage: StreamUsage = reported ?? { promptTokens: null, completionTokens: counted, totalTokens: null, source: "counted" };
-        const completion = usage.completionTokens ?? counted;
-        const genSeconds = firstTokenAt !== null && lastTokenAt !== null ? (lastTokenAt - firstTokenAt) / 1000 : 0;
-        const ttft = firstTokenAt !== null ? firstTokenAt - opts.startedAt : null;
-        emit({
-          type: "final",
-          message: { role: "assistant", content },
-          finishReason,
-          usage,
-          timing: {
-            timeToFirstTokenMs: ttft === null ? null : round(ttft),
-            totalMs: round(end - opts.startedAt),
-            tokensPerSecond: completion > 1 && genSeconds > 0 ? round((completion - 1) / genSeconds) : null,
-          },
-          provider: opts.provider,
-          model,
-        });
-        emit({ type: "done" });
-        opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt });
-        controller.close();
-      } catch (error) {
-        if (cancelled) return;
-        if (opts.clientGone()) {
-          // Nobody is listening: end quietly, as a cancellation.
-          cancelled = true;
-          opts.onEnd({ outcome: "cancelled", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt });
+    start(controller) {
+      let open = true;
+      cancel = pumpStream(opts, {
+        write: (text) => {
+          if (open) controller.enqueue(encoder.encode(text));
+        },
+        close: () => {
+          if (!open) return;
+          open = false;
           try {
             controller.close();
           } catch {
             // already closed by the consumer's cancel
           }
-          return;
-        }
-        const body = opts.toError(error);
-        emit({ type: "error", error: body });
-        emit({ type: "done" });
-        opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code });
-        controller.close();
-      }
+        },
+      });
     },
     cancel() {
-      if (cancelled) return;
-      cancelled = true;
-      opts.abortUpstream();
-      // Let the library's reader release the socket.
-      opts.rest.return(undefined).catch(() => {});
-      opts.onEnd({ outcome: "cancelled", tokens: 0, ttftMs: null, totalMs: performance.now() - opts.startedAt });
+      cancel?.();
     },
   });
 }

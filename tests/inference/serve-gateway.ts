@@ -1,7 +1,9 @@
 /**
- * Test and benchmark support: serves an InferenceGateway over a real loopback HTTP socket, the way
- * the Express adapter does (the request signal aborts when the client goes away; a cancelled
- * response body cancels the stream), and builds a real SQLite catalogue for it.
+ * Test and benchmark support: serves an InferenceGateway over a real loopback HTTP socket and
+ * builds a real SQLite catalogue for it. Two adapters: "node" is the production server's path
+ * (node-adapter.server.ts, on Node's request and response); "fetch" goes through handle() with a
+ * Fetch Request and Response, the way React Router's Express adapter does (the request signal
+ * aborts when the client goes away; a cancelled response body cancels the stream).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -14,6 +16,7 @@ import { migrate } from "#app/db/migrate.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
 import type { InferenceGateway } from "#app/inference/gateway.server.ts";
+import { handleNodeRequest } from "#app/inference/node-adapter.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
 
 export interface ServedGateway {
@@ -21,8 +24,18 @@ export interface ServedGateway {
   close(): Promise<void>;
 }
 
-export async function serveGateway(gateway: InferenceGateway): Promise<ServedGateway> {
+export type GatewayAdapter = "node" | "fetch";
+
+/** The adapter the API tests use; GATEWAY_TEST_ADAPTER=fetch runs them through the Fetch path instead. */
+export const DEFAULT_ADAPTER: GatewayAdapter = process.env["GATEWAY_TEST_ADAPTER"] === "fetch" ? "fetch" : "node";
+
+export async function serveGateway(gateway: InferenceGateway, opts: { adapter?: GatewayAdapter } = {}): Promise<ServedGateway> {
+  const adapter = opts.adapter ?? DEFAULT_ADAPTER;
   const server = http.createServer((req, res) => {
+    if (adapter === "node") {
+      void handleNodeRequest(gateway, req, res);
+      return;
+    }
     const controller = new AbortController();
     let finished = false;
     res.on("finish", () => (finished = true));

@@ -1,0 +1,119 @@
+/**
+ * POST /api/inference on Node's http objects: the production server answers it here, before
+ * Express's middleware and React Router (docs/decisions/0008-inference-fast-path.md). No Fetch
+ * Request or Response is built; SSE text goes straight to the socket, with the events of one
+ * upstream read written together (one syscall), each token still sent as soon as it arrives.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { GatewayOutcome, InferenceGateway } from "#app/inference/gateway.server.ts";
+import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
+import { readNodeBodyLimited } from "#app/inference/limits.server.ts";
+import { pumpStream, type StreamPumpOptions } from "#app/inference/stream.server.ts";
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+/** The process-wide gateway answers `req`; a bad MODELYARD_INFERENCE_* value answers 503 JSON. */
+export function serveInference(req: IncomingMessage, res: ServerResponse): void {
+  let gateway: InferenceGateway;
+  try {
+    gateway = getInferenceGateway();
+  } catch (error) {
+    // The message names the variable, never a secret.
+    sendJson(res, 503, { error: { message: error instanceof Error ? error.message : "The inference gateway is misconfigured.", code: "gateway_misconfigured" } });
+    return;
+  }
+  void handleNodeRequest(gateway, req, res);
+}
+
+/** One request through gateway.run(), answered on `res`. Never rejects. */
+export async function handleNodeRequest(gateway: InferenceGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const controller = new AbortController();
+  // "close" before the response finished: the visitor went away.
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  try {
+    const outcome = await gateway.run({
+      headers: { get: (name) => headerValue(req, name) },
+      readBody: (maxBytes) => readNodeBodyLimited(req, maxBytes),
+      signal: controller.signal,
+      // The socket address: the rate limit never trusts a forwarded-for header.
+      clientKey: req.socket.remoteAddress || "shared",
+    });
+    await writeOutcome(outcome, res);
+  } catch (error) {
+    sendJson(res, 500, { error: { message: "The inference gateway failed unexpectedly.", code: "internal_error" } });
+    console.error(`[inference] adapter error: ${error instanceof Error ? error.name : "unknown"}`);
+  }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+async function writeOutcome(outcome: GatewayOutcome, res: ServerResponse): Promise<void> {
+  switch (outcome.kind) {
+    case "json":
+      res.writeHead(outcome.status, outcome.headers);
+      res.end(outcome.body);
+      return;
+    case "blob": {
+      const bytes = Buffer.from(await outcome.blob.arrayBuffer());
+      res.writeHead(outcome.status, { ...outcome.headers, "Content-Length": String(bytes.byteLength) });
+      res.end(bytes);
+      return;
+    }
+    case "stream":
+      res.writeHead(outcome.status, outcome.headers);
+      res.flushHeaders();
+      pipeEvents(outcome.stream, res);
+      return;
+  }
+}
+
+/**
+ * Pumps the stream into `res`. Events produced in the same tick (the library parses a whole
+ * upstream read at once) go out in one write; a lone token goes out on its own, at once.
+ */
+function pipeEvents(stream: StreamPumpOptions, res: ServerResponse): void {
+  let pending = "";
+  let scheduled = false;
+  let ended = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === "" || res.destroyed) return;
+    const text = pending;
+    pending = "";
+    res.write(text);
+  };
+  const cancel = pumpStream(stream, {
+    write: (text) => {
+      if (ended) return;
+      pending += text;
+      if (!scheduled) {
+        scheduled = true;
+        process.nextTick(flush);
+      }
+    },
+    close: () => {
+      if (ended) return;
+      ended = true;
+      const text = pending;
+      pending = "";
+      if (res.destroyed) return;
+      res.end(text);
+    },
+  });
+  res.once("close", () => {
+    if (!res.writableFinished) {
+      ended = true;
+      cancel();
+    }
+  });
+}
