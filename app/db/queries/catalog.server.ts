@@ -80,7 +80,7 @@ interface Estimate {
   /** Matching rows; exact when `exact`. */
   n: number;
   exact: boolean;
-  /** Every matching row id, when the probe had to read them anyway (PostgreSQL search). */
+  /** Every matching row id, when the probe had to read them anyway (a search). */
   rids?: number[];
 }
 
@@ -138,10 +138,10 @@ const SEARCH_MEMO_MAX_IDS = COUNT_CAP + 1;
 const searchMemo = new WeakMap<DatabaseHandle["db"], Map<string, Promise<SearchIds>>>();
 
 /**
- * The ids matching a rare search term on PostgreSQL, shared by the requests of one catalogue
- * generation. A GIN trigram scan reads the posting list of every trigram in the term, so even a
- * rare term costs 20–120 ms; one /models request needs the matches for its probe, its page and
- * its count, and a typed-out search asks again for the same term.
+ * The ids matching a search term (up to a cap), shared by the requests of one catalogue
+ * generation. A trigram scan (GIN or FTS5) reads the posting list of every trigram in the term,
+ * so even a rare term costs 10–120 ms; one /models request needs the matches for its probe, its
+ * page and its count, and a typed-out search asks again for the same term.
  */
 async function searchIds(handle: DatabaseHandle, pred: Pred, cap: number, stats: Stats): Promise<SearchIds> {
   const read = async (): Promise<SearchIds> => {
@@ -178,12 +178,12 @@ async function knownSearchIds(handle: DatabaseHandle, pred: Pred, stats: Stats):
 }
 
 /**
- * Every match of a PostgreSQL search when there are few enough to keep, so a page can be sorted
+ * Every match of a search when there are few enough to keep, so a page can be sorted
  * from them and a count taken without another trigram scan. Null when the term is too common.
  */
 async function completeSearchIds(handle: DatabaseHandle, driver: Estimate, stats: Stats): Promise<number[] | null> {
   if (driver.rids) return driver.rids;
-  if (handle.dialect !== "postgres" || driver.pred.kind !== "search" || !driver.pred.driver) return null;
+  if (driver.pred.kind !== "search" || !driver.pred.driver) return null;
   const found = await searchIds(handle, driver.pred, SEARCH_MEMO_MAX_IDS, stats);
   return found.rids.length < found.cap ? found.rids : null;
 }
@@ -195,15 +195,23 @@ export function forgetSearchIds(handle: DatabaseHandle): void {
 
 async function probe(handle: DatabaseHandle, pred: Pred, cap: number, stats: Stats): Promise<Probed> {
   if (!pred.driver) return { n: Number.POSITIVE_INFINITY };
-  if (handle.dialect === "postgres" && pred.kind === "search") {
+  if (pred.kind === "search") {
     // A term an earlier request read the matches of: those are exact and free.
     const known = await knownSearchIds(handle, pred, stats);
     if (known && known.rids.length < known.cap) return { n: known.rids.length, rids: known.rids };
     if (known && known.cap >= cap) return { n: known.rids.length };
-    const guess = await plannerEstimate(handle, pred.driver);
-    // Trust the estimate for common terms; read the matches when it says the term is rare.
-    if (guess >= PG_EXACT_BELOW) return { n: Math.max(cap, Math.round(guess)) };
-    const found = await searchIds(handle, pred, cap, stats);
+    if (handle.dialect === "postgres") {
+      const guess = await plannerEstimate(handle, pred.driver);
+      // Trust the estimate for common terms; read the matches when it says the term is rare.
+      if (guess >= PG_EXACT_BELOW) return { n: Math.max(cap, Math.round(guess)) };
+    }
+    // Up to the size kept, reading the capped ids costs what counting them does, and the page and
+    // the count reuse them; beyond it, counting in SQL is cheaper than handing ids to JavaScript.
+    const found = handle.dialect === "postgres" || cap <= SEARCH_MEMO_MAX_IDS ? await searchIds(handle, pred, cap, stats) : null;
+    if (!found) {
+      const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${cap}) x`.execute(handle.db);
+      return { n: Number(r.rows[0]?.n ?? 0) };
+    }
     return found.rids.length < cap ? { n: found.rids.length, rids: found.rids } : { n: found.rids.length };
   }
   const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${cap}) x`.execute(handle.db);
@@ -318,8 +326,11 @@ async function walk(
 }
 
 /** The driver's row ids: the ids its probe already read, else its index query. */
-function driverSource(driver: Estimate): RawBuilder<unknown> {
-  return driver.rids ? sql`select unnest(${driver.rids}::int[]) as rid` : driver.pred.driver!;
+function driverSource(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknown> {
+  if (!driver.rids) return driver.pred.driver!;
+  return handle.dialect === "sqlite"
+    ? sql`select value as rid from json_each(${JSON.stringify(driver.rids)})`
+    : sql`select unnest(${driver.rids}::int[]) as rid`;
 }
 
 function driverJoin(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknown> {
@@ -327,12 +338,12 @@ function driverJoin(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknow
   // narrow index answers every check and sort key without reading whole rows.
   // PostgreSQL: a materialized CTE does the same.
   return handle.dialect === "sqlite"
-    ? sql`(${driver.pred.driver}) d cross join models m indexed by models_narrow on m.rid = d.rid`
+    ? sql`(${driverSource(handle, driver)}) d cross join models m indexed by models_narrow on m.rid = d.rid`
     : sql`d join models m on m.rid = d.rid`;
 }
 
 function withDriver(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknown> {
-  return handle.dialect === "postgres" ? sql`with d as materialized (${driverSource(driver)}) ` : sql``;
+  return handle.dialect === "postgres" ? sql`with d as materialized (${driverSource(handle, driver)}) ` : sql``;
 }
 
 /** Whole rows for ids in the given order. */
@@ -430,7 +441,7 @@ export async function collectMatchIds(handle: DatabaseHandle, filters: CatalogFi
   if (ests.some((e) => e.exact && e.n === 0)) return [];
   const picked = pickDriver(ests);
   let driver = picked;
-  if (picked && handle.dialect === "postgres" && picked.pred.kind === "search" && !picked.rids && picked.pred.driver) {
+  if (picked && picked.pred.kind === "search" && !picked.rids && picked.pred.driver) {
     // Read (and keep) the capped matches once: later counts and pages of the term reuse them.
     const found = await searchIds(handle, picked.pred, Math.max(limit, SEARCH_MEMO_MAX_IDS), stats);
     if (found.rids.length < found.cap) driver = { ...picked, rids: found.rids };
@@ -443,7 +454,7 @@ export async function collectMatchIds(handle: DatabaseHandle, filters: CatalogFi
   const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
   if (rest.length === 0) {
     // One filter: its own index has the answer, no row needs reading.
-    const r = await sql<{ rid: number }>`select d.rid from (${driverSource(driver)}) d limit ${limit}`.execute(handle.db);
+    const r = await sql<{ rid: number }>`select d.rid from (${driverSource(handle, driver)}) d limit ${limit}`.execute(handle.db);
     return r.rows.map((x) => Number(x.rid));
   }
   if (handle.dialect === "postgres" && !driver.rids) {
