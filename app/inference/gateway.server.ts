@@ -28,6 +28,7 @@ import { RateLimiter, rateLimitError, readBodyLimited } from "#app/inference/lim
 import { describeIssues, inferenceRequestSchema, type InferenceRequest } from "#app/inference/request-schema.ts";
 import {
   callLibrary,
+  type ChunkStream,
   type StreamChunk,
   streamLibrary,
   STREAMING_TASKS,
@@ -321,7 +322,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     }
 
     // Streaming: wait for the first chunk (or failure) so errors before any token get a real status.
-    let started: { gen: AsyncGenerator<StreamChunk>; first: IteratorResult<StreamChunk> };
+    let started: { gen: ChunkStream; first: IteratorResult<StreamChunk, undefined> };
     try {
       started = await inScope(() =>
         withBoundedRetry(async () => {

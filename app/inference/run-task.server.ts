@@ -218,30 +218,45 @@ function toUsage(u: unknown): Usage | null {
   return { promptTokens: num(r["prompt_tokens"]), completionTokens: num(r["completion_tokens"]), totalTokens: num(r["total_tokens"]) };
 }
 
+/** A stream of chunks the pump reads one at a time; return() stops it and releases the upstream socket. */
+export interface ChunkStream {
+  next(): Promise<IteratorResult<StreamChunk, undefined>>;
+  return(): Promise<unknown>;
+}
+
+/**
+ * The library's generator, each chunk mapped as it is read. A mapping iterator, not a second
+ * async generator: that would add a round of promises per token.
+ */
+function mapChunks<T>(source: AsyncGenerator<T>, map: (chunk: T) => StreamChunk): ChunkStream {
+  return {
+    next: () => source.next().then((r): IteratorResult<StreamChunk, undefined> => (r.done ? { done: true, value: undefined } : { done: false, value: map(r.value) })),
+    return: () => source.return(undefined),
+  };
+}
+
 /** A streaming call: the library's generator, normalised to StreamChunk. */
-export async function* streamLibrary(call: TaskCall, options: LibraryOptions): AsyncGenerator<StreamChunk> {
+export function streamLibrary(call: TaskCall, options: LibraryOptions): ChunkStream {
   if (call.task === "conversational") {
     const gen = chatCompletionStream(chatArgs(call) as unknown as Args<typeof chatCompletionStream>, { ...options, chatCompletion: true } as LibraryOptions);
-    for await (const chunk of gen) {
+    return mapChunks(gen, (chunk) => {
       const choice = chunk.choices?.[0];
       const delta = typeof choice?.delta?.content === "string" ? choice.delta.content : "";
       const usage = "usage" in chunk ? toUsage((chunk as { usage?: unknown }).usage) : null;
-      yield { kind: "chat", delta, finishReason: choice?.finish_reason ?? null, usage, model: typeof chunk.model === "string" ? chunk.model : null };
-    }
-    return;
+      return { kind: "chat", delta, finishReason: choice?.finish_reason ?? null, usage, model: typeof chunk.model === "string" ? chunk.model : null };
+    });
   }
   if (call.task === "text-generation") {
     const gen = textGenerationStream(inputArgs(call) as unknown as Args<typeof textGenerationStream>, options);
-    for await (const chunk of gen) {
+    return mapChunks(gen, (chunk) => {
       const special = chunk.token?.special === true;
-      yield {
+      return {
         kind: "text",
         delta: special ? "" : (chunk.token?.text ?? ""),
         finished: chunk.generated_text !== null && chunk.generated_text !== undefined,
         generatedTokens: num(chunk.details?.generated_tokens),
       };
-    }
-    return;
+    });
   }
   throw new GatewayError({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${call.task ?? "(none)"}".` });
 }

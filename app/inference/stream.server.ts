@@ -4,7 +4,7 @@
  * error event then done when the stream fails after it started. The pump writes SSE text to a
  * sink: the Node adapter writes it to the socket, the Fetch adapter to a ReadableStream.
  */
-import type { StreamChunk } from "#app/inference/run-task.server.ts";
+import type { ChunkStream, StreamChunk } from "#app/inference/run-task.server.ts";
 import type { StreamEvent, StreamUsage } from "#app/inference/stream-events.ts";
 
 const encoder = new TextEncoder();
@@ -30,7 +30,7 @@ export interface StreamSink {
 
 export interface StreamPumpOptions {
   first: IteratorResult<StreamChunk>;
-  rest: AsyncGenerator<StreamChunk>;
+  rest: ChunkStream;
   /** performance.now() when the request arrived. */
   startedAt: number;
   provider: string | null;
@@ -138,7 +138,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => voi
     cancelled = true;
     opts.abortUpstream();
     // Let the library's reader release the socket.
-    opts.rest.return(undefined).catch(() => {});
+    opts.rest.return().catch(() => {});
     opts.onEnd({ outcome: "cancelled", tokens: 0, ttftMs: null, totalMs: performance.now() - opts.startedAt });
   };
 }
