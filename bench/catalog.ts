@@ -11,6 +11,7 @@
  *   --iterations N   samples per query (default 20)
  *   --db PATH        use this SQLite file as is (no import)
  *   --no-http        skip the HTTP part
+ *   --no-handler     skip the in-handler part (HTTP and server RSS only)
  *   --no-baseline    skip the baseline
  *   --only sqlite|postgres
  */
@@ -56,6 +57,7 @@ const { values: opt } = parseArgs({
     iterations: { type: "string", default: "20" },
     db: { type: "string" },
     "no-http": { type: "boolean", default: false },
+    "no-handler": { type: "boolean", default: false },
     "no-baseline": { type: "boolean", default: false },
     only: { type: "string" },
   },
@@ -337,8 +339,8 @@ async function runEngine(label: string, databaseUrl: string, handlerGoal: number
     console.log(
       `${label}: ${stats.total.toLocaleString("en-US")} models; unfiltered facet counts ready in ${((performance.now() - t0) / 1000).toFixed(2)} s (once per catalogue generation, off the request path).`,
     );
-    const rows = await handlerClasses(handle, !opt["no-baseline"]);
-    printTable(`${label}, in the handler (${ITER} samples per query; goal p95 ≤ ${handlerGoal} ms)`, rows, handlerGoal);
+    const rows = opt["no-handler"] ? [] : await handlerClasses(handle, !opt["no-baseline"]);
+    if (rows.length) printTable(`${label}, in the handler (${ITER} samples per query; goal p95 ≤ ${handlerGoal} ms)`, rows, handlerGoal);
   } finally {
     await handle.close();
   }

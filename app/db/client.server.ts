@@ -60,7 +60,7 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    sqlite.pragma("cache_size = -65536");
+    sqlite.pragma("cache_size = -16384");
     sqlite.pragma("temp_store = MEMORY");
     // No memory map: every page of the file the process ever read through it stays in its RSS
     // (the facet recounts scan the whole table), 220 MB of a 519 MB server. Reads go through

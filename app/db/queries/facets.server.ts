@@ -39,7 +39,7 @@ export interface CatalogFacets {
 
 export const MAX_TAG_VALUES = 400;
 // Small slices: each holds the event loop (SQLite's driver is synchronous) for a few milliseconds.
-const CHUNK = 5_000;
+const CHUNK = 1_000;
 
 interface Counter {
   tasks: Map<string, number>;
