@@ -188,9 +188,29 @@ async function completeSearchIds(handle: DatabaseHandle, driver: Estimate, stats
   return found.rids.length < found.cap ? found.rids : null;
 }
 
-/** Drops remembered search matches; benchmarks use it to measure first requests. */
+const PLAN_MEMO_LIMIT = 256;
+const planMemo = new WeakMap<DatabaseHandle["db"], Map<string, Promise<unknown>>>();
+
+/** A planner input that only changes with the data (an estimate, a walk's edge), per generation. */
+function memoized<T>(handle: DatabaseHandle, stats: Stats, key: string, compute: () => Promise<T>): Promise<T> {
+  if (!stats || stats.stale) return compute();
+  let memo = planMemo.get(handle.db);
+  if (!memo) planMemo.set(handle.db, (memo = new Map()));
+  const k = `${stats.generation}\u0000${key}`;
+  const hit = memo.get(k) as Promise<T> | undefined;
+  if (hit) return hit;
+  const job = compute();
+  const m = memo;
+  m.set(k, job);
+  job.catch(() => m.delete(k));
+  while (m.size > PLAN_MEMO_LIMIT) m.delete(m.keys().next().value as string);
+  return job;
+}
+
+/** Drops remembered search matches and planner inputs; benchmarks use it to measure first requests. */
 export function forgetSearchIds(handle: DatabaseHandle): void {
   searchMemo.delete(handle.db);
+  planMemo.delete(handle.db);
 }
 
 async function probe(handle: DatabaseHandle, pred: Pred, cap: number, stats: Stats): Promise<Probed> {
@@ -201,7 +221,7 @@ async function probe(handle: DatabaseHandle, pred: Pred, cap: number, stats: Sta
     if (known && known.rids.length < known.cap) return { n: known.rids.length, rids: known.rids };
     if (known && known.cap >= cap) return { n: known.rids.length };
     if (handle.dialect === "postgres") {
-      const guess = await plannerEstimate(handle, pred.driver);
+      const guess = await memoized(handle, stats, `estimate\u0000${pred.value.toLowerCase()}`, () => plannerEstimate(handle, pred.driver!));
       // Trust the estimate for common terms; read the matches when it says the term is rare.
       if (guess >= PG_EXACT_BELOW) return { n: Math.max(cap, Math.round(guess)) };
     }
@@ -269,14 +289,18 @@ async function budgetBound(
   page: PageQuery,
   task: string | null,
   budget: number,
+  stats: Stats,
 ): Promise<RawBuilder<unknown> | null> {
   const col = SORT_COLUMN[page.sort];
   const c = sql.raw(`m.${col}`);
   const taskWhere = task === null ? sql`` : sql`where m.pipeline_tag = ${task}`;
-  const r = await sql<{ v: string | number | null; rid: number }>`
-    select m.${sql.raw(col)} as v, m.rid from models m${indexName(page.sort, task !== null, handle.dialect)} ${taskWhere}
-    order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit 1 offset ${budget - 1}`.execute(handle.db);
-  const edge = r.rows[0];
+  // Where a walk of `budget` rows ends depends on the data alone: once per generation.
+  const edge = await memoized(handle, stats, `edge\u0000${page.sort}\u0000${page.ascending}\u0000${task ?? ""}\u0000${budget}`, async () => {
+    const r = await sql<{ v: string | number | null; rid: number }>`
+      select m.${sql.raw(col)} as v, m.rid from models m${indexName(page.sort, task !== null, handle.dialect)} ${taskWhere}
+      order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit 1 offset ${budget - 1}`.execute(handle.db);
+    return r.rows[0] ?? null;
+  });
   if (!edge) return null;
   const v = edge.v;
   const rid = Number(edge.rid);
@@ -293,10 +317,11 @@ async function walk(
   preds: Pred[],
   page: PageQuery,
   budget: number | null,
+  stats: Stats,
 ): Promise<Rows & { complete: boolean }> {
   const taskPred = preds.find((p) => p.kind === "task") ?? null;
   const task = taskPred?.value ?? null;
-  const bound = budget === null ? null : await budgetBound(handle, page, task, budget);
+  const bound = budget === null ? null : await budgetBound(handle, page, task, budget, stats);
   const conds = preds.map((p) => p.walkWhere ?? p.where);
   if (bound) conds.push(bound);
   const where = andAll(conds);
@@ -400,7 +425,7 @@ async function planPage(handle: DatabaseHandle, filters: CatalogFilters, page: P
     ? { kind: "params", value: "", where: afterWhere(page.sort, page.ascending, page.after), driver: null }
     : null;
   const withCursor = cursor ? [...preds, cursor] : preds;
-  if (preds.length === 0) return { ...(await walk(handle, withCursor, page, null)), plan: "walk" };
+  if (preds.length === 0) return { ...(await walk(handle, withCursor, page, null, stats)), plan: "walk" };
   const [ests, total] = await Promise.all([estimate(handle, preds, stats), catalogueSize(handle, stats)]);
   const driver = pickDriver(ests);
   if (ests.some((e) => e.exact && e.n === 0)) return { models: [], last: null, plan: "empty" };
@@ -421,12 +446,12 @@ async function planPage(handle: DatabaseHandle, filters: CatalogFilters, page: P
       ? Math.min(MAX_BLIND_WALK, Math.max(MIN_WALK_BUDGET, Math.ceil(walkCost)))
       : Math.max(MIN_WALK_BUDGET, Math.ceil(walkCost * WALK_SLACK));
     // A cursor moves the start of the walk, so a budget counted from the top would be wrong.
-    const w = await walk(handle, withCursor, page, driver && !cursor && budget < walkRows ? budget : null);
+    const w = await walk(handle, withCursor, page, driver && !cursor && budget < walkRows ? budget : null, stats);
     if (w.complete) return { ...w, plan: `walk(${taskEst ? "task index" : "sort index"})` };
     if (driver) return { ...(await collect(handle, withCursor, driver, page, stats)), plan: `walk→collect(${driver.pred.kind})` };
   }
   if (driver) return { ...(await collect(handle, withCursor, driver, page, stats)), plan: `collect(${driver.pred.kind})` };
-  return { ...(await walk(handle, withCursor, page, null)), plan: "walk(full)" };
+  return { ...(await walk(handle, withCursor, page, null, stats)), plan: "walk(full)" };
 }
 
 /** Up to `cap` matching row ids (cap + 1 tells "more than cap"), driven by the most selective filter. */
