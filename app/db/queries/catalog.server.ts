@@ -228,14 +228,18 @@ async function probe(handle: DatabaseHandle, pred: Pred, cap: number, stats: Sta
     // Up to the size kept, reading the capped ids costs what counting them does, and the page and
     // the count reuse them; beyond it, counting in SQL is cheaper than handing ids to JavaScript.
     const found = handle.dialect === "postgres" || cap <= SEARCH_MEMO_MAX_IDS ? await searchIds(handle, pred, cap, stats) : null;
-    if (!found) {
-      const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${cap}) x`.execute(handle.db);
-      return { n: Number(r.rows[0]?.n ?? 0) };
-    }
+    if (!found) return { n: await cappedCount(handle, pred, cap, stats) };
     return found.rids.length < cap ? { n: found.rids.length, rids: found.rids } : { n: found.rids.length };
   }
-  const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver} limit ${cap}) x`.execute(handle.db);
-  return { n: Number(r.rows[0]?.n ?? 0) };
+  return { n: await cappedCount(handle, pred, cap, stats) };
+}
+
+/** Matches of one filter, counted up to `cap` from its own index; once per generation. */
+function cappedCount(handle: DatabaseHandle, pred: Pred, cap: number, stats: Stats): Promise<number> {
+  return memoized(handle, stats, `count\u0000${pred.kind}\u0000${pred.kind === "search" ? pred.value.toLowerCase() : pred.value}\u0000${cap}`, async () => {
+    const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver!} limit ${cap}) x`.execute(handle.db);
+    return Number(r.rows[0]?.n ?? 0);
+  });
 }
 
 async function estimate(handle: DatabaseHandle, preds: Pred[], stats: Stats): Promise<Estimate[]> {
