@@ -6,11 +6,14 @@
  *
  *   npm run bench:gateway -- [--concurrency 1,50,200] [--streams 400] [--token-delay-ms 2]
  *                            [--soak-seconds 60] [--soak-concurrency 200] [--server real|bare]
- *                            [--profile-dir <dir>]
+ *                            [--profile-dir <dir>] [--relay]
  *
  * --server real (default) runs `modelyard serve` (Express + the gateway route);
  * --server bare runs bench/gateway-server.ts (the gateway behind a minimal Node adapter).
  * --profile-dir writes a V8 CPU profile of the server (node --cpu-prof) there.
+ * --relay adds a third path: the library direct, but through bench/gateway-relay.ts, a Node byte
+ *   relay with no logic, i.e. the cost of one extra HTTP hop on this machine (the floor under
+ *   any gateway's overhead).
  *
  * Three processes: the simulator (tests/simulators/cli.ts), the server, and this client. Figures
  * only; nothing is asserted. CPU per token is read per process and divided by the tokens streamed:
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     "soak-concurrency": { type: "string", default: "200" },
     server: { type: "string", default: "real" },
     "profile-dir": { type: "string" },
+    relay: { type: "boolean", default: false },
   },
 });
 const LEVELS = (values.concurrency ?? "1,50,200").split(",").map(Number);
@@ -274,16 +278,19 @@ async function main() {
       : await startChild([...nodeArgs, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], env, /running at (http:\/\/localhost:\d+)/);
   console.log(`server: ${values.server === "bare" ? "bare gateway (bench/gateway-server.ts)" : "modelyard serve"}${PROFILE_DIR ? `, CPU profile to ${PROFILE_DIR}` : ""}`);
   const base = (server.match[1] ?? "").replace("localhost", "127.0.0.1");
+  const relay = values.relay ? await startChild(["--import", "tsx", "bench/gateway-relay.ts", "--upstream", simUrl], {}, /relay at (http:\/\/127\.0\.0\.1:\d+)/) : null;
+  const relayUrl = relay?.match[1] ?? "";
   const pid = server.child.pid ?? 0;
   try {
     console.log(`server idle after ${(await waitForIdle(pid)).toFixed(0)} s`);
     // Warm both paths (JIT, connection pools, the catalogue cache).
     await runLevel(10, 50, () => viaGateway(base));
     await runLevel(10, 50, () => direct(simUrl));
+    if (relay) await runLevel(10, 50, () => direct(relayUrl));
 
     console.log("\n| concurrency | path | streams ok | failed | TTFT p50 | TTFT p95 | per-token p50 | tokens/stream | CPU/token |");
     console.log("|---|---|---|---|---|---|---|---|---|");
-    const table: Array<{ c: number; ttftOver: number; serverTtft: number; tokOver: number; gatewayCpu: number; directCpu: number }> = [];
+    const table: Array<{ c: number; ttftOver: number; serverTtft: number; tokOver: number; gatewayCpu: number; directCpu: number; relayTtftOver?: number; relayCpu?: number }> = [];
     const allFailures: string[] = [];
     for (const c of LEVELS) {
       const total = Math.max(STREAMS, c * 2);
@@ -295,10 +302,20 @@ async function main() {
       const g = await runLevel(c, total, () => viaGateway(base));
       const after = procStat(pid);
       const gatewayCpu = (after.cpuMs - before.cpuMs) / g.samples.reduce((n, s) => n + s.tokens, 0);
-      for (const [label, r, cpu] of [
+      const rows: Array<readonly [string, { samples: Sample[]; failures: Failures }, number]> = [
         ["direct (client process)", d, directCpu],
         ["gateway (server process)", g, gatewayCpu],
-      ] as const) {
+      ];
+      let relayRow: { samples: Sample[]; cpu: number } | null = null;
+      if (relay?.child.pid) {
+        const r0 = procStat(relay.child.pid);
+        const r = await runLevel(c, total, () => direct(relayUrl));
+        const r1 = procStat(relay.child.pid);
+        const cpu = (r1.cpuMs - r0.cpuMs) / r.samples.reduce((n, s) => n + s.tokens, 0);
+        rows.push(["byte relay (relay process)", r, cpu]);
+        relayRow = { samples: r.samples, cpu };
+      }
+      for (const [label, r, cpu] of rows) {
         const s = r.samples;
         console.log(
           `| ${c} | ${label} | ${s.length} | ${r.failures.count} | ${ms(pct(s.map((x) => x.ttft), 50))} | ${ms(pct(s.map((x) => x.ttft), 95))} | ${ms(pct(s.map((x) => x.perToken), 50), 3)} | ${(s.reduce((n, x) => n + x.tokens, 0) / Math.max(1, s.length)).toFixed(1)} | ${us(cpu)} |`,
@@ -312,6 +329,7 @@ async function main() {
         tokOver: pct(g.samples.map((x) => x.perToken), 50) - pct(d.samples.map((x) => x.perToken), 50),
         gatewayCpu,
         directCpu,
+        ...(relayRow ? { relayTtftOver: pct(relayRow.samples.map((x) => x.ttft), 50) - pct(d.samples.map((x) => x.ttft), 50), relayCpu: relayRow.cpu } : {}),
       });
     }
     if (allFailures.length) console.log(`\nfailed streams by cause:\n${allFailures.join("\n")}`);
@@ -320,6 +338,11 @@ async function main() {
     console.log("\n| concurrency | TTFT overhead p50 (goal <= 2 ms) | in-server TTFT p50 | per-token latency overhead p50 | gateway CPU/token | direct CPU/token | CPU overhead per token (goal <= 0.1 ms) |");
     console.log("|---|---|---|---|---|---|---|");
     for (const r of table) console.log(`| ${r.c} | ${ms(r.ttftOver)} | ${ms(r.serverTtft)} | ${ms(r.tokOver, 3)} | ${ms(r.gatewayCpu, 4)} | ${ms(r.directCpu, 4)} | ${ms(r.gatewayCpu - r.directCpu, 4)} |`);
+    if (relay) {
+      console.log("\n| concurrency | byte relay: TTFT overhead p50 | byte relay: CPU/token (one extra hop, no logic) |");
+      console.log("|---|---|---|");
+      for (const r of table) console.log(`| ${r.c} | ${ms(r.relayTtftOver ?? Number.NaN)} | ${ms(r.relayCpu ?? Number.NaN, 4)} |`);
+    }
 
     if (SOAK_SECONDS > 0) {
       const memBefore = await probeMemory(server);
@@ -361,6 +384,7 @@ async function main() {
   } finally {
     const exited = new Promise((r) => server.child.once("exit", r));
     server.child.kill("SIGTERM");
+    relay?.child.kill("SIGTERM");
     sim.child.kill("SIGTERM");
     // The CPU profile is written as the server exits.
     await Promise.race([exited, sleep(10_000)]);
