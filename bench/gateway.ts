@@ -32,6 +32,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chatCompletionStream } from "@huggingface/inference";
 import { createStreamEventParser } from "#app/inference/stream-events.ts";
+import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -275,7 +276,7 @@ async function main() {
   const server =
     values.server === "bare"
       ? await startChild([...nodeArgs, "bench/gateway-server.ts"], env, /gateway at (http:\/\/127\.0\.0\.1:\d+)/)
-      : await startChild([...nodeArgs, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], env, /running at (http:\/\/localhost:\d+)/);
+      : await startChild([...SERVE_NODE_FLAGS, ...nodeArgs, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], env, /running at (http:\/\/localhost:\d+)/);
   console.log(`server: ${values.server === "bare" ? "bare gateway (bench/gateway-server.ts)" : "modelyard serve"}${PROFILE_DIR ? `, CPU profile to ${PROFILE_DIR}` : ""}`);
   const base = (server.match[1] ?? "").replace("localhost", "127.0.0.1");
   const relay = values.relay ? await startChild(["--import", "tsx", "bench/gateway-relay.ts", "--upstream", simUrl], {}, /relay at (http:\/\/127\.0\.0\.1:\d+)/) : null;

@@ -107,6 +107,7 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   // visitor of /spaces and /models does not pay for them.
   void syncTaskSpaces(handle.db)
     .then(() => warmCatalogueStats(handle))
+    .then(() => console.log(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`))
     .catch((e: unknown) => console.error(`Warming the catalogue statistics failed: ${e instanceof Error ? e.message : String(e)}`));
 
   const shutdown = (signal: string) => {

@@ -22,6 +22,7 @@ import type { Database } from "#app/db/schema.ts";
 import {
   type CatalogFacets,
   facetsForRids,
+  facetsFromIndex,
   getCachedFacets,
   getCatalogueStats,
   rememberExactFacets,
@@ -569,6 +570,12 @@ export function forgetCounts(handle: DatabaseHandle): void {
 async function computeCountAndFacets(handle: DatabaseHandle, filters: CatalogFilters, stats: Stats): Promise<Counted> {
   const cached = await getCachedFacets(handle, filters);
   if (cached && !cached.stale && cached.exact) return { count: { value: cached.total, exact: true }, facets: cached };
+  // Filters without a search or an author: exact, whatever the size, from the in-memory index.
+  const indexed = await facetsFromIndex(handle, filters);
+  if (indexed) {
+    rememberExactFacets(handle, filters, indexed);
+    return { count: { value: indexed.total, exact: true }, facets: indexed };
+  }
   const exact = exactFromStats(handle, filters, stats);
   if (exact !== null && exact > COUNT_CAP) {
     // A single common filter: the count is known; its facets come from the cache or a sample.
@@ -609,6 +616,11 @@ export async function countCatalog(handle: DatabaseHandle, filters: CatalogFilte
   const key = `${await getCatalogueGeneration(handle.db)}:${filtersKey(filters)}`;
   const known = countedCache.get(handle.db)?.get(key) ?? countMemo.get(handle.db)?.get(key);
   if (known) return "count" in known ? known.count : known;
+  const indexed = await facetsFromIndex(handle, filters);
+  if (indexed) {
+    rememberExactFacets(handle, filters, indexed);
+    return { value: indexed.total, exact: true };
+  }
   const rids = await collectMatchIds(handle, filters, stats);
   const counted = { value: rids.length, exact: rids.length <= COUNT_CAP };
   let memo = countMemo.get(handle.db);

@@ -4,6 +4,7 @@ import { type CatalogFilters, PARAM_BUCKETS, filtersKey, isUnfiltered } from "#a
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { andAll, buildPredicates } from "#app/db/queries/catalog-sql.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
+import { emptyTally, type FacetIndex, FacetIndexBuilder, type FacetSourceRow, type FacetTally } from "#app/catalog/facet-index.server.ts";
 import type { Database } from "#app/db/schema.ts";
 
 /**
@@ -41,30 +42,27 @@ export const MAX_TAG_VALUES = 400;
 // Small slices: each holds the event loop (SQLite's driver is synchronous) for a few milliseconds.
 const CHUNK = 1_000;
 
-interface Counter {
-  tasks: Map<string, number>;
-  libraries: Map<string, number>;
-  licenses: Map<string, number>;
-  params: Map<string, number>;
-  tags: Map<string, number>;
-  providers: Map<string, number>;
-  total: number;
-}
-
-function newCounter(): Counter {
-  return { tasks: new Map(), libraries: new Map(), licenses: new Map(), params: new Map(), tags: new Map(), providers: new Map(), total: 0 };
-}
+type Counter = FacetTally;
+const newCounter = emptyTally;
 
 const add = (m: Map<string, number>, k: string | null, n: number) => {
   if (k === null || k === "") return;
   m.set(k, (m.get(k) ?? 0) + n);
 };
 
-const sorted = (m: Map<string, number>, limit = Infinity): FacetCount[] =>
-  [...m]
-    .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
-    .slice(0, limit);
+/** The `limit` most frequent values, most frequent first (ties by value). */
+function sorted(m: Map<string, number>, limit = Infinity): FacetCount[] {
+  let floor = 0;
+  if (m.size > limit * 2) {
+    // Tens of thousands of distinct tags: only those at or above the limit-th count can make the
+    // list, and a numeric sort finds that count far faster than sorting every value by name.
+    const counts = Uint32Array.from(m.values()).sort();
+    floor = counts[counts.length - limit] ?? 0;
+  }
+  const out: FacetCount[] = [];
+  for (const [value, count] of m) if (count >= floor) out.push({ value, count });
+  return out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, limit);
+}
 
 /** Languages and free tags come from model_tags; prefixed tags (license:, dataset:, arxiv:, …) are other facets or too many to list. */
 function finish(c: Counter, exact: boolean, generation: number): CatalogFacets {
@@ -142,6 +140,8 @@ const TRUE = sql`1 = 1`;
 /** Exact counts over an explicit set of matches (at most a few thousand rows). */
 export async function facetsForRids(handle: DatabaseHandle, rids: number[], exact: boolean): Promise<CatalogFacets> {
   const generation = await getCatalogueGeneration(handle.db);
+  const index = facetIndexFor(handle, generation);
+  if (index) return finish(index.tallyRids(rids), exact, generation);
   const c = newCounter();
   if (rids.length) await aggregate(handle, { kind: "rids", rids }, c);
   return finish(c, exact, generation);
@@ -153,6 +153,9 @@ export async function facetsForRids(handle: DatabaseHandle, rids: number[], exac
  */
 export async function computeExactFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> {
   const generation = await getCatalogueGeneration(handle.db);
+  const index = facetIndexFor(handle, generation) ?? (isUnfiltered(filters) ? await ensureFacetIndex(handle, generation) : null);
+  const tally = index?.tallyFilters(filters);
+  if (tally) return finish(tally, true, generation);
   const preds = buildPredicates(handle.dialect, filters);
   const where = preds.length ? andAll(preds.map((p) => p.where)) : TRUE;
   const c = newCounter();
@@ -165,6 +168,90 @@ export async function computeExactFacets(handle: DatabaseHandle, filters: Catalo
     await new Promise((r) => setImmediate(r));
   }
   return finish(c, true, generation);
+}
+
+// ---- facet index ---------------------------------------------------------------------------
+
+interface Built {
+  generation: number;
+  /** Null when this generation's row ids were too sparse to index. */
+  index: FacetIndex | null;
+}
+
+interface IndexRegistry {
+  built: WeakMap<Kysely<Database>, Built>;
+  building: WeakMap<Kysely<Database>, { generation: number; promise: Promise<FacetIndex | null> }>;
+}
+const REGISTRY = Symbol.for("modelyard.facet-index");
+/**
+ * On globalThis, not in module scope: `modelyard serve` (tsx) warms the index in its copy of this
+ * module and the built server bundle, which loads another copy, answers the requests.
+ */
+const registry: IndexRegistry = ((globalThis as { [REGISTRY]?: IndexRegistry })[REGISTRY] ??= { built: new WeakMap(), building: new WeakMap() });
+const { built, building } = registry;
+
+/** The facet index of this catalogue generation, once built (see app/catalog/facet-index.server.ts). */
+function facetIndexFor(handle: DatabaseHandle, generation: number): FacetIndex | null {
+  const b = built.get(handle.db);
+  return b && b.generation === generation ? b.index : null;
+}
+
+/** Builds this generation's index unless it is built or being built; resolves with it. */
+export function ensureFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
+  const db = handle.db;
+  const done = built.get(db);
+  if (done && done.generation === generation) return Promise.resolve(done.index);
+  const running = building.get(db);
+  if (running && running.generation === generation) return running.promise;
+  const promise = buildFacetIndex(handle, generation).finally(() => {
+    if (building.get(db)?.promise === promise) building.delete(db);
+  });
+  building.set(db, { generation, promise });
+  return promise;
+}
+
+/**
+ * Reads every row's facet columns, in rowid slices with the event loop free between them, into a
+ * new index for `generation`. Null when the row ids are too sparse to index (the caller then
+ * counts in SQL) or an import changed the catalogue meanwhile (its own recount builds the next).
+ */
+async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
+  const builder = new FacetIndexBuilder();
+  const b = await sql<{ lo: number | null; hi: number | null }>`select min(rid) as lo, max(rid) as hi from models`.execute(handle.db);
+  const lo = Number(b.rows[0]?.lo ?? 0);
+  const hi = Number(b.rows[0]?.hi ?? -1);
+  for (let start = lo; start <= hi; start += CHUNK) {
+    const rows = await sql<FacetSourceRow>`select m.rid, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers
+      from models m where m.rid >= ${start} and m.rid < ${start + CHUNK}`.execute(handle.db);
+    for (const r of rows.rows) builder.add(r);
+    await new Promise((r) => setImmediate(r));
+  }
+  if ((await getCatalogueGeneration(handle.db)) !== generation) return null;
+  const index = builder.finish(generation);
+  const previous = built.get(handle.db);
+  if (!previous || previous.generation <= generation) built.set(handle.db, { generation, index });
+  return index;
+}
+
+/**
+ * Exact count and facets of a filter set from the facet index alone, or null when the index is
+ * not built for this generation or the filters need the database (search, author, prefixed tags).
+ */
+export async function facetsFromIndex(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets | null> {
+  const generation = await getCatalogueGeneration(handle.db);
+  const tally = facetIndexFor(handle, generation)?.tallyFilters(filters);
+  return tally ? finish(tally, true, generation) : null;
+}
+
+/** Size of this generation's facet index, for benchmarks and the log; null before it is built. */
+export async function describeFacetIndex(handle: DatabaseHandle): Promise<{ rows: number; profiles: number; bytes: number } | null> {
+  const index = facetIndexFor(handle, await getCatalogueGeneration(handle.db));
+  return index ? { rows: index.rows, profiles: index.profiles, bytes: index.bytes } : null;
+}
+
+/** Drops the facet index; benchmarks use it to measure the database-only path. */
+export function forgetFacetIndex(handle: DatabaseHandle): void {
+  built.delete(handle.db);
 }
 
 // ---- cache ---------------------------------------------------------------------------------
@@ -240,6 +327,11 @@ export function rememberExactFacets(handle: DatabaseHandle, filters: CatalogFilt
   if (facets.exact && !facets.stale) remember(handle.db, cacheKey(filters), { generation: facets.generation, facets });
 }
 
+/** A closed database (shutdown, tests) is expected; anything else is worth a line in the log. */
+function logUnlessClosed(e: unknown): void {
+  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) console.error("facet count failed:", e);
+}
+
 /** Starts (at most once per key, a few keys at a time) the exact count for a filter set. */
 export function scheduleExactFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> | null {
   const db = handle.db;
@@ -263,8 +355,7 @@ export function scheduleExactFacets(handle: DatabaseHandle, filters: CatalogFilt
     () => running.delete(key),
     (e: unknown) => {
       running.delete(key);
-      // A closed database (shutdown, tests) is expected; anything else is worth a line in the log.
-      if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) console.error("facet count failed:", e);
+      logUnlessClosed(e);
     },
   );
   return job;
@@ -277,16 +368,21 @@ export function scheduleExactFacets(handle: DatabaseHandle, filters: CatalogFilt
 export async function getCatalogueStats(handle: DatabaseHandle): Promise<CatalogFacets | null> {
   const empty: CatalogFilters = { search: null, author: null, pipelineTag: null, library: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
   const cached = await getCachedFacets(handle, empty);
+  // Stored counts outlive the process; the index is rebuilt in each one, in the background.
+  if (cached && !cached.stale) ensureFacetIndex(handle, cached.generation).catch(logUnlessClosed);
   if (cached) return cached;
   scheduleExactFacets(handle, empty);
   return null;
 }
 
-/** Waits for the unfiltered counts; for warm-up after an import and for benchmarks. */
+/** Waits for the unfiltered counts and the facet index; for warm-up after an import and for benchmarks. */
 export async function warmCatalogueStats(handle: DatabaseHandle): Promise<CatalogFacets> {
   const empty: CatalogFilters = { search: null, author: null, pipelineTag: null, library: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
   const cached = await getCachedFacets(handle, empty);
-  if (cached && !cached.stale) return cached;
+  if (cached && !cached.stale) {
+    await ensureFacetIndex(handle, cached.generation);
+    return cached;
+  }
   const job = scheduleExactFacets(handle, empty);
   return job ?? computeExactFacets(handle, empty);
 }

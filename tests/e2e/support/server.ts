@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 
@@ -21,7 +22,7 @@ export interface TestServer {
 export async function startTestServer(opts: { env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-e2e-"));
   const databaseUrl = opts.databaseUrl ?? `sqlite:${path.join(dir, "modelyard.db")}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: ROOT,
     env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", ...opts.env, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
