@@ -149,6 +149,8 @@ interface Sample {
   tokens: number;
   /** The gateway's own figure (final event): request received -> first token ready to write. */
   serverTtft?: number;
+  /** Gateway only: request sent -> response headers received. */
+  headers?: number;
 }
 
 /** Failed streams by cause, so a failure count always comes with what went wrong. */
@@ -186,6 +188,7 @@ async function viaGateway(base: string): Promise<Sample> {
     body: JSON.stringify({ model: MODEL, provider: "together", messages: [{ role: "user", content: QUESTION }], stream: true }),
   });
   if (!res.ok || !res.body) throw new Error(`gateway answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  const headers = performance.now() - t0;
   let first = 0;
   let last = 0;
   let tokens = 0;
@@ -210,7 +213,7 @@ async function viaGateway(base: string): Promise<Sample> {
   }
   if (failed) throw new Error(failed);
   if (!ended) throw new Error(`the stream ended without a done event after ${tokens} tokens`);
-  return { ttft: first - t0, perToken: tokens > 1 ? (last - first) / (tokens - 1) : 0, tokens, ...(serverTtft === undefined ? {} : { serverTtft }) };
+  return { ttft: first - t0, perToken: tokens > 1 ? (last - first) / (tokens - 1) : 0, tokens, headers, ...(serverTtft === undefined ? {} : { serverTtft }) };
 }
 
 async function direct(simUrl: string): Promise<Sample> {
@@ -323,6 +326,10 @@ async function main() {
         );
         if (r.failures.count > 0) allFailures.push(`  c=${c} ${label}:\n${r.failures.summary()}`);
       }
+      const of = (pick: (x: Sample) => number | undefined) => g.samples.flatMap((x) => (pick(x) === undefined ? [] : [pick(x)!]));
+      console.log(
+        `|   | gateway, where the time went | headers p50 ${ms(pct(of((x) => x.headers), 50))}, p95 ${ms(pct(of((x) => x.headers), 95))} | in-server TTFT p50 ${ms(pct(of((x) => x.serverTtft), 50))}, p95 ${ms(pct(of((x) => x.serverTtft), 95))} | | | | | |`,
+      );
       table.push({
         c,
         ttftOver: pct(g.samples.map((x) => x.ttft), 50) - pct(d.samples.map((x) => x.ttft), 50),
