@@ -2,12 +2,13 @@
 import { getDb } from "#app/db/db.server.ts";
 import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
 import { createInferenceGateway, type InferenceGateway } from "#app/inference/gateway.server.ts";
+import { stdoutLineLog } from "#app/utils/line-log.server.ts";
 
 const KEY = Symbol.for("modelyard.inferenceGateway");
 type Holder = { [KEY]?: InferenceGateway };
 
 export function getInferenceGateway(): InferenceGateway {
   const g = globalThis as Holder;
-  g[KEY] ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env });
+  g[KEY] ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env, log: stdoutLineLog() });
   return g[KEY];
 }

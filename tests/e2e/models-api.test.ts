@@ -1,6 +1,7 @@
 import { listModels, modelInfo } from "@huggingface/hub";
 import { InferenceClient } from "@huggingface/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 
 /**
@@ -11,11 +12,15 @@ import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 
 type Item = Record<string, unknown> & { id: string };
 
-const engines: Array<{ name: string; databaseUrl?: string }> = [{ name: "sqlite" }];
-if (process.env["TEST_DATABASE_URL"]) engines.push({ name: "postgres", databaseUrl: process.env["TEST_DATABASE_URL"] });
+// PostgreSQL gets a database of its own (created empty, so the server loads and validates the
+// bundled catalogue itself), never the shared one other test files write to.
+const postgres = testDialects().find((d) => d.name === "postgres");
+const engines: Array<{ name: string; create?: () => Promise<TestDatabase> }> = [{ name: "sqlite" }];
+if (postgres) engines.push({ name: "postgres", create: postgres.create });
 
-describe.each(engines)("GET /api/models on $name", ({ name, databaseUrl }) => {
+describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
   let server: TestServer;
+  let db: TestDatabase | undefined;
   const get = async (path: string) => {
     const res = await fetch(server.url + path);
     return { res, body: (await res.json()) as unknown };
@@ -28,10 +33,12 @@ describe.each(engines)("GET /api/models on $name", ({ name, databaseUrl }) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(databaseUrl ? { databaseUrl } : {});
-  });
+    db = await create?.();
+    server = await startTestServer(db ? { databaseUrl: db.url } : {});
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
+    await db?.drop();
   });
 
   it("lists models in the Hub's item shape, trending first", async () => {

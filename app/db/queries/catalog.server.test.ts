@@ -1,10 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CatalogFilters, type SortKey, emptyFilters, isUnfiltered } from "#app/catalog/listing-params.ts";
-import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { migrate } from "#app/db/migrate.server.ts";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
 import { baselineCount, baselinePage, collectMatchIds, countAndFacets, countCatalog, listCatalogPage } from "#app/db/queries/catalog.server.ts";
 import {
   computeExactFacets,
@@ -25,10 +23,6 @@ import { importPaths } from "#app/import/importer.server.ts";
 const BUNDLED = path.resolve(import.meta.dirname, "..", "..", "..", "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
 const F = (p: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters(), ...p });
 
-const engines: Array<{ name: string; url: () => string }> = [];
-let tmp = "";
-engines.push({ name: "sqlite", url: () => `sqlite:${path.join(tmp, "catalog.db")}` });
-if (process.env["TEST_DATABASE_URL"]) engines.push({ name: "postgres", url: () => process.env["TEST_DATABASE_URL"]! });
 
 const FILTERS: CatalogFilters[] = [
   F({}),
@@ -52,19 +46,19 @@ const FILTERS: CatalogFilters[] = [
   F({ license: "mit", tags: ["fr"] }),
 ];
 
-describe.each(engines)("catalogue queries on $name", ({ url }) => {
+describe.each(testDialects())("catalogue queries on $name", (dialect) => {
+  let db: TestDatabase;
   let h: DatabaseHandle;
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-catalog-"));
-    h = openDatabase(url());
-    await migrate(h);
+    // A database of its own, created and dropped here (never the shared TEST_DATABASE_URL one).
+    db = await dialect.create();
+    h = db.handle;
     await importPaths(h, [BUNDLED], { statsAsOf: "2024-07-11" });
   }, 120_000);
 
   afterAll(async () => {
-    await h?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await db?.drop();
   });
 
   it("pages match the straightforward query for every filter, sort, direction and offset", async () => {
