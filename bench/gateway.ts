@@ -117,6 +117,15 @@ function procStat(pid: number): { cpuMs: number; rssMb: number } {
   return { cpuMs: (ticks * 1000) / 100, rssMb: rssKb / 1024 };
 }
 
+/** Machine-wide CPU jiffies (busy and total) from /proc/stat. */
+function machineCpu(): { busy: number; total: number } {
+  const line = fs.readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = v.reduce((a, b) => a + b, 0);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the server spends under 3% of a core for two seconds running (at most 3 minutes). */
@@ -303,9 +312,18 @@ async function main() {
       const cpu1 = process.cpuUsage(cpu0);
       const directCpu = (cpu1.user + cpu1.system) / 1000 / d.samples.reduce((n, s) => n + s.tokens, 0);
       const before = procStat(pid);
+      const machine0 = machineCpu();
+      const wall0 = performance.now();
       const g = await runLevel(c, total, () => viaGateway(base));
+      const wallMs = performance.now() - wall0;
+      const machine1 = machineCpu();
       const after = procStat(pid);
       const gatewayCpu = (after.cpuMs - before.cpuMs) / g.samples.reduce((n, s) => n + s.tokens, 0);
+      // Saturation shows here: when the three processes want more than the machine's cores, the
+      // time to first token of a new stream is mostly queueing behind other streams' tokens.
+      console.log(
+        `|   | gateway level: machine CPU busy | ${(((machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)) * 100).toFixed(0)}% of ${os.cpus().length} cores | server process ${(((after.cpuMs - before.cpuMs) / wallMs) * 100).toFixed(0)}% of one core | ${Math.round(g.samples.reduce((n, s) => n + s.tokens, 0) / (wallMs / 1000)).toLocaleString("en-US")} tokens/s through the gateway | | | | |`,
+      );
       const rows: Array<readonly [string, { samples: Sample[]; failures: Failures }, number]> = [
         ["direct (client process)", d, directCpu],
         ["gateway (server process)", g, gatewayCpu],
