@@ -113,14 +113,7 @@ function scopeWhere(handle: DatabaseHandle, scope: Scope): RawBuilder<unknown> {
  * model_tags and model_providers (bare tags are the same in both).
  */
 async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Promise<void> {
-  const rows = await sql<{
-    pipeline_tag: string | null;
-    library_name: string | null;
-    license: string | null;
-    params: number | null;
-    tags: string;
-    providers: string;
-  }>`select m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers from models m where ${scopeWhere(handle, scope)}`.execute(
+  const rows = await sql<Omit<FacetSourceRow, "rid">>`select m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers from models m where ${scopeWhere(handle, scope)}`.execute(
     handle.db,
   );
   for (const r of rows.rows) {
