@@ -90,6 +90,14 @@ export interface FacetSourceRow {
 
 const EMPTY: number[] = [];
 
+/**
+ * Row ids index an array directly; a catalogue whose ids have huge gaps (mass deletes) is left
+ * to the database rather than paying for an array mostly of holes.
+ */
+export function isIndexableSpan(span: number, rows: number): boolean {
+  return span <= Math.max(1_000_000, rows * 4);
+}
+
 /** The distinct ids of a JSON list's kept strings, ascending, in `into` (which it clears). */
 function idList(json: string, dict: Dictionary, into: number[], keep: (s: string) => boolean): number[] {
   into.length = 0;
@@ -162,8 +170,7 @@ export class FacetIndexBuilder {
     }
     if (rids.length === 0) lo = 0;
     const span = hi - lo + 1;
-    // Row ids index an array directly; a catalogue with huge gaps (mass deletes) is not worth it.
-    if (span > Math.max(1_000_000, rids.length * 4)) return null;
+    if (!isIndexableSpan(span, rids.length)) return null;
     const byRid = new Int32Array(Math.max(0, span)).fill(-1);
     const counts = new Uint32Array(this.pTask.length);
     for (let i = 0; i < rids.length; i++) {

@@ -4,7 +4,14 @@ import { type CatalogFilters, PARAM_BUCKETS, filtersKey, isUnfiltered } from "#a
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { andAll, buildPredicates } from "#app/db/queries/catalog-sql.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
-import { emptyTally, type FacetIndex, FacetIndexBuilder, type FacetSourceRow, type FacetTally } from "#app/catalog/facet-index.server.ts";
+import {
+  emptyTally,
+  type FacetIndex,
+  FacetIndexBuilder,
+  type FacetSourceRow,
+  type FacetTally,
+  isIndexableSpan,
+} from "#app/catalog/facet-index.server.ts";
 import type { Database } from "#app/db/schema.ts";
 
 /**
@@ -210,9 +217,13 @@ export function ensureFacetIndex(handle: DatabaseHandle, generation: number): Pr
  */
 async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const builder = new FacetIndexBuilder();
-  const b = await sql<{ lo: number | null; hi: number | null }>`select min(rid) as lo, max(rid) as hi from models`.execute(handle.db);
+  const b = await sql<{ lo: number | null; hi: number | null; n: number }>`select min(rid) as lo, max(rid) as hi, count(*) as n from models`.execute(handle.db);
   const lo = Number(b.rows[0]?.lo ?? 0);
   const hi = Number(b.rows[0]?.hi ?? -1);
+  if (!isIndexableSpan(hi - lo + 1, Number(b.rows[0]?.n ?? 0))) {
+    built.set(handle.db, { generation, index: null });
+    return null;
+  }
   for (let start = lo; start <= hi; start += CHUNK) {
     const rows = await sql<FacetSourceRow>`select m.rid, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers
       from models m where m.rid >= ${start} and m.rid < ${start + CHUNK}`.execute(handle.db);
