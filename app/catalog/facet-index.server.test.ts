@@ -5,11 +5,11 @@ import { bucketIndex, bucketsCovering, FacetIndexBuilder, type FacetSourceRow, t
 const F = (p: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters(), ...p });
 
 const ROWS: FacetSourceRow[] = [
-  { rid: 1, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7e9, tags: '["en","conversational","license:mit"]', providers: '["together"]' },
-  { rid: 2, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7.5e9, tags: '["conversational","en"]', providers: '["together"]' },
-  { rid: 3, pipeline_tag: "fill-mask", library_name: "transformers", license: null, params: null, tags: '["en","en"]', providers: "[]" },
-  { rid: 5, pipeline_tag: null, library_name: "gguf", license: "apache-2.0", params: 130e9, tags: '["gguf","base_model:x/y"]', providers: "[]" },
-  { rid: 6, pipeline_tag: "text-generation", library_name: null, license: "mit", params: 2e9, tags: "[]", providers: '["groq","together"]' },
+  { rid: 1, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7e9, tags: '["en","conversational","license:mit"]', providers: '["together"]', languages: '["en"]' },
+  { rid: 2, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7.5e9, tags: '["conversational","en"]', providers: '["together"]', languages: null },
+  { rid: 3, pipeline_tag: "fill-mask", library_name: "transformers", license: null, params: null, tags: '["en","en"]', providers: "[]", languages: '["en","fr"]' },
+  { rid: 5, pipeline_tag: null, library_name: "gguf", license: "apache-2.0", params: 130e9, tags: '["gguf","base_model:x/y"]', providers: "[]", languages: "[]" },
+  { rid: 6, pipeline_tag: "text-generation", library_name: null, license: "mit", params: 2e9, tags: "[]", providers: '["groq","together"]', languages: null },
 ];
 
 /** The same counts, straight from the rows: the reference the index must match. */
@@ -23,7 +23,9 @@ function reference(rows: FacetSourceRow[], keep: (r: FacetSourceRow) => boolean)
     add(t.licenses, r.license);
     const b = bucketIndex(r.params);
     if (b !== 0xff) add(t.params, ["0-1", "1-3", "3-6", "6-9", "9-12", "12-24", "24-32", "32-64", "64-128", "128-"][b]!);
-    for (const tag of new Set(JSON.parse(r.tags) as string[])) if (!tag.includes(":")) add(t.tags, tag);
+    // model_tags' bare tags: the model's own plus its card's languages.
+    const own = (JSON.parse(r.tags) as string[]).filter((tag) => !tag.includes(":"));
+    for (const tag of new Set([...own, ...(r.languages ? (JSON.parse(r.languages) as string[]) : [])])) add(t.tags, tag);
     for (const p of JSON.parse(r.providers) as string[]) add(t.providers, p);
   }
   return t;
@@ -61,6 +63,8 @@ describe("facet index", () => {
       [F({ pipelineTag: "text-generation", license: "mit", library: "transformers" }), (r) => r.rid === 1 || r.rid === 2],
       [F({ tags: ["en", "conversational"] }), (r) => r.rid === 1 || r.rid === 2],
       [F({ tags: ["en"] }), (r) => r.rid <= 3],
+      // A language only the card names still counts (row 3).
+      [F({ tags: ["fr"] }), (r) => r.rid === 3],
       [F({ provider: "together" }), (r) => r.providers.includes("together")],
       [F({ provider: "groq" }), (r) => r.rid === 6],
       [F({ paramsMin: 6e9, paramsMax: 9e9 }), (r) => r.rid === 1 || r.rid === 2],

@@ -25,7 +25,8 @@ export function emptyTally(): FacetTally {
   return { total: 0, tasks: new Map(), libraries: new Map(), licenses: new Map(), params: new Map(), tags: new Map(), providers: new Map() };
 }
 
-const NONE = 0xffff;
+// Dictionary ids are 32-bit: licences and libraries come from free-form card data.
+const NONE = 0xffffffff;
 const NO_BUCKET = 0xff;
 
 /** The size bucket's index in PARAM_BUCKETS, or NO_BUCKET when the parameter count is unknown. */
@@ -54,7 +55,7 @@ class Dictionary {
 }
 
 /** Growable typed array (a plain number[] costs 8+ bytes a slot; these cost 1–4). */
-class Column<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array> {
+class Column<T extends Uint8Array | Uint32Array | Int32Array> {
   length = 0;
   constructor(
     public data: T,
@@ -74,7 +75,6 @@ class Column<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array> {
 }
 
 const u8 = (n: number) => new Uint8Array(n);
-const u16 = (n: number) => new Uint16Array(n);
 const u32 = (n: number) => new Uint32Array(n);
 
 /** One facet row as the database holds it (tags and providers as JSON lists). */
@@ -86,6 +86,8 @@ export interface FacetSourceRow {
   params: number | null;
   tags: string;
   providers: string;
+  /** model_details.languages (card and tag languages), or null without a details row. */
+  languages: string | null;
 }
 
 const EMPTY: number[] = [];
@@ -98,10 +100,27 @@ export function isIndexableSpan(span: number, rows: number): boolean {
   return span <= Math.max(1_000_000, rows * 4);
 }
 
+/**
+ * A row's bare facet tags as model_tags holds them: its own tags without a prefix (license:,
+ * dataset:, base_model:, …) plus its card's languages.
+ */
+export function bareTags(tagsJson: string, languagesJson: string | null): Set<string> {
+  const out = new Set<string>();
+  for (const list of languagesJson === null ? [tagsJson] : [tagsJson, languagesJson]) {
+    const values: unknown = JSON.parse(list);
+    if (Array.isArray(values)) for (const t of values) if (typeof t === "string" && t !== "" && !t.includes(":")) out.add(t);
+  }
+  return out;
+}
+
 /** The distinct ids of a JSON list's kept strings, ascending, in `into` (which it clears). */
-function idList(json: string, dict: Dictionary, into: number[], keep: (s: string) => boolean): number[] {
+function idList(json: string, dict: Dictionary, into: number[], keep: (s: string) => boolean, moreJson: string | null = null): number[] {
   into.length = 0;
-  for (const s of JSON.parse(json) as string[]) if (keep(s)) into.push(dict.id(s));
+  for (const list of moreJson === null ? [json] : [json, moreJson]) {
+    const values: unknown = JSON.parse(list);
+    if (!Array.isArray(values)) continue;
+    for (const s of values) if (typeof s === "string" && keep(s)) into.push(dict.id(s));
+  }
   into.sort((a, b) => a - b);
   let n = 0;
   for (let i = 0; i < into.length; i++) if (i === 0 || into[i] !== into[i - 1]) into[n++] = into[i]!;
@@ -117,14 +136,14 @@ export class FacetIndexBuilder {
   private readonly tags = new Dictionary();
   private readonly providers = new Dictionary();
   private readonly profileIds = new Map<string, number>();
-  private readonly pTask = new Column(u16(1024), u16);
-  private readonly pLibrary = new Column(u16(1024), u16);
-  private readonly pLicense = new Column(u16(1024), u16);
+  private readonly pTask = new Column(u32(1024), u32);
+  private readonly pLibrary = new Column(u32(1024), u32);
+  private readonly pLicense = new Column(u32(1024), u32);
   private readonly pBucket = new Column(u8(1024), u8);
   private readonly pTagEnd = new Column(u32(1024), u32);
   private readonly tagIds = new Column(u32(4096), u32);
   private readonly pProviderEnd = new Column(u32(1024), u32);
-  private readonly providerIds = new Column(u16(256), u16);
+  private readonly providerIds = new Column(u32(256), u32);
   private readonly rowRid = new Column(u32(4096), u32);
   private readonly rowProfile = new Column(u32(4096), u32);
 
@@ -138,7 +157,8 @@ export class FacetIndexBuilder {
     const license = row.license ? this.licenses.id(row.license) : NONE;
     const bucket = bucketIndex(row.params === null ? null : Number(row.params));
     // ':' marks license:/dataset:/base_model:/arxiv:/region: tags, which are not facet values.
-    const tagList = idList(row.tags, this.tags, this.scratchTags, (t) => t !== "" && !t.includes(":"));
+    // The bare tags of model_tags, which the tag filter reads: the model's own plus its card's languages.
+    const tagList = idList(row.tags, this.tags, this.scratchTags, (t) => t !== "" && !t.includes(":"), row.languages);
     const providerList = row.providers === "[]" ? EMPTY : idList(row.providers, this.providers, this.scratchProviders, (p) => p !== "");
     const key = `${task},${library},${license},${bucket}|${tagList.join(",")}|${providerList.join(",")}`;
     let profile = this.profileIds.get(key);
@@ -207,15 +227,15 @@ interface IndexData {
   byRid: Int32Array;
   /** Rows per profile. */
   counts: Uint32Array;
-  pTask: Uint16Array;
-  pLibrary: Uint16Array;
-  pLicense: Uint16Array;
+  pTask: Uint32Array;
+  pLibrary: Uint32Array;
+  pLicense: Uint32Array;
   pBucket: Uint8Array;
   /** Profile p's tags are tagIds[pTagEnd[p-1] .. pTagEnd[p]), ascending. */
   pTagEnd: Uint32Array;
   tagIds: Uint32Array;
   pProviderEnd: Uint32Array;
-  providerIds: Uint16Array;
+  providerIds: Uint32Array;
   tasks: Dictionary;
   libraries: Dictionary;
   licenses: Dictionary;
@@ -359,7 +379,7 @@ export class FacetIndex {
   }
 }
 
-function hasSorted(a: Uint32Array | Uint16Array, from: number, to: number, v: number): boolean {
+function hasSorted(a: Uint32Array, from: number, to: number, v: number): boolean {
   for (let i = from; i < to; i++) {
     const x = a[i]!;
     if (x === v) return true;

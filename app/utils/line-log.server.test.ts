@@ -43,6 +43,15 @@ describe("line log", () => {
     fs.closeSync(fd);
   });
 
+  it("survives a descriptor that fails: drained() still settles and later lines are tried", async () => {
+    // A descriptor number no process here has open (a closed one could be reused meanwhile).
+    const log = createLineLog(987_654);
+    log("into the void");
+    await log.drained();
+    log("and again");
+    await log.drained();
+  });
+
   it("flushes what is queued synchronously, for process exit", () => {
     const { p, fd } = file();
     const log = createLineLog(fd);

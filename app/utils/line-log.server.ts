@@ -25,6 +25,7 @@ export function createLineLog(fd: number, maxBufferedBytes = 1 << 20): LineLog {
   let queuedBytes = 0;
   let dropped = 0;
   let writing = false;
+  let scheduled = false;
   let waiters: Array<() => void> = [];
 
   const take = (): string => {
@@ -43,6 +44,7 @@ export function createLineLog(fd: number, maxBufferedBytes = 1 << 20): LineLog {
   };
 
   const pump = () => {
+    scheduled = false;
     if (writing) return;
     if (queue.length === 0 && dropped === 0) return settle();
     writing = true;
@@ -50,10 +52,11 @@ export function createLineLog(fd: number, maxBufferedBytes = 1 << 20): LineLog {
     const writeFrom = (offset: number) => {
       fs.write(fd, buf, offset, buf.length - offset, null, (err, written) => {
         if (err) {
-          // A non-blocking pipe that is full: try again shortly. Anything else: the log is gone.
+          // A non-blocking pipe that is full: try again shortly. Anything else: this batch is
+          // lost, and the next line tries again.
           if ((err as NodeJS.ErrnoException).code === "EAGAIN") return void setTimeout(() => writeFrom(offset), RETRY_MS);
           writing = false;
-          return settle();
+          return pump();
         }
         if (offset + written < buf.length) return writeFrom(offset + written);
         writing = false;
@@ -70,16 +73,26 @@ export function createLineLog(fd: number, maxBufferedBytes = 1 << 20): LineLog {
     }
     queue.push(`${line}\n`);
     queuedBytes += line.length + 1;
-    // Lines of one tick go out in one write.
-    if (queue.length === 1 && !writing) setImmediate(pump);
+    // Lines of one tick go out in one write; a write in flight picks them up when it ends.
+    if (!scheduled && !writing) {
+      scheduled = true;
+      setImmediate(pump);
+    }
   }) as LineLog;
 
   log.flushSync = () => {
     if (queue.length === 0 && dropped === 0) return;
-    try {
-      fs.writeSync(fd, take());
-    } catch {
-      // exiting; nothing more to do
+    const buf = Buffer.from(take());
+    let offset = 0;
+    let busy = 0;
+    // A non-blocking pipe may take part of it, or none for a moment (EAGAIN): keep at it, briefly.
+    while (offset < buf.length && busy < 1_000) {
+      try {
+        offset += fs.writeSync(fd, buf, offset, buf.length - offset);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EAGAIN") return;
+        busy += 1;
+      }
     }
   };
   log.drained = () =>

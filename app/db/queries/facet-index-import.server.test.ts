@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CatalogFilters, emptyFilters } from "#app/catalog/listing-params.ts";
 import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
-import { countAndFacets } from "#app/db/queries/catalog.server.ts";
-import { describeFacetIndex, facetsFromIndex, getCatalogueStats, warmCatalogueStats } from "#app/db/queries/facets.server.ts";
+import { baselineCount, countAndFacets } from "#app/db/queries/catalog.server.ts";
+import {
+  computeExactFacets,
+  describeFacetIndex,
+  facetsFromIndex,
+  forgetFacetIndex,
+  getCatalogueStats,
+  warmCatalogueStats,
+} from "#app/db/queries/facets.server.ts";
 import { importItems } from "#app/import/importer.server.ts";
 import type { SourceItem } from "#app/import/read-sources.ts";
 
@@ -31,10 +38,24 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
     await db?.drop();
   });
 
+  it("counts a language that only the model card names, as the tag filter does", async () => {
+    const h = db.handle;
+    await importItems(h, records([{ ...model("d/four", "translation", ["translation"]), cardData: { language: ["de"] } }]));
+    await warmCatalogueStats(h);
+    const de = F({ tags: ["de"] });
+    expect(await baselineCount(h, de)).toBe(1);
+    expect((await facetsFromIndex(h, de))?.total).toBe(1);
+    expect((await facetsFromIndex(h, F({})))?.languages).toContainEqual({ value: "de", count: 1 });
+    // The database path (no index) agrees.
+    forgetFacetIndex(h);
+    expect((await computeExactFacets(h, F({ pipelineTag: "translation" }))).languages).toEqual([{ value: "de", count: 1 }]);
+    await warmCatalogueStats(h);
+  });
+
   it("is built by warm-up, dropped by an import and rebuilt with the new rows", async () => {
     const h = db.handle;
     await warmCatalogueStats(h);
-    expect(await describeFacetIndex(h)).toMatchObject({ rows: 2 });
+    expect(await describeFacetIndex(h)).toMatchObject({ rows: 3 });
     expect((await facetsFromIndex(h, F({ tags: ["en"] })))?.total).toBe(2);
 
     await importItems(h, records([model("c/three", "text-generation", ["en", "fr"])]));
@@ -46,7 +67,7 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
     expect(counted.count).toEqual({ value: 2, exact: true });
 
     await warmCatalogueStats(h);
-    expect(await describeFacetIndex(h)).toMatchObject({ rows: 3 });
+    expect(await describeFacetIndex(h)).toMatchObject({ rows: 4 });
     const fromIndex = await facetsFromIndex(h, F({ tags: ["en"] }));
     expect(fromIndex?.total).toBe(3);
     expect(fromIndex?.languages).toEqual([
@@ -57,5 +78,6 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
       { value: "text-generation", count: 2 },
       { value: "fill-mask", count: 1 },
     ]);
+    expect((await facetsFromIndex(h, F({})))?.total).toBe(4);
   });
 });

@@ -10,6 +10,7 @@ import {
   FacetIndexBuilder,
   type FacetSourceRow,
   type FacetTally,
+  bareTags,
   isIndexableSpan,
 } from "#app/catalog/facet-index.server.ts";
 import type { Database } from "#app/db/schema.ts";
@@ -117,12 +118,12 @@ function scopeWhere(handle: DatabaseHandle, scope: Scope): RawBuilder<unknown> {
  * Counts in JavaScript over the narrow listing columns. A GROUP BY per facet (worst: tags, about
  * fifteen per model) sorts in a temporary B-tree and measured 10–50x slower than one pass here.
  * Tags and providers come from the row's own JSON lists, which the importer keeps in step with
- * model_tags and model_providers (bare tags are the same in both).
+ * model_tags and model_providers: model_tags' bare tags are the model's own plus its card's
+ * languages (model_details.languages).
  */
 async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Promise<void> {
-  const rows = await sql<Omit<FacetSourceRow, "rid">>`select m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers from models m where ${scopeWhere(handle, scope)}`.execute(
-    handle.db,
-  );
+  const rows = await sql<Omit<FacetSourceRow, "rid">>`select m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
+    from models m left join model_details d on d.rid = m.rid where ${scopeWhere(handle, scope)}`.execute(handle.db);
   for (const r of rows.rows) {
     c.total++;
     add(c.tasks, r.pipeline_tag, 1);
@@ -130,7 +131,7 @@ async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Prom
     add(c.licenses, r.license, 1);
     add(c.params, bucketOf(r.params === null ? null : Number(r.params)), 1);
     // ':' marks license:/dataset:/base_model:/arxiv:/region: tags, counted elsewhere or not at all.
-    for (const t of JSON.parse(r.tags) as string[]) if (!t.includes(":")) add(c.tags, t, 1);
+    for (const t of bareTags(r.tags, r.languages)) add(c.tags, t, 1);
     if (r.providers !== "[]") for (const p of JSON.parse(r.providers) as string[]) add(c.providers, p, 1);
   }
 }
@@ -196,16 +197,27 @@ function facetIndexFor(handle: DatabaseHandle, generation: number): FacetIndex |
   return b && b.generation === generation ? b.index : null;
 }
 
-/** Builds this generation's index unless it is built or being built; resolves with it. */
+/**
+ * Builds this generation's index unless it is built or being built; resolves with it (null when
+ * the catalogue cannot be indexed). A build that fails is remembered as "no index" until the next
+ * generation.
+ */
 export function ensureFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const db = handle.db;
   const done = built.get(db);
   if (done && done.generation === generation) return Promise.resolve(done.index);
   const running = building.get(db);
   if (running && running.generation === generation) return running.promise;
-  const promise = buildFacetIndex(handle, generation).finally(() => {
-    if (building.get(db)?.promise === promise) building.delete(db);
-  });
+  const promise = buildFacetIndex(handle, generation)
+    .catch((e: unknown) => {
+      // Remembered, so a broken row does not start a full build on every request; the database
+      // answers for this generation.
+      register(handle, generation, null);
+      throw e;
+    })
+    .finally(() => {
+      if (building.get(db)?.promise === promise) building.delete(db);
+    });
   building.set(db, { generation, promise });
   return promise;
 }
@@ -221,20 +233,26 @@ async function buildFacetIndex(handle: DatabaseHandle, generation: number): Prom
   const lo = Number(b.rows[0]?.lo ?? 0);
   const hi = Number(b.rows[0]?.hi ?? -1);
   if (!isIndexableSpan(hi - lo + 1, Number(b.rows[0]?.n ?? 0))) {
-    built.set(handle.db, { generation, index: null });
+    register(handle, generation, null);
     return null;
   }
   for (let start = lo; start <= hi; start += CHUNK) {
-    const rows = await sql<FacetSourceRow>`select m.rid, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers
-      from models m where m.rid >= ${start} and m.rid < ${start + CHUNK}`.execute(handle.db);
+    const rows = await sql<FacetSourceRow>`select m.rid, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
+      from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + CHUNK}`.execute(handle.db);
     for (const r of rows.rows) builder.add(r);
     await new Promise((r) => setImmediate(r));
   }
-  if ((await getCatalogueGeneration(handle.db)) !== generation) return null;
   const index = builder.finish(generation);
+  // An import that landed meanwhile made this a snapshot of an older generation: still right for
+  // the caller's count of that generation, never served as the current one.
+  if ((await getCatalogueGeneration(handle.db)) === generation) register(handle, generation, index);
+  return index;
+}
+
+/** Records this generation's index (or that it has none), unless a newer one is recorded. */
+function register(handle: DatabaseHandle, generation: number, index: FacetIndex | null): void {
   const previous = built.get(handle.db);
   if (!previous || previous.generation <= generation) built.set(handle.db, { generation, index });
-  return index;
 }
 
 /**
