@@ -73,12 +73,16 @@ describe("facet index", () => {
       [F({ pipelineTag: "no-such-task" }), () => false],
       [F({ tags: ["no-such-tag"] }), () => false],
     ];
-    for (const [filters, keep] of cases) expect(index.tallyFilters(filters), JSON.stringify(filters)).toEqual(reference(ROWS, keep));
+    for (const [filters, keep] of cases) {
+      expect(index.tallyFilters(filters), JSON.stringify(filters)).toEqual(reference(ROWS, keep));
+      expect(index.countFilters(filters), JSON.stringify(filters)).toBe(ROWS.filter(keep).length);
+    }
   });
 
   it("leaves to the database what profiles cannot answer", () => {
     const index = build(ROWS);
     expect(index.tallyFilters(F({ search: "llama" }))).toBeNull();
+    expect(index.countFilters(F({ search: "llama" }))).toBeNull();
     expect(index.tallyFilters(F({ author: "google" }))).toBeNull();
     expect(index.tallyFilters(F({ tags: ["base_model:x/y"] }))).toBeNull();
     // 5B to 7B cuts through buckets.

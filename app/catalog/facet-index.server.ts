@@ -294,6 +294,16 @@ export class FacetIndex {
     });
   }
 
+  /** The exact number of rows matching `filters`, or null as for tallyFilters. */
+  countFilters(filters: CatalogFilters): number | null {
+    const test = this.compile(filters);
+    if (test === null) return null;
+    const { counts } = this.d;
+    let n = 0;
+    for (let p = 0; p < counts.length; p++) if (test(p)) n += counts[p]!;
+    return n;
+  }
+
   private compile(f: CatalogFilters): ProfileTest | null {
     if (f.search || f.author) return null;
     const d = this.d;

@@ -21,6 +21,7 @@ import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import {
   type CatalogFacets,
+  countFromIndex,
   facetsForRids,
   facetsFromIndex,
   getCachedFacets,
@@ -616,11 +617,8 @@ export async function countCatalog(handle: DatabaseHandle, filters: CatalogFilte
   const key = `${await getCatalogueGeneration(handle.db)}:${filtersKey(filters)}`;
   const known = countedCache.get(handle.db)?.get(key) ?? countMemo.get(handle.db)?.get(key);
   if (known) return "count" in known ? known.count : known;
-  const indexed = await facetsFromIndex(handle, filters);
-  if (indexed) {
-    rememberExactFacets(handle, filters, indexed);
-    return { value: indexed.total, exact: true };
-  }
+  const indexed = await countFromIndex(handle, filters);
+  if (indexed !== null) return { value: indexed, exact: true };
   const rids = await collectMatchIds(handle, filters, stats);
   const counted = { value: rids.length, exact: rids.length <= COUNT_CAP };
   let memo = countMemo.get(handle.db);

@@ -265,6 +265,12 @@ export async function facetsFromIndex(handle: DatabaseHandle, filters: CatalogFi
   return tally ? finish(tally, true, generation) : null;
 }
 
+/** The exact count of a filter set from the facet index alone, or null as for facetsFromIndex. */
+export async function countFromIndex(handle: DatabaseHandle, filters: CatalogFilters): Promise<number | null> {
+  const generation = await getCatalogueGeneration(handle.db);
+  return facetIndexFor(handle, generation)?.countFilters(filters) ?? null;
+}
+
 /** Size of this generation's facet index, for benchmarks and the log; null before it is built. */
 export async function describeFacetIndex(handle: DatabaseHandle): Promise<{ rows: number; profiles: number; bytes: number } | null> {
   const index = facetIndexFor(handle, await getCatalogueGeneration(handle.db));
