@@ -90,8 +90,6 @@ export interface FacetSourceRow {
   languages: string | null;
 }
 
-const EMPTY: number[] = [];
-
 /**
  * Row ids index an array directly; a catalogue whose ids have huge gaps (mass deletes) is left
  * to the database rather than paying for an array mostly of holes.
@@ -101,26 +99,25 @@ export function isIndexableSpan(span: number, rows: number): boolean {
 }
 
 /**
- * A row's bare facet tags as model_tags holds them: its own tags without a prefix (license:,
- * dataset:, base_model:, …) plus its card's languages.
+ * Calls `fn` with each of a row's bare facet tags as model_tags holds them: its own tags without a
+ * prefix (license:, dataset:, base_model:, …) plus its card's languages. Repeats are possible.
  */
-export function bareTags(tagsJson: string, languagesJson: string | null): Set<string> {
-  const out = new Set<string>();
+function forEachBareTag(tagsJson: string, languagesJson: string | null, fn: (tag: string) => void): void {
   for (const list of languagesJson === null ? [tagsJson] : [tagsJson, languagesJson]) {
     const values: unknown = JSON.parse(list);
-    if (Array.isArray(values)) for (const t of values) if (typeof t === "string" && t !== "" && !t.includes(":")) out.add(t);
+    if (Array.isArray(values)) for (const t of values) if (typeof t === "string" && t !== "" && !t.includes(":")) fn(t);
   }
+}
+
+/** A row's distinct bare facet tags (see forEachBareTag). */
+export function bareTags(tagsJson: string, languagesJson: string | null): Set<string> {
+  const out = new Set<string>();
+  forEachBareTag(tagsJson, languagesJson, (t) => out.add(t));
   return out;
 }
 
-/** The distinct ids of a JSON list's kept strings, ascending, in `into` (which it clears). */
-function idList(json: string, dict: Dictionary, into: number[], keep: (s: string) => boolean, moreJson: string | null = null): number[] {
-  into.length = 0;
-  for (const list of moreJson === null ? [json] : [json, moreJson]) {
-    const values: unknown = JSON.parse(list);
-    if (!Array.isArray(values)) continue;
-    for (const s of values) if (typeof s === "string" && keep(s)) into.push(dict.id(s));
-  }
+/** `into`, holding `ids` sorted ascending without repeats. */
+function distinctSorted(into: number[]): number[] {
   into.sort((a, b) => a - b);
   let n = 0;
   for (let i = 0; i < into.length; i++) if (i === 0 || into[i] !== into[i - 1]) into[n++] = into[i]!;
@@ -156,10 +153,17 @@ export class FacetIndexBuilder {
     const library = row.library_name ? this.libraries.id(row.library_name) : NONE;
     const license = row.license ? this.licenses.id(row.license) : NONE;
     const bucket = bucketIndex(row.params === null ? null : Number(row.params));
-    // ':' marks license:/dataset:/base_model:/arxiv:/region: tags, which are not facet values.
-    // The bare tags of model_tags, which the tag filter reads: the model's own plus its card's languages.
-    const tagList = idList(row.tags, this.tags, this.scratchTags, (t) => t !== "" && !t.includes(":"), row.languages);
-    const providerList = row.providers === "[]" ? EMPTY : idList(row.providers, this.providers, this.scratchProviders, (p) => p !== "");
+    // The bare tags of model_tags, which the tag filter reads.
+    const tagList = this.scratchTags;
+    tagList.length = 0;
+    forEachBareTag(row.tags, row.languages, (t) => tagList.push(this.tags.id(t)));
+    distinctSorted(tagList);
+    const providerList = this.scratchProviders;
+    providerList.length = 0;
+    if (row.providers !== "[]") {
+      for (const p of JSON.parse(row.providers) as unknown[]) if (typeof p === "string" && p !== "") providerList.push(this.providers.id(p));
+    }
+    distinctSorted(providerList);
     const key = `${task},${library},${license},${bucket}|${tagList.join(",")}|${providerList.join(",")}`;
     let profile = this.profileIds.get(key);
     if (profile === undefined) {
