@@ -6,6 +6,7 @@ export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
     include: ["tests/e2e/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/*.data.test.ts"],
     environment: "node",
     testTimeout: 120_000,
     hookTimeout: 240_000,

@@ -5,11 +5,13 @@
 //  3. builds the web app (browser tests run the real production server);
 //  4. runs unit and database tests (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set);
 //  5. runs the browser journeys in Chromium;
-// and ends with one line "N passed, N failed, N skipped".
+// and ends with one line "N passed, N failed, N skipped" (scripts/test-summary.mjs says what
+// counts as what: a failed file, hook or load is a failure, and only a skip with a reason skips).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { runCountedVitest } from "./test-summary.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -19,7 +21,11 @@ let failedSteps = [];
 function run(label, cmd, args, opts = {}) {
   console.log(`\n▶ ${label}`);
   const res = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...opts.env } });
-  if (res.status !== 0) failedSteps.push(label);
+  if (res.status !== 0) {
+    failedSteps.push(label);
+    totals.failed++;
+    problems.push(`${label} failed (exit code ${res.status})`);
+  }
   return res.status === 0;
 }
 
@@ -37,25 +43,15 @@ function ensureChromium() {
   return res.status === 0 && fs.existsSync(CHROMIUM);
 }
 
+const problems = [];
+
 function vitest(label, args) {
-  const report = path.join(os.tmpdir(), `modelyard-vitest-${process.pid}-${label.replace(/\W+/g, "-")}.json`);
-  const ok = run(label, process.execPath, [
-    path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
-    "run",
-    ...args,
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${report}`,
-  ]);
-  if (fs.existsSync(report)) {
-    const r = JSON.parse(fs.readFileSync(report, "utf8"));
-    totals.passed += r.numPassedTests ?? 0;
-    totals.failed += r.numFailedTests ?? 0;
-    totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    if (!ok && (r.numFailedTests ?? 0) === 0) totals.failed += 1; // a file that failed to load counts
-    fs.rmSync(report);
-  } else if (!ok) totals.failed += 1;
-  return ok;
+  const counted = runCountedVitest(ROOT, label, args);
+  totals.passed += counted.passed;
+  totals.failed += counted.failed;
+  totals.skipped += counted.skipped;
+  problems.push(...counted.problems.map((p) => `${label}: ${p}`));
+  if (counted.exitCode !== 0) failedSteps.push(label);
 }
 
 const started = Date.now();
@@ -63,7 +59,11 @@ const pg = process.env.TEST_DATABASE_URL;
 console.log(
   `Modelyard test suite — database tests on SQLite${pg ? " and PostgreSQL (TEST_DATABASE_URL)" : " only (set TEST_DATABASE_URL=postgres://… to include PostgreSQL)"}.`,
 );
-if (!ensureChromium()) failedSteps.push("chromium");
+if (!ensureChromium()) {
+  failedSteps.push("chromium");
+  totals.failed++;
+  problems.push(`browser journeys: not run, Chromium is missing at ${CHROMIUM}`);
+}
 const bin = (name, ...rest) => [path.join(ROOT, "node_modules", ...rest)];
 run("type-check", process.execPath, [...bin("rr", "@react-router", "dev", "bin.js"), "typegen"]) &&
   run("type-check", process.execPath, [...bin("tsc", "typescript", "bin", "tsc"), "--noEmit", "-p", "."]);
@@ -72,6 +72,7 @@ vitest("unit and database tests", []);
 if (fs.existsSync(CHROMIUM)) vitest("browser journeys", ["--config", "vitest.e2e.config.ts"]);
 
 const mins = ((Date.now() - started) / 60000).toFixed(1);
+if (problems.length) console.log(`\nNot counted as passed:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
 if (failedSteps.length) console.log(`\nFailed steps: ${[...new Set(failedSteps)].join(", ")} (${mins} min)`);
 else console.log(`\nAll steps passed (${mins} min).`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -2,13 +2,12 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { testDialects } from "#app/db/testing/test-databases.ts";
+import { hubListRows } from "#tests/support/fixtures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const SHARED = path.resolve(ROOT, "..", "shared", "data");
 const ROWS = 30_000;
 const BATCH = 500;
 
@@ -18,10 +17,16 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 function sampleFile(): string {
   const file = path.join(tmp, "sample.jsonl");
   if (fs.existsSync(file)) return file;
-  const text = zlib.gunzipSync(fs.readFileSync(path.join(SHARED, "hub-models-2024-07-11.jsonl.gz"))).toString();
-  let end = 0;
-  for (let i = 0; i < ROWS; i++) end = text.indexOf("\n", end) + 1;
-  fs.writeFileSync(file, text.slice(0, end));
+  // Enough rows that the import is still running when it is killed: the real list rows, repeated
+  // with suffixed ids (as a catalogue many times the dump would be).
+  const rows = hubListRows();
+  const lines: string[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    const r = rows[i % rows.length]!;
+    const copy = Math.floor(i / rows.length);
+    lines.push(JSON.stringify(copy === 0 ? r : { ...r, id: `${String(r["id"])}-copy${copy}` }));
+  }
+  fs.writeFileSync(file, lines.join("\n") + "\n");
   return file;
 }
 

@@ -9,8 +9,7 @@ import { getModelById } from "#app/db/queries/models.server.ts";
 import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { ImportFileError } from "#app/import/read-sources.ts";
-
-const SHARED = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "data");
+import { hubListRows, modelCards, modelDetailRecords } from "#tests/support/fixtures.ts";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-import-test-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -35,18 +34,6 @@ async function snapshot(t: TestDatabase) {
   };
 }
 
-function firstLines(file: string, n: number, filter: (o: Record<string, unknown>) => boolean = () => true): Record<string, unknown>[] {
-  const text = file.endsWith(".gz") ? zlib.gunzipSync(fs.readFileSync(file)).toString() : fs.readFileSync(file, "utf8");
-  const out: Record<string, unknown>[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    const o = JSON.parse(line) as Record<string, unknown>;
-    if (filter(o)) out.push(o);
-    if (out.length >= n) break;
-  }
-  return out;
-}
-
 for (const dialect of testDialects()) {
   describe(`importer on ${dialect.name}`, () => {
     let t: TestDatabase;
@@ -58,13 +45,14 @@ for (const dialect of testDialects()) {
     });
 
     it("imports real Hub list rows and is idempotent", async () => {
-      const rows = firstLines(path.join(SHARED, "hub-models-2024-07-11.jsonl.gz"), 3000);
+      const rows = hubListRows();
       const file = write("list-2024-07-11.jsonl.gz", rows);
-      const first = await importPaths(t.handle, [file], { statsAsOf: "2024-07-11", batchSize: 700 });
-      expect(first).toMatchObject({ rows: 3000, inserted: 3000, updated: 0, rejected: 0 });
+      // Batches smaller than the file, so the idempotence check spans batch boundaries.
+      const first = await importPaths(t.handle, [file], { statsAsOf: "2024-07-11", batchSize: 70 });
+      expect(first).toMatchObject({ rows: rows.length, inserted: rows.length, updated: 0, rejected: 0 });
       const before = await snapshot(t);
-      const second = await importPaths(t.handle, [file], { statsAsOf: "2024-07-11", batchSize: 700 });
-      expect(second).toMatchObject({ rows: 3000, inserted: 0, updated: 0, unchanged: 3000, rejected: 0 });
+      const second = await importPaths(t.handle, [file], { statsAsOf: "2024-07-11", batchSize: 70 });
+      expect(second).toMatchObject({ rows: rows.length, inserted: 0, updated: 0, unchanged: rows.length, rejected: 0 });
       expect(await snapshot(t)).toEqual(before);
 
       const sample = rows.find((r) => Array.isArray(r["tags"]) && (r["tags"] as string[]).some((x) => x.startsWith("license:")))!;
@@ -83,11 +71,9 @@ for (const dialect of testDialects()) {
     });
 
     it("merges full /api/models/{id} records and partial provider records without losing data", async () => {
-      const details = firstLines(
-        path.join(SHARED, "model-details-2024-07.jsonl.gz"),
-        1,
+      const details = modelDetailRecords().find(
         (o) => !!(o["config"] as { tokenizer_config?: { chat_template?: unknown } } | undefined)?.tokenizer_config?.chat_template && !!o["safetensors"],
-      )[0]!;
+      )!;
       const id = String(details["id"]);
       await importPaths(t.handle, [write("details.jsonl", [details])], { statsAsOf: "2024-07-11" });
       const m = await getModelById(t.handle.db, id);
@@ -177,11 +163,10 @@ for (const dialect of testDialects()) {
     it("attaches a folder of real model cards, creating models from front matter", async () => {
       const dir = path.join(tmp, "cards");
       fs.mkdirSync(dir, { recursive: true });
-      for (const f of ["openai__whisper-large-v3.md", "bigscience__bloom.md", "google__gemma-7b.md"]) {
-        if (fs.existsSync(path.join(SHARED, "model-cards", f))) fs.copyFileSync(path.join(SHARED, "model-cards", f), path.join(dir, f));
-      }
+      const cards = modelCards();
+      for (const f of ["openai__whisper-large-v3.md", "bigscience__bloom.md", "google__gemma-7b.md"]) fs.writeFileSync(path.join(dir, f), cards[f]!);
       const files = fs.readdirSync(dir);
-      expect(files.length).toBeGreaterThan(0);
+      expect(files.length).toBe(3);
       await importPaths(t.handle, [write("existing.jsonl", [{ id: files[0]!.replace(".md", "").replace("__", "/"), downloads: 42 }])]);
       const s = await importPaths(t.handle, [dir]);
       expect(s.rejected).toBe(0);

@@ -4,16 +4,17 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { renderChatTemplate } from "#app/chat-template/render.ts";
+import { sharedDataDir } from "#tests/support/shared-data.ts";
 
 /**
- * Conformance against the reference: Python Jinja2 configured like transformers'
+ * Data suite. Conformance against the reference: Python Jinja2 configured like transformers'
  * apply_chat_template (scripts/chat-template-reference.py), over every distinct real template in
  * ../shared/data/chat-templates × the minja golden contexts. Writes docs/chat-template-conformance.md.
  * A regression (fewer matches, or a mismatch nobody explained) fails the test.
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const DATA = path.resolve(ROOT, "../shared/data/chat-templates");
+const DATA = path.join(sharedDataDir(), "chat-templates");
 const REPORT = path.join(ROOT, "docs/chat-template-conformance.md");
 const CONTEXTS = ["simple", "system", "tool_use"] as const;
 // strftime_now is pinned so both engines print the same date.
