@@ -57,19 +57,20 @@ async function resolveSide(side: TemplateSide): Promise<LabSide> {
   return { state, templates, model, problem };
 }
 
-async function renderSide(side: LabSide, state: SharedState): Promise<PreviewOutcome | null> {
+async function renderSide(side: LabSide, state: SharedState, client: string | undefined): Promise<PreviewOutcome | null> {
   const template = sideTemplate(side, state.conversation.tools.trim() !== "");
   if (!template) return null;
   const { bos, eos } = sideTokens(side);
-  return renderPreviewOnServer(template.text, state.conversation, bos, eos);
+  return renderPreviewOnServer(template.text, state.conversation, bos, eos, client);
 }
 
 /**
  * Everything /chat-template shows on first paint: the state from the URL (shared link or plain
  * form), each side's model looked up, both rendered in the sandbox. With no input at all the lab
- * opens on the most downloaded model that has a template.
+ * opens on the most downloaded model that has a template. `client` (the socket address) shares the
+ * sandbox's per-client cap with the render API.
  */
-export async function loadLab(url: URL): Promise<LabData> {
+export async function loadLab(url: URL, client?: string): Promise<LabData> {
   const { db } = getDb();
   const { state: parsed, source, notice } = stateFromUrl(url.searchParams, null);
   const models = await listChatTemplateModels(db, { limit: 300 });
@@ -80,7 +81,7 @@ export async function loadLab(url: URL): Promise<LabData> {
   }
   const [a, b] = await Promise.all([resolveSide(state.a), state.b ? resolveSide(state.b) : Promise.resolve(null)]);
   state = { ...state, a: a.state, b: b ? b.state : null };
-  const [outA, outB] = await Promise.all([renderSide(a, state), b ? renderSide(b, state) : Promise.resolve(null)]);
+  const [outA, outB] = await Promise.all([renderSide(a, state, client), b ? renderSide(b, state, client) : Promise.resolve(null)]);
   return {
     state,
     a,

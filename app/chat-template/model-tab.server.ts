@@ -32,8 +32,9 @@ export function chatTemplateWarning(model: Pick<CatalogModel, "chatTemplateStatu
 /**
  * Data for the model page's "Chat template" tab, or null when the model has no template. State
  * comes from the URL (a shared `s` link or the no-JavaScript form), else the default conversation.
+ * `client` (the socket address) shares the sandbox's per-client cap with the render API.
  */
-export async function loadChatTemplateTab(model: ChatTemplateModel, url: URL): Promise<ChatTemplateTabData | null> {
+export async function loadChatTemplateTab(model: ChatTemplateModel, url: URL, client?: string): Promise<ChatTemplateTabData | null> {
   const source = model.chatTemplate;
   if (source === null || (Array.isArray(source) && source.length === 0)) return null;
   const templates = typeof source === "string" ? [templateSourceView(null, source)] : source.map((t) => templateSourceView(t.name, t.template));
@@ -46,11 +47,11 @@ export async function loadChatTemplateTab(model: ChatTemplateModel, url: URL): P
   const bos = state.a.bosToken ?? model.bosToken;
   const eos = state.a.eosToken ?? model.eosToken;
 
-  let outcome = await renderPreviewOnServer(template, state.conversation, bos, eos);
+  let outcome = await renderPreviewOnServer(template, state.conversation, bos, eos, client);
   if (origin === "default" && outcome.kind === "error" && outcome.error.kind === "raised") {
     // Gemma, Mistral v0.1 and others reject a system turn on purpose: open on a conversation they accept.
     const retry = withoutSystemMessages(state.conversation);
-    const second = await renderPreviewOnServer(template, retry, bos, eos);
+    const second = await renderPreviewOnServer(template, retry, bos, eos, client);
     if (second.kind === "text") {
       state = { ...state, conversation: retry };
       outcome = second;

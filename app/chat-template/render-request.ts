@@ -83,9 +83,15 @@ export interface ApiRenderError {
   };
 }
 
+/** Too many renders in progress (this client's or everyone's): when to retry, also sent as Retry-After. */
+export interface ApiBusyError {
+  error: { message: string; field: null; retryAfterSeconds: number };
+}
+
 export type RenderApiResponse =
   | { status: 200; body: { text: string; templateName: string | null } }
   | { status: 400 | 404 | 503; body: ApiFieldError }
+  | { status: 429; body: ApiBusyError }
   | { status: 422; body: ApiRenderError };
 
 /** `messages[2].content` style path for an issue. */
@@ -170,6 +176,11 @@ export async function renderForApi(
     eosToken,
   });
   if (result.ok) return { status: 200, body: { text: result.text, templateName } };
+  if (result.error.kind === "busy") {
+    const retryAfterSeconds = result.error.retryAfterSeconds ?? 1;
+    const message = `${result.error.message}. Retry after ${retryAfterSeconds} s (see the Retry-After header).`;
+    return { status: 429, body: { error: { message, field: null, retryAfterSeconds } } };
+  }
   if (result.error.kind === "unavailable") {
     return { status: 503, body: { error: { message: result.error.message, field: null } } };
   }

@@ -6,9 +6,11 @@ import type { ChatTemplateSource } from "#app/catalog/model-record.ts";
  * Where an error comes from: the template does not parse ("syntax"), it fails while rendering
  * ("runtime"), it called raise_exception ("raised": the template rejects the input on purpose),
  * or a limit stopped it ("limit": size, memory or step caps; "timeout": the sandbox's time limit).
- * "unavailable" means the server could not render at all (queue full, shutting down): not the template's fault.
+ * "unavailable" means the server could not render at all (shutting down, workers failed to start);
+ * "busy" means this client or the server has too many renders in progress: retry later. Neither
+ * is the template's fault.
  */
-export type RenderErrorKind = "syntax" | "runtime" | "raised" | "limit" | "timeout" | "unavailable";
+export type RenderErrorKind = "syntax" | "runtime" | "raised" | "limit" | "timeout" | "unavailable" | "busy";
 
 export interface RenderError {
   message: string;
@@ -18,6 +20,8 @@ export interface RenderError {
   column: number | null;
   /** The lines up to the error with a caret under the column, for display in a <pre>. */
   excerpt: string | null;
+  /** With kind "busy": whole seconds after which a retry should find room. */
+  retryAfterSeconds?: number;
 }
 
 export type RenderChatTemplateResult = { ok: true; text: string } | { ok: false; error: RenderError };

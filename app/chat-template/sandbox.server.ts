@@ -1,12 +1,17 @@
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createChatTemplateEngine } from "#app/chat-template/engine.ts";
 import type { RenderChatTemplateInput, RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
 
 export interface ChatTemplateSandboxOptions {
-  /** Wall-clock limit for one render, after which the worker is terminated and replaced. */
+  /**
+   * Wall-clock limit for one render, counted from when it was asked for (time spent waiting for
+   * a worker included). A running render past it has its worker terminated and replaced; a render
+   * still waiting at that point is answered as a timeout without running.
+   */
   timeoutMs?: number;
-  /** Worker threads (1 or 2 on a small machine). */
+  /** Worker threads, 1 to 4. */
   poolSize?: number;
   /** UTF-8 bytes of the template. */
   maxTemplateBytes?: number;
@@ -14,41 +19,78 @@ export interface ChatTemplateSandboxOptions {
   maxInputBytes?: number;
   /** Characters of rendered text. */
   maxOutputChars?: number;
-  /** Renders waiting for a worker; beyond it the sandbox answers "busy" at once. */
+  /** Renders waiting for a worker, all clients together; beyond it the sandbox answers "busy" at once. */
   maxQueue?: number;
+  /** Renders one client may have in progress (running or waiting); beyond it that client gets "busy". */
+  maxPerClient?: number;
   /** V8 old-generation heap per worker; a template that allocates past it kills only its worker. */
   workerHeapMb?: number;
 }
 
+export interface SandboxRenderOptions {
+  /**
+   * Who asked (the socket address), for the per-client cap and fair turns. Absent for the server's
+   * own renders (import validation), which share one lane that has no per-client cap.
+   */
+  client?: string;
+}
+
 export type SandboxRenderInput = Omit<RenderChatTemplateInput, "maxSteps">;
+
+/**
+ * Two workers even on one core: a pool of one cannot keep a worker free for other clients while
+ * one client's template runs to its deadline, and two threads on one core still time-share.
+ * More than four buys little for renders that take milliseconds and costs a heap each.
+ */
+export function defaultPoolSize(cores: number = availableParallelism()): number {
+  return Math.min(4, Math.max(2, Math.floor(cores)));
+}
 
 export const CHAT_TEMPLATE_LIMITS = {
   timeoutMs: 1000,
-  poolSize: 1,
+  poolSize: defaultPoolSize(),
   maxTemplateBytes: 256 * 1024,
   maxInputBytes: 1024 * 1024,
   maxOutputChars: 2 * 1024 * 1024,
   maxQueue: 64,
+  maxPerClient: 4,
   workerHeapMb: 128,
 } as const satisfies Required<ChatTemplateSandboxOptions>;
 
 interface Job {
   id: number;
   input: SandboxRenderInput;
+  lane: Lane;
+  /** performance.now() past which the job is answered as a timeout, waiting or running. */
+  deadline: number;
+  enqueuedAt: number;
+  timer: ReturnType<typeof setTimeout> | null;
   resolve: (result: RenderChatTemplateResult) => void;
+}
+
+/** One client's renders: those waiting (in order) and how many of its renders hold a worker. */
+interface Lane {
+  key: string;
+  capped: boolean;
+  queue: Job[];
+  running: number;
+  /** Waiting plus running. */
+  admitted: number;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
   job: Job | null;
-  timer: ReturnType<typeof setTimeout> | null;
 }
 
 interface WorkerReply {
   id: number;
   result: RenderChatTemplateResult;
 }
+
+// Client keys carry a prefix, so no socket address can name the internal lane.
+const INTERNAL_LANE = "internal";
 
 // The worker receives the engine as source text (see createChatTemplateEngine) and loads
 // @huggingface/jinja by absolute path, so it needs no file of its own in the SSR bundle.
@@ -77,19 +119,33 @@ function limitError(message: string, kind: RenderErrorKind = "limit"): RenderCha
   return { ok: false, error: { message, kind, line: null, column: null, excerpt: null } };
 }
 
+function busyError(message: string, retryAfterSeconds: number): RenderChatTemplateResult {
+  return { ok: false, error: { message, kind: "busy", line: null, column: null, excerpt: null, retryAfterSeconds } };
+}
+
 function isReply(value: unknown): value is WorkerReply {
   return typeof value === "object" && value !== null && "id" in value && "result" in value;
 }
 
 /**
  * Renders untrusted chat templates off the main thread with hard limits: a pool of worker
- * threads, a per-render time limit enforced by terminating the worker (and starting a fresh
- * one), a heap cap per worker, and size caps on template, inputs and output.
+ * threads, a deadline per render enforced by terminating the worker (and starting a fresh one),
+ * a heap cap per worker, and size caps on template, inputs and output.
+ *
+ * Fairness (docs/decisions/0012-fair-chat-template-sandbox.md): each client has its own queue and
+ * free workers take turns across clients rather than serving the oldest render first; a client
+ * may hold at most poolSize - 1 workers, so one client's slow templates always leave a worker for
+ * everyone else; and a client with maxPerClient renders in progress, or a full queue, is told
+ * "busy" with a retry time instead of waiting.
  */
 export class ChatTemplateSandbox {
   readonly options: Required<ChatTemplateSandboxOptions>;
+  /** Workers one client may hold at once. */
+  readonly maxRunningPerClient: number;
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  /** Lanes with work, in turn order: the lane served last moves to the end. */
+  private readonly lanes = new Map<string, Lane>();
+  private queued = 0;
   private readonly jinjaPath: string;
   private nextId = 1;
   private closed = false;
@@ -102,13 +158,14 @@ export class ChatTemplateSandbox {
     this.options = { ...CHAT_TEMPLATE_LIMITS, ...options };
     this.jinjaPath = createRequire(import.meta.url).resolve("@huggingface/jinja");
     const size = Math.max(1, Math.min(4, Math.floor(this.options.poolSize)));
+    this.maxRunningPerClient = Math.max(1, size - 1);
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  render(input: SandboxRenderInput): Promise<RenderChatTemplateResult> {
+  render(input: SandboxRenderInput, options: SandboxRenderOptions = {}): Promise<RenderChatTemplateResult> {
     if (this.closed) return Promise.resolve(limitError("The chat-template renderer is shut down", "unavailable"));
     if (this.bootError) return Promise.resolve(limitError(`The chat-template renderer cannot start: ${this.bootError}`, "unavailable"));
-    const { maxTemplateBytes, maxInputBytes } = this.options;
+    const { maxTemplateBytes, maxInputBytes, maxQueue, maxPerClient, timeoutMs } = this.options;
     if (Buffer.byteLength(input.template, "utf8") > maxTemplateBytes) {
       return Promise.resolve(limitError(`The template is larger than ${maxTemplateBytes} bytes`));
     }
@@ -121,11 +178,30 @@ export class ChatTemplateSandbox {
     if (Buffer.byteLength(inputJson, "utf8") > maxInputBytes) {
       return Promise.resolve(limitError(`The messages, tools and context are larger than ${maxInputBytes} bytes`));
     }
-    if (this.queue.length >= this.options.maxQueue) {
-      return Promise.resolve(limitError("The chat-template renderer is busy; try again shortly", "unavailable"));
+    const key = options.client === undefined ? INTERNAL_LANE : `client:${options.client}`;
+    const existing = this.lanes.get(key);
+    if (existing?.capped && existing.admitted >= maxPerClient) {
+      return Promise.resolve(
+        busyError(
+          `You already have ${maxPerClient} chat-template renders in progress, the limit per client; wait for one to finish before sending another`,
+          this.retryAfter(existing),
+        ),
+      );
     }
+    if (this.queued >= maxQueue) {
+      return Promise.resolve(
+        busyError(`The chat-template renderer is busy (${maxQueue} renders waiting); try again shortly`, this.retryAfter(null)),
+      );
+    }
+    const lane = existing ?? { key, capped: options.client !== undefined, queue: [], running: 0, admitted: 0 };
+    if (!existing) this.lanes.set(key, lane);
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, input, resolve });
+      const now = performance.now();
+      const job: Job = { id: this.nextId++, input, lane, deadline: now + timeoutMs, enqueuedAt: now, timer: null, resolve };
+      job.timer = setTimeout(() => this.expire(job), timeoutMs);
+      lane.queue.push(job);
+      lane.admitted++;
+      this.queued++;
       this.dispatch();
     });
   }
@@ -133,13 +209,29 @@ export class ChatTemplateSandbox {
   /** Terminates the workers; pending renders resolve with an error. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve(limitError("The chat-template renderer is shut down", "unavailable"));
+    this.failQueued(limitError("The chat-template renderer is shut down", "unavailable"));
     await Promise.all(
       this.slots.map(async (slot) => {
         this.finish(slot, limitError("The chat-template renderer is shut down", "unavailable"));
         await slot.worker.terminate();
       }),
     );
+  }
+
+  /**
+   * Whole seconds until a render in progress must have ended (every render ends by its deadline),
+   * which frees a place for this client, or in the queue when `lane` is null.
+   */
+  private retryAfter(lane: Lane | null): number {
+    let earliest = Infinity;
+    if (lane) {
+      for (const job of lane.queue) earliest = Math.min(earliest, job.deadline);
+      for (const slot of this.slots) if (slot.job?.lane === lane) earliest = Math.min(earliest, slot.job.deadline);
+    } else {
+      for (const other of this.lanes.values()) for (const job of other.queue) earliest = Math.min(earliest, job.deadline);
+    }
+    const wait = Number.isFinite(earliest) ? earliest - performance.now() : this.options.timeoutMs;
+    return Math.max(1, Math.ceil(wait / 1000));
   }
 
   private spawn(): Slot {
@@ -152,7 +244,7 @@ export class ChatTemplateSandbox {
     });
     // An idle pool must not keep the process (or a test run) alive.
     worker.unref();
-    const slot: Slot = { worker, ready: false, job: null, timer: null };
+    const slot: Slot = { worker, ready: false, job: null };
     worker.on("message", (message: unknown) => {
       if (typeof message === "object" && message !== null && "ready" in message) {
         slot.ready = true;
@@ -167,7 +259,7 @@ export class ChatTemplateSandbox {
     worker.on("error", (error: Error & { code?: string }) => {
       if (!slot.ready) {
         this.bootError = error.message;
-        for (const job of this.queue.splice(0)) job.resolve(limitError(`The chat-template renderer cannot start: ${error.message}`, "unavailable"));
+        this.failQueued(limitError(`The chat-template renderer cannot start: ${error.message}`, "unavailable"));
         this.slots.splice(this.slots.indexOf(slot), 1);
         return;
       }
@@ -180,19 +272,65 @@ export class ChatTemplateSandbox {
             : `The renderer failed: ${error.message}`,
         ),
       );
+      this.dispatch();
     });
     worker.on("exit", () => {
-      if (!this.closed && this.slots.includes(slot)) this.replace(slot, limitError("The renderer stopped unexpectedly"));
+      if (!this.closed && this.slots.includes(slot)) {
+        this.replace(slot, limitError("The renderer stopped unexpectedly"));
+        this.dispatch();
+      }
     });
     return slot;
   }
 
+  /** A job's deadline passed: stop it if it runs, answer it unrun if it still waits. */
+  private expire(job: Job): void {
+    job.timer = null;
+    const slot = this.slots.find((candidate) => candidate.job === job);
+    if (slot) {
+      this.replace(slot, limitError(`Rendering took longer than ${this.options.timeoutMs}ms and was stopped`, "timeout"));
+    } else {
+      const index = job.lane.queue.indexOf(job);
+      if (index < 0) return;
+      job.lane.queue.splice(index, 1);
+      this.queued--;
+      this.release(job.lane);
+      job.resolve(
+        limitError(
+          `Waited ${Math.round(performance.now() - job.enqueuedAt)}ms for a free renderer, past the ${this.options.timeoutMs}ms limit, so the template did not run; try again shortly`,
+          "timeout",
+        ),
+      );
+    }
+    this.dispatch();
+  }
+
+  /** One of the lane's renders has ended; forget the lane once it has none. */
+  private release(lane: Lane): void {
+    lane.admitted--;
+    if (lane.admitted === 0 && this.lanes.get(lane.key) === lane) this.lanes.delete(lane.key);
+  }
+
+  private failQueued(result: RenderChatTemplateResult): void {
+    for (const lane of [...this.lanes.values()]) {
+      for (const job of lane.queue.splice(0)) {
+        if (job.timer) clearTimeout(job.timer);
+        this.queued--;
+        this.release(lane);
+        job.resolve(result);
+      }
+    }
+  }
+
   private finish(slot: Slot, result: RenderChatTemplateResult): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
     const job = slot.job;
     slot.job = null;
-    job?.resolve(result);
+    if (!job) return;
+    if (job.timer) clearTimeout(job.timer);
+    job.timer = null;
+    job.lane.running--;
+    this.release(job.lane);
+    job.resolve(result);
   }
 
   private replace(slot: Slot, result: RenderChatTemplateResult): void {
@@ -206,19 +344,34 @@ export class ChatTemplateSandbox {
     if (!this.closed) this.slots.splice(index, 0, this.spawn());
   }
 
+  /** The next lane in turn with a waiting render and a worker to spare; it moves to the back. */
+  private nextLane(): Lane | null {
+    for (const lane of this.lanes.values()) {
+      if (lane.queue.length === 0 || lane.running >= this.maxRunningPerClient) continue;
+      this.lanes.delete(lane.key);
+      this.lanes.set(lane.key, lane);
+      return lane;
+    }
+    return null;
+  }
+
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
+      if (this.queued === 0) return;
       if (!slot.ready || slot.job) continue;
-      const job = this.queue.shift();
+      const lane = this.nextLane();
+      if (!lane) return;
+      const job = lane.queue.shift();
       if (!job) return;
+      this.queued--;
+      lane.running++;
       slot.job = job;
-      const { timeoutMs, maxOutputChars } = this.options;
-      slot.timer = setTimeout(() => {
-        this.replace(slot, limitError(`Rendering took longer than ${timeoutMs}ms and was stopped`, "timeout"));
-        this.dispatch();
-      }, timeoutMs);
-      slot.worker.postMessage({ id: job.id, input: job.input, maxOutputChars });
+      try {
+        slot.worker.postMessage({ id: job.id, input: job.input, maxOutputChars: this.options.maxOutputChars });
+      } catch (error) {
+        // An input the structured clone cannot copy (a function, a symbol) is the caller's mistake, not the worker's.
+        this.finish(slot, limitError(`The render input cannot be sent to the renderer: ${error instanceof Error ? error.message : String(error)}`, "runtime"));
+      }
     }
   }
 }

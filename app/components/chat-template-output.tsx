@@ -11,6 +11,7 @@ const ERROR_TITLES: Record<RenderError["kind"], string> = {
   limit: "Rendering stopped at a limit",
   timeout: "Rendering took too long and was stopped",
   unavailable: "The renderer is unavailable",
+  busy: "The renderer is busy",
 };
 
 /** A render error with its position and the template lines around it, never a blank panel. */

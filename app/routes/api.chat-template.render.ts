@@ -58,9 +58,10 @@ async function lookupModelTemplate(id: string): Promise<ModelTemplateRecord | nu
  * POST /api/chat-template/render: `{template | model, messages, tools?, add_generation_prompt?,
  * bos_token?, eos_token?, template_name?}` → `{text, templateName}`; a template error is a 422
  * with `{error: {message, kind, line, column, excerpt}}`; a bad body a 400 naming the field.
- * Rendering runs in the worker-thread sandbox with a time limit (app/chat-template/sandbox.server.ts).
+ * Rendering runs in the worker-thread sandbox with a time limit (app/chat-template/sandbox.server.ts);
+ * a client over its share of the sandbox gets a 429 with Retry-After.
  */
-export async function action({ request }: { request: Request }) {
+export async function action({ request, context }: { request: Request; context?: unknown }) {
   if (request.method !== "POST") {
     return jsonError(405, `${request.method} is not supported on /api/chat-template/render; use POST.`, { field: null }, { Allow: "POST", ...NO_STORE });
   }
@@ -78,8 +79,25 @@ export async function action({ request }: { request: Request }) {
     const detail = error instanceof Error ? error.message : String(error);
     return jsonError(400, `The request body is not valid JSON: ${detail}`, { field: null }, NO_STORE);
   }
-  const result = await renderForApi(body, lookupModelTemplate, (input) => getChatTemplateSandbox().render(input));
-  return Response.json(result.body, { status: result.status, headers: NO_STORE });
+  const client = clientKeyOf(context);
+  const result = await renderForApi(body, lookupModelTemplate, (input) => getChatTemplateSandbox().render(input, { client }));
+  if (result.status === 200) return Response.json(result.body, { headers: NO_STORE });
+  const { message, ...details } = result.body.error;
+  const headers = result.status === 429 ? { ...NO_STORE, "Retry-After": String(result.body.error.retryAfterSeconds) } : NO_STORE;
+  return jsonError(result.status, message, details, headers);
+}
+
+/**
+ * The sandbox's per-client cap counts per socket address, which the server passes in the load
+ * context. Without it (a test calling the action directly) every caller shares one client rather
+ * than trusting a spoofable header.
+ */
+function clientKeyOf(context: unknown): string {
+  if (typeof context === "object" && context !== null && "clientAddress" in context) {
+    const address = (context as { clientAddress: unknown }).clientAddress;
+    if (typeof address === "string" && address !== "") return address;
+  }
+  return "shared";
 }
 
 export function loader({ request }: { request: Request }) {

@@ -11,8 +11,8 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return loadLab(new URL(request.url));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return loadLab(new URL(request.url), context.clientAddress);
 }
 
 export default function ChatTemplateLabPage({ loaderData }: Route.ComponentProps) {

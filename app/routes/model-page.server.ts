@@ -252,7 +252,7 @@ export async function loadModelPage(id: string, request: Request, context?: AppL
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
     providers: { offered, unsupported: unsupportedProvidersFor(model) },
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model)) : null,
-    chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url) : null,
+    chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, context?.clientAddress) : null,
     hasChatTemplate: model.chatTemplate !== null,
     chatTemplateWarning: chatTemplateWarning(model),
     seo: { description, canonical: `${url.origin}/${model.id}` },
