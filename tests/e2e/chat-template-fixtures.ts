@@ -1,7 +1,7 @@
 /**
  * Catalogue records for the chat-template tests, in the Hub `/api/models/{id}` shape the importer
- * reads. The templates are real ones from ../shared/data/chat-templates/ (see that folder's
- * README for sources): Qwen2-7B-Instruct (ChatML), NousResearch/Hermes-2-Pro-Llama-3-8B (tool use,
+ * reads. The templates are real ones from the chat-template fixture (tests/support/fixtures/
+ * chat-templates.json, which names its sources): Qwen2-7B-Instruct (ChatML), NousResearch/Hermes-2-Pro-Llama-3-8B (tool use,
  * JSON schema) and Ollama's gemma-instruct (rejects a system turn with raise_exception). The
  * "broken" record is the Qwen2 template with its closing `{% endfor %}` cut off, the kind of
  * truncation a bad copy produces.
@@ -10,28 +10,9 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type ByModelTemplate, chatTemplates } from "#tests/support/fixtures.ts";
 
-// ../shared/data next to the project root; MODELYARD_SHARED_DATA overrides it for a copied checkout.
-const SHARED = path.join(process.env["MODELYARD_SHARED_DATA"] ?? path.resolve(import.meta.dirname, "..", "..", "..", "shared", "data"), "chat-templates");
-
-interface ByModel {
-  chat_template: string;
-  bos_token: string | null;
-  eos_token: string | null;
-}
-
-function byModel(file: string): ByModel {
-  return JSON.parse(fs.readFileSync(path.join(SHARED, "by-model", file), "utf8")) as ByModel;
-}
-
-function ollamaFamily(family: string): string {
-  for (const line of fs.readFileSync(path.join(SHARED, "ollama-hf-templates.jsonl"), "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const row = JSON.parse(line) as { ollama_family: string; chat_template: string };
-    if (row.ollama_family === family) return row.chat_template;
-  }
-  throw new Error(`no ${family} template in ollama-hf-templates.jsonl`);
-}
+type ByModel = ByModelTemplate;
 
 export const FIXTURE_IDS = {
   chatml: "ct-test/chatml-instruct",
@@ -53,9 +34,15 @@ export interface ChatTemplateFixtures {
 }
 
 export function chatTemplateFixtures(): ChatTemplateFixtures {
-  const qwen = byModel("Qwen__Qwen2-7B-Instruct.json");
-  const hermes = byModel("NousResearch__Hermes-2-Pro-Llama-3-8B.json");
-  const gemma = ollamaFamily("gemma-instruct");
+  const real = chatTemplates();
+  const pick = <T>(table: Record<string, T>, key: string): T => {
+    const value = table[key];
+    if (value === undefined) throw new Error(`${key} is missing from tests/support/fixtures/chat-templates.json`);
+    return value;
+  };
+  const qwen = pick(real.byModel, "Qwen__Qwen2-7B-Instruct.json");
+  const hermes = pick(real.byModel, "NousResearch__Hermes-2-Pro-Llama-3-8B.json");
+  const gemma = pick(real.ollama, "gemma-instruct");
   const endfor = qwen.chat_template.lastIndexOf("{% endfor %}");
   const broken = qwen.chat_template.slice(0, endfor) + "\n{{ messages | length }}";
   const ggufVariant = qwen.chat_template.replace("You are a helpful assistant.", "You are a helpful, concise assistant.");

@@ -19,10 +19,10 @@ import { loadLibraryFixtures } from "#app/snippets/fixtures/load-fixtures.ts";
 import { getLocalAppSnippets, ggufFilesOf } from "#app/snippets/local-app-snippets.ts";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 import type { TestServer } from "./support/server.ts";
-import { importIntoServer, REAL_CARDS, startModelPageServer } from "./model-page-support.ts";
+import { writeImportFixtures } from "#tests/support/fixtures.ts";
+import { importIntoServer, startModelPageServer } from "./model-page-support.ts";
 
 const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
-const DETAILS = path.resolve(REAL_CARDS, "..", "model-details-2024-07.jsonl.gz");
 const CHAT = "Qwen/Qwen2-72B-Instruct";
 const GGUF = "Qwen/Qwen2-0.5B-Instruct-GGUF";
 const TOKEN = "hf_TestTokenForTheModelPage0123456789";
@@ -67,7 +67,9 @@ beforeAll(async () => {
   if (!gguf) throw new Error("GGUF fixture missing");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "model-page-gguf-"));
   fs.writeFileSync(path.join(dir, "gguf.jsonl"), JSON.stringify({ id: GGUF, gguf }) + "\n");
-  importIntoServer(server, DETAILS, REAL_CARDS, path.join(dir, "gguf.jsonl"));
+  const fixtures = writeImportFixtures();
+  importIntoServer(server, fixtures.details, fixtures.cards, path.join(dir, "gguf.jsonl"));
+  fixtures.cleanup();
   fs.rmSync(dir, { recursive: true, force: true });
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });
