@@ -1,7 +1,7 @@
 import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
 // One module per URL. Static first segments win over the catch-all model routes, and every
-// segment used here is also reserved for model ids (see app/import/record-schema.ts).
+// segment used here is also reserved for model ids (see app/catalog/model-id.ts).
 export default [
   index("routes/_index.tsx"),
   route("models", "routes/models._index.tsx"),

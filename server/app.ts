@@ -5,6 +5,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import { serveInference } from "#app/inference/node-adapter.server.ts";
 import { createIslandStore } from "#app/utils/html-island.ts";
+import { apiErrorHandler, apiMethodGuard } from "#server/api-guard.ts";
 
 /**
  * The HTTP server around the React Router build: compressed responses, long-cached hashed
@@ -15,6 +16,7 @@ import { createIslandStore } from "#app/utils/html-island.ts";
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
   const app = express();
   app.disable("x-powered-by");
+  app.use(apiMethodGuard);
   app.post("/api/inference", (req, res) => serveInference(req, res));
   app.use(
     compression({
@@ -40,5 +42,7 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
       }),
     }),
   );
+  // Last: a URL Express could not decode, under /api, answers JSON (server/api-guard.ts).
+  app.use(apiErrorHandler);
   return app;
 }

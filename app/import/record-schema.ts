@@ -1,31 +1,10 @@
 import { z } from "zod";
-
-/** First path segments the app itself uses; a model id may not start with one of them. */
-export const RESERVED_SEGMENTS = [
-  "api", "models", "tasks", "spaces", "settings", "playground", "chat-template", "assets", "docs",
-  "search", "datasets", "login", "logout", "join", "new", "healthz", "robots.txt", "favicon.ico",
-  "manifest.webmanifest", "theme", "resources", "__manifest",
-] as const;
-
-// Checked against all 760k ids of the 2024-07-11 Hub dump: every one matches.
-const ID_PATTERN = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,95}\/)?[A-Za-z0-9_][A-Za-z0-9._-]{0,95}$/;
+import { modelIdSchema as modelId } from "#app/catalog/model-id.ts";
 
 export const MAX_CARD_BYTES = 2 * 1024 * 1024;
 // The real maximum in the 2024 dump is 4,046 (a language-identification model tagged per language).
 export const MAX_TAGS = 10_000;
 export const MAX_SIBLINGS = 50_000;
-
-const modelId = z
-  .string({ error: "id must be a string" })
-  .trim()
-  .min(1, "id is empty")
-  .max(200, "id is longer than 200 characters")
-  .regex(ID_PATTERN, "id must look like 'org/name' or 'name' (letters, digits, '.', '_', '-')")
-  .refine((id) => !id.includes(".."), "id must not contain '..'")
-  .refine(
-    (id) => !(RESERVED_SEGMENTS as readonly string[]).includes(id.split("/")[0]!.toLowerCase()),
-    "id starts with a name the site reserves (api, models, tasks, spaces, …)",
-  );
 
 const isoDate = z
   .string()

@@ -46,6 +46,8 @@ export interface GatewayErrorBody {
   hint?: string;
   upstreamStatus?: number;
   retryAfterSec?: number;
+  /** The request field at fault (`model`, `parameters.temperature`), or null for the body as a whole. */
+  field?: string | null;
 }
 
 /** An error the gateway raises itself, already classified. */
@@ -71,21 +73,21 @@ export class ClientClosedError extends Error {
 
 // The library's own input rules (src/lib/makeRequestOptions.ts, getProviderHelper.ts,
 // getInferenceProviderMapping.ts, providers/fal-ai.ts), all answered 400 with the message unchanged.
-const VALIDATION_RULES: Array<{ re: RegExp; code: GatewayErrorCode; hint: string }> = [
-  { re: /^Provider \S+ is closed-source and does not support HF tokens\.$/, code: "hf_token_not_accepted", hint: "This provider does not accept Hugging Face tokens; use the provider's own key." },
-  { re: /^Cannot use endpointUrl with a third-party provider\.$/, code: "library_validation", hint: "A configured endpoint cannot be combined with a provider; pick one or the other." },
-  { re: /^Specifying both endpointUrl and provider is not supported\.$/, code: "library_validation", hint: "A configured endpoint cannot be combined with a provider; pick one or the other." },
-  { re: /^Model URLs are no longer supported\. Use endpointUrl instead\.$/, code: "library_validation", hint: "Give a model id like org/name, not a URL." },
-  { re: /^No model provided, and no task has been specified\.$/, code: "library_validation", hint: "Say which model to run, or at least which task." },
-  { re: /^Specifying a model is required when provider is 'auto'$/, code: "library_validation", hint: "Say which model to run." },
-  { re: /^you need to provide a task name when using an external provider/, code: "library_validation", hint: "Say which task to run on this provider." },
-  { re: /^Provider \S+ requires a model ID to be passed directly\.$/, code: "library_validation", hint: "This provider needs an explicit model id." },
-  { re: /^Provider '.*' not supported\./, code: "library_validation", hint: "This provider is not one the inference library knows." },
-  { re: /^Task '.*' not supported for provider '.*'\./, code: "library_validation", hint: "This provider does not offer that task." },
-  { re: /^Models from \S+ must be prefixed by /, code: "library_validation", hint: "Prefix the model id with the provider's name." },
-  { re: /^Model .* is not supported for task .* and provider .*\. Supported task: .*\.$/, code: "library_validation", hint: "This provider serves the model for a different task." },
-  { re: /^Unable to determine the input's content-type\./, code: "library_validation", hint: "Send the media as a data: URL with its type." },
-  { re: /^Provider \S+ does not support blob type /, code: "library_validation", hint: "This provider does not accept that media type." },
+const VALIDATION_RULES: Array<{ re: RegExp; code: GatewayErrorCode; hint: string; field: string }> = [
+  { re: /^Provider \S+ is closed-source and does not support HF tokens\.$/, code: "hf_token_not_accepted", hint: "This provider does not accept Hugging Face tokens; use the provider's own key.", field: "provider" },
+  { re: /^Cannot use endpointUrl with a third-party provider\.$/, code: "library_validation", hint: "A configured endpoint cannot be combined with a provider; pick one or the other.", field: "provider" },
+  { re: /^Specifying both endpointUrl and provider is not supported\.$/, code: "library_validation", hint: "A configured endpoint cannot be combined with a provider; pick one or the other.", field: "provider" },
+  { re: /^Model URLs are no longer supported\. Use endpointUrl instead\.$/, code: "library_validation", hint: "Give a model id like org/name, not a URL.", field: "model" },
+  { re: /^No model provided, and no task has been specified\.$/, code: "library_validation", hint: "Say which model to run, or at least which task.", field: "model" },
+  { re: /^Specifying a model is required when provider is 'auto'$/, code: "library_validation", hint: "Say which model to run.", field: "model" },
+  { re: /^you need to provide a task name when using an external provider/, code: "library_validation", hint: "Say which task to run on this provider.", field: "task" },
+  { re: /^Provider \S+ requires a model ID to be passed directly\.$/, code: "library_validation", hint: "This provider needs an explicit model id.", field: "model" },
+  { re: /^Provider '.*' not supported\./, code: "library_validation", hint: "This provider is not one the inference library knows.", field: "provider" },
+  { re: /^Task '.*' not supported for provider '.*'\./, code: "library_validation", hint: "This provider does not offer that task.", field: "task" },
+  { re: /^Models from \S+ must be prefixed by /, code: "library_validation", hint: "Prefix the model id with the provider's name.", field: "model" },
+  { re: /^Model .* is not supported for task .* and provider .*\. Supported task: .*\.$/, code: "library_validation", hint: "This provider serves the model for a different task.", field: "task" },
+  { re: /^Unable to determine the input's content-type\./, code: "library_validation", hint: "Send the media as a data: URL with its type.", field: "inputs" },
+  { re: /^Provider \S+ does not support blob type /, code: "library_validation", hint: "This provider does not accept that media type.", field: "inputs" },
 ];
 
 function plainUpstreamMessage(raw: string): string {
@@ -160,7 +162,7 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
   }
 
   for (const rule of VALIDATION_RULES) {
-    if (rule.re.test(message)) return { status: 400, code: rule.code, message, hint: rule.hint };
+    if (rule.re.test(message)) return { status: 400, code: rule.code, message, hint: rule.hint, field: rule.field };
   }
 
   let m: RegExpExecArray | null;
@@ -171,7 +173,7 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     return { status: 404, code: "model_not_on_provider", message, hint: "No inference provider serves this model here." };
   }
   if (/^No default model defined for task /.test(message)) {
-    return { status: 400, code: "no_default_model", message, hint: "This task has no default model; pick a model." };
+    return { status: 400, code: "no_default_model", message, hint: "This task has no default model; pick a model.", field: "model" };
   }
   if (message === "Failed to load tasks definitions from Hugging Face Hub.") {
     return { status: 502, code: "tasks_unavailable", message, hint: "The task definitions could not be loaded, so no default model could be chosen; pick a model." };

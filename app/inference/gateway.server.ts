@@ -26,6 +26,7 @@ import { createGatewayFetch, runWithGatewayFetch, type UpstreamObservation } fro
 import { type GatewayCatalog, libraryMappings } from "#app/inference/hub-lookups.server.ts";
 import { RateLimiter, rateLimitError, readBodyLimited } from "#app/inference/limits.server.ts";
 import { describeIssues, inferenceRequestSchema, type InferenceRequest } from "#app/inference/request-schema.ts";
+import { checkTaskParameters } from "#app/inference/task-parameters.server.ts";
 import {
   callLibrary,
   type ChunkStream,
@@ -72,14 +73,13 @@ export interface InferenceGateway {
   config: GatewayConfig;
 }
 
-const isUrlLike = (s: string): boolean => /^http(s?):/.test(s) || s.startsWith("/");
-
 function errorOutcome(body: GatewayErrorBody): GatewayOutcome {
   const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
   if (body.retryAfterSec !== undefined) headers["Retry-After"] = String(body.retryAfterSec);
   const error: Record<string, unknown> = { message: body.message, code: body.code };
   if (body.hint) error["hint"] = body.hint;
   if (body.upstreamStatus !== undefined) error["upstreamStatus"] = body.upstreamStatus;
+  if (body.field !== undefined) error["field"] = body.field;
   return { kind: "json", status: body.status, headers, body: JSON.stringify({ error }) };
 }
 
@@ -163,12 +163,17 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     try {
       json = JSON.parse(raw);
     } catch {
-      return fail({ status: 400, code: "invalid_json", message: "The request body is not valid JSON." });
+      return fail({ status: 400, code: "invalid_json", message: "The request body is not valid JSON.", field: null });
     }
     const parsed = inferenceRequestSchema.safeParse(json);
     if (!parsed.success) {
       const issues = describeIssues(parsed.error);
-      const body: GatewayErrorBody = { status: 400, code: "invalid_request", message: `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` };
+      const body: GatewayErrorBody = {
+        status: 400,
+        code: "invalid_request",
+        message: `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+        field: issues[0]?.path ?? null,
+      };
       return fail(body);
     }
     const body = parsed.data;
@@ -190,12 +195,12 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         return fail({ status: 503, code: "endpoints_misconfigured", message });
       }
       if (!endpoint) {
-        return fail({ status: 400, code: "unknown_endpoint", message: `No endpoint named "${body.endpoint}" is configured on this server.`, hint: "Pick a provider or endpoint from the list." });
+        return fail({ status: 400, code: "unknown_endpoint", message: `No endpoint named "${body.endpoint}" is configured on this server.`, hint: "Pick a provider or endpoint from the list.", field: "endpoint" });
       }
       if (body.model !== undefined) {
         const served = endpoint.models.get(body.model);
         if (served === undefined) {
-          return fail({ status: 400, code: "invalid_request", message: `The endpoint "${endpoint.name}" does not serve ${body.model}.` });
+          return fail({ status: 400, code: "invalid_request", message: `The endpoint "${endpoint.name}" does not serve ${body.model}.`, field: "model" });
         }
         model = served;
         catalogModel = await deps.catalog.getModel(body.model);
@@ -206,12 +211,10 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       requireCredential = false;
       providerLabel = `endpoint:${endpoint.name}`;
     } else {
-      if (model !== undefined && !isUrlLike(model)) catalogModel = await deps.catalog.getModel(model);
+      // The schema holds model to the Hub's id grammar, so no URL or path reaches a lookup.
+      if (model !== undefined) catalogModel = await deps.catalog.getModel(model);
       const task0 = chooseTask(body, catalogModel);
-      if (model !== undefined && isUrlLike(model) && (provider === undefined || provider === "auto")) {
-        // Let the library's own rule about model URLs answer, rather than a Hub lookup of a URL.
-        provider = "hf-inference";
-      } else if ((provider === undefined || provider === "auto") && catalogModel) {
+      if ((provider === undefined || provider === "auto") && catalogModel) {
         const picked = chooseProvider(catalogModel, task0, (p) => resolveCredential({ visitorToken, provider: p, env: deps.env }).source !== "none");
         if (picked) provider = picked;
       }
@@ -221,8 +224,10 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     const task = body.endpoint !== undefined ? (body.task ?? (body.messages ? "conversational" : (catalogModel?.pipelineTag ?? null))) : chooseTask(body, catalogModel);
     const stream = body.stream === true;
     if (stream && task !== null && !STREAMING_TASKS.has(task)) {
-      return fail({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${task}".` });
+      return fail({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${task}".`, field: "stream" });
     }
+    const parameterProblem = checkTaskParameters(task, body.parameters);
+    if (parameterProblem) return fail({ status: 400, code: "invalid_request", message: parameterProblem.message, field: parameterProblem.field });
 
     const call: TaskCall = {
       task,

@@ -230,11 +230,14 @@ describe("the library's validation rules reach the visitor unchanged (400)", () 
     expect(providerRequests()).toEqual([]);
   });
 
-  it("a model given as a URL", async () => {
+  it("a model given as a URL or a path breaks the Hub's id grammar: 400 naming model, before any lookup", async () => {
     for (const provider of [undefined, "hf-inference"]) {
-      const a = await post(gw, { model: "https://example.com/models/m", provider, task: "text-classification", inputs: "x" }, { token: VISITOR_TOKEN });
-      expect(a.status).toBe(400);
-      expect(errorOf(a).message).toBe("Model URLs are no longer supported. Use endpointUrl instead.");
+      for (const model of ["https://example.com/models/m", "../../etc/passwd", "/models/m"]) {
+        const a = await post(gw, { model, provider, task: "text-classification", inputs: "x" }, { token: VISITOR_TOKEN });
+        expect(a.status).toBe(400);
+        expect(errorOf(a)).toMatchObject({ code: "invalid_request", field: "model" });
+        expect(errorOf(a).message).toMatch(/^Invalid request: model: model id must look like/);
+      }
     }
     expect(sim.requests).toEqual([]);
   });
@@ -297,6 +300,37 @@ describe("the library's validation rules reach the visitor unchanged (400)", () 
     const smuggled = await post(gw, chat({ provider: "together", parameters: { endpointUrl: "http://evil" } }), { token: VISITOR_TOKEN });
     expect(smuggled.status).toBe(400);
     expect(errorOf(smuggled).message).toMatch(/parameters\.endpointUrl is not a chat-completion parameter/);
+    expect(errorOf(smuggled)).toMatchObject({ field: "parameters.endpointUrl" });
+    expect(sim.requests).toEqual([]);
+  });
+
+  it("parameters are checked against the task's input spec before any provider is called", async () => {
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>, string]> = [
+      [chat({ provider: "together" }), { temperature: "hot" }, "parameters.temperature"],
+      [chat({ provider: "together" }), { max_tokens: -5 }, "parameters.max_tokens"],
+      [chat({ provider: "together" }), { max_tokens: 1.5 }, "parameters.max_tokens"],
+      [chat({ provider: "together" }), { temperature: 2.5 }, "parameters.temperature"],
+      [chat({ provider: "together" }), { stop: ["a", 3] }, "parameters.stop.1"],
+      [{ model: CLASSIFIER, inputs: "x" }, { top_k: "3" }, "parameters.top_k"],
+      [{ model: CLASSIFIER, inputs: "x" }, { function_to_apply: "tanh" }, "parameters.function_to_apply"],
+    ];
+    for (const [body, parameters, field] of cases) {
+      const a = await post(gw, { ...body, parameters }, { token: VISITOR_TOKEN });
+      expect(a.status, JSON.stringify(parameters)).toBe(400);
+      expect(errorOf(a)).toMatchObject({ code: "invalid_request", field });
+      expect(errorOf(a).message).toContain(field);
+    }
+    expect(sim.requests).toEqual([]);
+  });
+
+  it("a body that is not UTF-8 is a 400 about the body, not a lookup of a mangled model id", async () => {
+    const bytes = Buffer.concat([Buffer.from('{"model":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","inputs":"x"}')]);
+    // Both adapters read the body their own way (Node stream, Fetch body).
+    for (const base of [gw, await start({}, {}, "fetch")]) {
+      const res = await fetch(`${base}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${VISITOR_TOKEN}` }, body: bytes });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: { message: "The request body is not valid UTF-8.", code: "invalid_request", field: null } });
+    }
     expect(sim.requests).toEqual([]);
   });
 });

@@ -82,7 +82,19 @@ function tooLarge(maxBytes: number): GatewayError {
     code: "body_too_large",
     message: `The request body is larger than ${maxBytes} bytes, the gateway's limit.`,
     hint: "The message or attachment is too large to send.",
+    field: null,
   });
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The body as text; invalid UTF-8 is a 400 about the body, never replacement characters in a model id. */
+function decodeBody(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new GatewayError({ status: 400, code: "invalid_request", message: "The request body is not valid UTF-8.", field: null });
+  }
 }
 
 /** Reads the body as text, stopping (413) as soon as it passes maxBytes; Content-Length is checked first. */
@@ -106,7 +118,7 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return decodeBody(Buffer.concat(chunks));
 }
 
 /** readBodyLimited for a Node request: past maxBytes the rest is read and dropped, so the 413 can still be sent. */
@@ -134,7 +146,11 @@ export function readNodeBodyLimited(req: IncomingMessage, maxBytes: number): Pro
     };
     const onEnd = () => {
       req.off("error", onError);
-      resolve(chunks.length === 1 ? (chunks[0]?.toString("utf8") ?? "") : Buffer.concat(chunks).toString("utf8"));
+      try {
+        resolve(decodeBody(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
+      } catch (error) {
+        reject(error);
+      }
     };
     const onError = (error: Error) => {
       req.off("data", onData);

@@ -3,6 +3,7 @@
  * so a body reads like a library call; `endpoint` names an admin-configured server (never a URL).
  */
 import { z } from "zod";
+import { modelIdSchema } from "#app/catalog/model-id.ts";
 
 const contentPart = z.union([
   z.strictObject({ type: z.literal("text"), text: z.string().max(200_000) }),
@@ -17,11 +18,9 @@ export const chatMessageSchema = z.object({
 
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
-/** Provider and model ids as the library takes them; format checks stay with the library. */
-const idLike = z.string().trim().min(1).max(500);
-
 export const inferenceRequestSchema = z.strictObject({
-  model: idLike.optional(),
+  // The Hub's grammar: no URL, path or '..' ever reaches a Hub lookup or a provider.
+  model: modelIdSchema.optional(),
   task: z
     .string()
     .trim()

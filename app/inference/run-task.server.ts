@@ -31,26 +31,10 @@ import {
 } from "@huggingface/inference";
 import { GatewayError, isRetryableLoading } from "#app/inference/errors.server.ts";
 import type { UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
+import { parameterNames } from "#app/inference/task-parameters.server.ts";
 
-/** The chat-completion input fields a visitor may set through `parameters` (the spec's, minus model/messages/stream). */
-export const CHAT_PARAMETER_KEYS: ReadonlySet<string> = new Set([
-  "frequency_penalty",
-  "logit_bias",
-  "logprobs",
-  "max_tokens",
-  "n",
-  "presence_penalty",
-  "reasoning_effort",
-  "response_format",
-  "seed",
-  "stop",
-  "temperature",
-  "tool_choice",
-  "tool_prompt",
-  "tools",
-  "top_logprobs",
-  "top_p",
-]);
+/** The chat-completion input fields a visitor may set through `parameters`: the spec's, minus model/messages/stream. */
+export const CHAT_PARAMETER_KEYS: ReadonlySet<string> = new Set(parameterNames("conversational"));
 
 /** Tasks whose `inputs` is media, sent by visitors as a base64 data: URL. */
 const MEDIA_INPUT_TASKS = new Set(["automatic-speech-recognition", "audio-classification", "image-classification", "object-detection", "image-to-text"]);
@@ -103,18 +87,18 @@ function chatArgs(call: TaskCall): Record<string, unknown> {
   const args = baseArgs(call);
   for (const [k, v] of Object.entries(call.parameters ?? {})) {
     if (!CHAT_PARAMETER_KEYS.has(k)) {
-      throw new GatewayError({ status: 400, code: "invalid_request", message: `parameters.${k} is not a chat-completion parameter. Allowed: ${[...CHAT_PARAMETER_KEYS].join(", ")}.` });
+      throw new GatewayError({ status: 400, code: "invalid_request", message: `parameters.${k} is not a chat-completion parameter. Allowed: ${[...CHAT_PARAMETER_KEYS].join(", ")}.`, field: `parameters.${k}` });
     }
     args[k] = v;
   }
-  if (!call.messages) throw new GatewayError({ status: 400, code: "invalid_request", message: "A conversational call needs `messages`." });
+  if (!call.messages) throw new GatewayError({ status: 400, code: "invalid_request", message: "A conversational call needs `messages`.", field: "messages" });
   args["messages"] = call.messages;
   return args;
 }
 
 function inputArgs(call: TaskCall): Record<string, unknown> {
   const args = baseArgs(call);
-  if (call.inputs === undefined) throw new GatewayError({ status: 400, code: "invalid_request", message: `The ${call.task ?? "request"} task needs \`inputs\`.` });
+  if (call.inputs === undefined) throw new GatewayError({ status: 400, code: "invalid_request", message: `The ${call.task ?? "request"} task needs \`inputs\`.`, field: "inputs" });
   args["inputs"] = call.inputs;
   if (call.parameters) args["parameters"] = call.parameters;
   return args;
@@ -124,9 +108,9 @@ const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+)(?:;[a-z-]+=[^;,]+)*;base64,([A-Za
 
 /** A visitor's media input (a base64 data: URL) as the Blob the library expects. */
 export function dataUrlToBlob(value: unknown, task: string): Blob {
-  if (typeof value !== "string") throw new GatewayError({ status: 400, code: "invalid_request", message: `${task} takes \`inputs\` as a base64 data: URL (data:<type>;base64,...).` });
+  if (typeof value !== "string") throw new GatewayError({ status: 400, code: "invalid_request", message: `${task} takes \`inputs\` as a base64 data: URL (data:<type>;base64,...).`, field: "inputs" });
   const m = DATA_URL.exec(value);
-  if (!m) throw new GatewayError({ status: 400, code: "invalid_request", message: `${task} takes \`inputs\` as a base64 data: URL (data:<type>;base64,...); other URLs are never fetched.` });
+  if (!m) throw new GatewayError({ status: 400, code: "invalid_request", message: `${task} takes \`inputs\` as a base64 data: URL (data:<type>;base64,...); other URLs are never fetched.`, field: "inputs" });
   return new Blob([Buffer.from(m[2] ?? "", "base64")], { type: (m[1] ?? "").toLowerCase() });
 }
 
@@ -195,6 +179,7 @@ export async function callLibrary(call: TaskCall, options: LibraryOptions): Prom
         status: 400,
         code: "invalid_request",
         message: `The gateway does not run the task "${task}". It runs: ${[...GATEWAY_TASKS].sort().join(", ")}.`,
+        field: "task",
       });
   }
 }
@@ -258,7 +243,7 @@ export function streamLibrary(call: TaskCall, options: LibraryOptions): ChunkStr
       };
     });
   }
-  throw new GatewayError({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${call.task ?? "(none)"}".` });
+  throw new GatewayError({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${call.task ?? "(none)"}".`, field: "stream" });
 }
 
 export interface RetryPolicy {

@@ -1,3 +1,4 @@
+import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo } from "#app/inference/chat-demo-info.server.ts";
@@ -24,9 +25,11 @@ export async function action({ request, context }: { request: Request; context: 
 }
 
 export async function loader({ request }: { request: Request }) {
-  const id = new URL(request.url).searchParams.get("model");
-  if (!id) return jsonError(405, "POST a JSON body to run inference; GET needs ?model=<id> for the chat demo's settings.", { code: "method_not_allowed" }, { Allow: "GET, POST" });
-  if (id.length > 300) return jsonError(400, "The model id is too long.", { code: "invalid_request" });
+  const raw = new URL(request.url).searchParams.get("model");
+  if (!raw) return jsonError(405, "POST a JSON body to run inference; GET needs ?model=<id> for the chat demo's settings.", { code: "method_not_allowed" }, { Allow: "GET, POST" });
+  const checked = checkModelId(raw);
+  if (!checked.ok) return jsonError(400, `Query parameter 'model' is not valid: ${checked.message}.`, { code: "invalid_request", field: "model" });
+  const id = checked.id;
   const model = await getModelById(getDb().db, id);
   if (!model) return jsonError(404, `No model '${id}' in this catalogue.`, { code: "model_not_found" });
   return Response.json({ demo: chatDemoInfo(model, process.env) }, { headers: { "Cache-Control": "no-store" } });

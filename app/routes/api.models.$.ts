@@ -1,14 +1,17 @@
 import type { Route } from "./+types/api.models.$";
 import { toHubModelInfo } from "#app/catalog/hub-api.ts";
 import { ParamError, paramErrorResponse, parseExpand } from "#app/catalog/hub-params.server.ts";
+import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { listSpacesForModel } from "#app/db/queries/spaces.server.ts";
+import { methodNotAllowed } from "#app/utils/http.server.ts";
 
 /**
  * `GET /api/models/<org>/<name>` and `/api/models/<name>`, plus the `/revision/<rev>` form that
  * @huggingface/hub's modelInfo uses (the catalogue keeps one revision, so any revision answers
- * with it). Shape and `expand[]=` follow the Hub's `/api/models/{id}`.
+ * with it). Shape and `expand[]=` follow the Hub's `/api/models/{id}`. The router has already
+ * decoded the splat once; decoding it again turned a literal '%' into a URIError.
  */
 function parseModelPath(splat: string): { id: string; revision: string | null } | null {
   const parts = splat.split("/").filter((p) => p !== "");
@@ -20,15 +23,17 @@ function parseModelPath(splat: string): { id: string; revision: string | null } 
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const splat = params["*"] ?? "";
-  const target = parseModelPath(decodeURIComponent(splat));
+  const target = parseModelPath(splat);
   if (!target) {
     return Response.json(
-      { error: `No API endpoint at /api/models/${splat}`, hint: "Use /api/models/<org>/<name> or /api/models/<org>/<name>/revision/<rev>." },
+      { error: `No API endpoint at /api/models/${splat.slice(0, 300)}`, hint: "Use /api/models/<org>/<name> or /api/models/<org>/<name>/revision/<rev>." },
       { status: 404 },
     );
   }
   let expand;
   try {
+    const id = checkModelId(target.id);
+    if (!id.ok) throw new ParamError("id", `'${target.id.slice(0, 100)}' is not a model id: ${id.message}`, "a model id such as 'org/name'");
     expand = parseExpand(new URL(request.url).searchParams);
   } catch (e) {
     if (e instanceof ParamError) return paramErrorResponse(e);
@@ -40,4 +45,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!model) return Response.json({ error: "Repository not found" }, { status: 404, headers: { "X-Error-Code": "RepoNotFound" } });
   const spaces = expand.length === 0 || expand.includes("spaces") ? await listSpacesForModel(db, model.id) : [];
   return Response.json(toHubModelInfo(model, expand, spaces), { headers: { "Cache-Control": "no-store" } });
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return methodNotAllowed(request.method, new URL(request.url).pathname);
 }

@@ -4,6 +4,7 @@ import { type ListParams, ParamError, paramErrorResponse, parseListParams } from
 import { getDb } from "#app/db/db.server.ts";
 import { getListExtras, listCatalogPage } from "#app/db/queries/catalog.server.ts";
 import { getCatalogueStats } from "#app/db/queries/facets.server.ts";
+import { methodNotAllowed } from "#app/utils/http.server.ts";
 
 /**
  * `GET /api/models`, with the Hub's parameters and item shape, paginated by a `Link: <…>;
@@ -36,3 +37,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return Response.json(items, { headers });
 }
 
+export function action({ request }: Route.ActionArgs) {
+  return methodNotAllowed(request.method, new URL(request.url).pathname);
+}

@@ -50,19 +50,33 @@ function isPanelLanguage(v: string): v is PanelLanguage {
 }
 
 /** Reads the panel's state from a query string; unusable values fall back to defaults and are reported. */
-export function parseInferenceState(params: URLSearchParams, model: CatalogModel): { state: InferenceState; inputError: string | null } {
+export function parseInferenceState(
+  params: URLSearchParams,
+  model: CatalogModel,
+): { state: InferenceState; inputError: string | null; inputFields: string[] } {
   const offered = supportedProvidersFor(model);
   const problems: string[] = [];
+  // The query parameters behind `problems`, so the JSON API can name them.
+  const inputFields: string[] = [];
   const asked = params.get("provider");
   let provider: string = offered[0] ?? "auto";
   if (asked !== null && asked !== "") {
     if (offered.includes(asked as (typeof offered)[number])) provider = asked;
-    else problems.push(`Provider "${asked.slice(0, 60)}" is not available for this model.`);
+    else {
+      problems.push(`Provider "${asked.slice(0, 60)}" is not available for this model.`);
+      inputFields.push("provider");
+    }
   }
   const lang = params.get("lang") ?? "js";
   const billTo = (params.get("bill_to") ?? "").trim();
-  if (billTo !== "" && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/.test(billTo)) problems.push("Bill to must be a user or organisation name.");
-  if (!isPanelLanguage(lang)) problems.push(`Unknown language "${lang.slice(0, 20)}".`);
+  if (billTo !== "" && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/.test(billTo)) {
+    problems.push("Bill to must be a user or organisation name.");
+    inputFields.push("bill_to");
+  }
+  if (!isPanelLanguage(lang)) {
+    problems.push(`Unknown language "${lang.slice(0, 20)}".`);
+    inputFields.push("lang");
+  }
   const stream = params.get("stream");
   return {
     state: {
@@ -72,6 +86,7 @@ export function parseInferenceState(params: URLSearchParams, model: CatalogModel
       lang: isPanelLanguage(lang) ? lang : "js",
     },
     inputError: problems.length ? problems.join(" ") : null,
+    inputFields,
   };
 }
 

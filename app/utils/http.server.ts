@@ -12,3 +12,21 @@ export function invariantResponse(condition: unknown, message: string, init?: Re
 export function jsonError(status: number, message: string, details: Record<string, unknown> = {}, headers: HeadersInit = {}): Response {
   return Response.json({ error: { message, ...details } }, { status, headers });
 }
+
+// What each /api resource answers, for the Allow header of its 405: the routes' own 405s and the
+// server's guard for methods React Router never dispatches (PROPFIND, …) read it from here.
+const API_METHODS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^\/api\/inference\/?$/, "GET, HEAD, POST"],
+  [/^\/api\/chat-template\/render\/?$/, "POST"],
+  [/^\/api(?:\/|$)/, "GET, HEAD"],
+];
+
+export function allowedApiMethods(pathname: string): string {
+  return API_METHODS.find(([re]) => re.test(pathname))?.[1] ?? "GET, HEAD";
+}
+
+/** 405 in the API's JSON shape, with the resource's Allow header. */
+export function methodNotAllowed(method: string, pathname: string): Response {
+  const allow = allowedApiMethods(pathname);
+  return jsonError(405, `${method.slice(0, 20)} is not supported on ${pathname.slice(0, 200)}; use ${allow}.`, { code: "method_not_allowed", field: null }, { Allow: allow, "Cache-Control": "no-store" });
+}

@@ -1,0 +1,37 @@
+import type { ErrorRequestHandler, RequestHandler, Response as ExpressResponse } from "express";
+import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
+
+/**
+ * What the routes under /api cannot answer themselves, in their JSON shape rather than Express's
+ * or React Router's defaults: a method React Router never dispatches (its answer is a bare 405
+ * "Unexpected Server Error"), and a URL Express refuses before any route runs (malformed
+ * percent-encoding, answered with an HTML page).
+ */
+
+// The methods React Router hands to a route's loader or action.
+const ROUTED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+
+const isApiPath = (url: string): boolean => url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
+
+async function send(res: ExpressResponse, response: Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  res.end(await response.text());
+}
+
+export const apiMethodGuard: RequestHandler = (req, res, next) => {
+  if (!isApiPath(req.originalUrl) || ROUTED_METHODS.has(req.method)) return next();
+  void send(res, methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? "/api"));
+};
+
+export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
+  if (!isApiPath(req.originalUrl) || res.headersSent) return next(error);
+  const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
+  if (status >= 400 && status < 500) {
+    // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
+    void send(res, jsonError(status, "The URL is not valid: its percent-encoding is malformed.", { field: "path" }, { "Cache-Control": "no-store" }));
+    return;
+  }
+  console.error(`[api] ${req.method} ${req.originalUrl.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
+  void send(res, jsonError(500, "The server failed unexpectedly.", { code: "internal_error" }, { "Cache-Control": "no-store" }));
+};
