@@ -43,7 +43,7 @@ let snapshot: string | undefined;
 
 async function serveSnapshot(): Promise<string> {
   if (!process.env.DATABASE_URL) throw new Error("Set DATABASE_URL to a database that holds a catalogue, or pass --url.");
-  ensureBuild();
+  await ensureBuild();
   // Inside the checkout, so the bundle still resolves node_modules; dot-named, so the build's
   // source stamp ignores it.
   snapshot = mkdtempSync(path.join(ROOT, ".lighthouse-build-"));

@@ -42,7 +42,7 @@ async function main(): Promise<number> {
     }
     case "build": {
       const { ensureBuild } = await import("#cli/serve-command.ts");
-      ensureBuild();
+      await ensureBuild();
       return 0;
     }
     case "migrate": {

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
@@ -23,6 +23,7 @@ const BUILD_DIR = path.join(ROOT, "build");
 const BUILD_SERVER = path.join(ROOT, "build", "server", "index.js");
 const BUILD_CLIENT = path.join(ROOT, "build", "client");
 const BUILD_STAMP = path.join(ROOT, "build", ".source-stamp");
+const BUILD_LOG = ".build.log";
 
 function newestMtime(p: string): number {
   const st = fs.statSync(p);
@@ -45,26 +46,45 @@ function sourceStamp(): string {
  * build goes to a scratch folder that replaces `build/` only once it is complete, so a failed
  * build leaves the previous one, and servers already running keep serving their assets.
  */
-export function ensureBuild(): void {
+export async function ensureBuild(): Promise<void> {
   const stamp = sourceStamp();
   if (fs.existsSync(BUILD_SERVER) && fs.existsSync(BUILD_STAMP) && fs.readFileSync(BUILD_STAMP, "utf8") === stamp) return;
+  const started = performance.now();
   console.log("Building the web app (first start or sources changed)…");
   const next = path.join(ROOT, `build.next-${process.pid}`);
   fs.rmSync(next, { recursive: true, force: true });
-  const res = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], {
+  // Vite's ~270 lines of chunk listings stay out of the way: the build's phases become a few
+  // progress lines, and the whole output is printed only if the build fails.
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], {
     cwd: ROOT,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", MODELYARD_BUILD_DIR: next },
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_ENV: "production", MODELYARD_BUILD_DIR: next, NO_COLOR: "1" },
   });
-  if (res.status !== 0) {
+  let output = "";
+  const phases: Array<[RegExp, string]> = [
+    [/building for production/, "  · browser bundle…"],
+    [/building SSR bundle for production/, "  · server bundle…"],
+  ];
+  const onData = (d: Buffer) => {
+    const text = d.toString();
+    output += text;
+    for (const [pattern, line] of phases) if (pattern.test(text)) console.log(line);
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const code: number | null = await new Promise((resolve) => child.once("close", resolve));
+  if (code !== 0) {
     fs.rmSync(next, { recursive: true, force: true });
-    throw new Error("The web app failed to build; see the output above.");
+    console.error(output);
+    throw new Error(`The web app failed to build (exit code ${code}); the build's output is above.`);
   }
   fs.writeFileSync(path.join(next, ".source-stamp"), stamp);
+  fs.writeFileSync(path.join(next, BUILD_LOG), output);
   const old = path.join(ROOT, `build.old-${process.pid}`);
   if (fs.existsSync(BUILD_DIR)) fs.renameSync(BUILD_DIR, old);
   fs.renameSync(next, BUILD_DIR);
   fs.rmSync(old, { recursive: true, force: true });
+  console.log(`  · built in ${((performance.now() - started) / 1000).toFixed(1)} s (full output in build/${BUILD_LOG}).`);
 }
 
 export async function runServe(opts: { port?: number }): Promise<number> {
@@ -87,7 +107,7 @@ export async function runServe(opts: { port?: number }): Promise<number> {
     console.log(formatSummary(summary));
   }
 
-  if (process.env["MODELYARD_SKIP_BUILD"] !== "1") ensureBuild();
+  if (process.env["MODELYARD_SKIP_BUILD"] !== "1") await ensureBuild();
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
   const app = createApp(build, BUILD_CLIENT);
   const total = await countModels(handle.db);
