@@ -4,8 +4,8 @@ import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
 /**
  * What the routes under /api cannot answer themselves, in their JSON shape rather than Express's
  * or React Router's defaults: a method React Router never dispatches (its answer is a bare 405
- * "Unexpected Server Error"), and a URL Express refuses before any route runs (malformed
- * percent-encoding, answered with an HTML page).
+ * "Unexpected Server Error"), a path no route pattern can match (an encoded control character),
+ * and a URL Express refuses before any route runs (malformed percent-encoding, an HTML page).
  */
 
 // The methods React Router hands to a route's loader or action.
@@ -19,9 +19,24 @@ async function send(res: ExpressResponse, response: Response): Promise<void> {
   res.end(await response.text());
 }
 
+/** The path once decoded, or null when its percent-encoding is malformed (the router reports that). */
+function decodedPath(url: string): string | null {
+  try {
+    return decodeURIComponent(url.split("?")[0] ?? "");
+  } catch {
+    return null;
+  }
+}
+
 export const apiMethodGuard: RequestHandler = (req, res, next) => {
-  if (!isApiPath(req.originalUrl) || ROUTED_METHODS.has(req.method)) return next();
-  void send(res, methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? "/api"));
+  if (!isApiPath(req.originalUrl)) return next();
+  if (!ROUTED_METHODS.has(req.method)) return void send(res, methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? "/api"));
+  // React Router's patterns never match across a line break, so an encoded control character in
+  // the path fell through to the HTML 404 page.
+  if (/[\u0000-\u001f\u007f]/.test(decodedPath(req.originalUrl) ?? "")) {
+    return void send(res, jsonError(400, "The URL path holds a control character.", { field: "path" }, { "Cache-Control": "no-store" }));
+  }
+  next();
 };
 
 export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {

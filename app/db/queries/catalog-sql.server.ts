@@ -45,7 +45,9 @@ export function likePattern(term: string): string {
 
 /** FTS5 phrase for a substring: the trigram tokenizer matches any run of three or more characters. */
 export function ftsPhrase(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
+  // FTS5 reads its query as a C string: a NUL ends it mid-phrase ("unterminated string", a 500).
+  // No id holds one, so dropping it changes no match.
+  return `"${term.replace(/\0/g, "").replace(/"/g, '""')}"`;
 }
 
 export type PredKind = "search" | "author" | "task" | "library" | "license" | "tag" | "provider" | "params";
