@@ -5,8 +5,10 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "reac
 import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
 import { IslandStoreContext } from "#app/components/html-island.tsx";
 
-// React Router's default Node entry, plus one thing: the request's HTML island store is given to
-// the render, so large HTML reaches the document once (app/utils/html-island.ts, ADR 0007).
+// React Router's default Node entry, plus two things: the request's HTML island store is given to
+// the render, so large HTML reaches the document once (app/utils/html-island.ts, ADR 0007); and the
+// response's CSP nonce goes on every inline script React and React Router write (ADR 0013).
+// <ServerRouter nonce> is the default for <Scripts>, <ScrollRestoration> and <Links>.
 
 export const streamTimeout = 5_000;
 
@@ -25,11 +27,13 @@ export default function handleRequest(
     const userAgent = request.headers.get("user-agent");
     const readyOption: keyof RenderToPipeableStreamOptions = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    const nonce = loadContext.cspNonce;
     const { pipe, abort } = renderToPipeableStream(
       <IslandStoreContext.Provider value={loadContext.islands ?? null}>
-        <ServerRouter context={routerContext} url={request.url} />
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </IslandStoreContext.Provider>,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough({

@@ -6,6 +6,7 @@ import type { ServerBuild } from "react-router";
 import { serveInference } from "#app/inference/node-adapter.server.ts";
 import { createIslandStore } from "#app/utils/html-island.ts";
 import { apiErrorHandler, apiMethodGuard } from "#server/api-guard.ts";
+import { applySecurityHeaders } from "#server/security-headers.ts";
 
 /**
  * The HTTP server around the React Router build: compressed responses, long-cached hashed
@@ -16,6 +17,11 @@ import { apiErrorHandler, apiMethodGuard } from "#server/api-guard.ts";
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
   const app = express();
   app.disable("x-powered-by");
+  // First, so the inference fast path below gets the same headers as everything else.
+  app.use((_req, res, next) => {
+    res.locals["cspNonce"] = applySecurityHeaders(res);
+    next();
+  });
   app.use(apiMethodGuard);
   app.post("/api/inference", (req, res) => serveInference(req, res));
   app.use(
@@ -36,8 +42,9 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
       mode: process.env["NODE_ENV"] === "development" ? "development" : "production",
       // The socket address, for per-client limits (the inference gateway's rate limit).
       // islands: document requests put large HTML in the markup only (app/utils/html-island.ts).
-      getLoadContext: (req) => ({
+      getLoadContext: (req, res) => ({
         clientAddress: req.socket.remoteAddress ?? "",
+        cspNonce: typeof res.locals["cspNonce"] === "string" ? res.locals["cspNonce"] : undefined,
         islands: createIslandStore(req.path.endsWith(".data") ? "inline" : "defer"),
       }),
     }),
