@@ -39,6 +39,9 @@ describe("renderRequestSchema", () => {
     expect(fieldOf({ template: "x".repeat(256 * 1024 + 1), messages })).toBe("template");
     expect(fieldOf({ template: "x", messages: Array.from({ length: 501 }, () => messages[0]) })).toBe("messages");
     expect(fieldOf("not an object")).toBeNull();
+    // The Hub's id grammar, shared with the importer and the gateway.
+    expect(fieldOf({ model: "../../etc/passwd", messages })).toBe("model");
+    expect(fieldOf({ model: "api/models", messages })).toBe("model");
   });
 
   it("keeps extra message fields that templates read (reasoning_content, …)", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { modelIdSchema } from "#app/catalog/model-id.ts";
 import type { ChatTemplateSource } from "#app/catalog/model-record.ts";
 import { selectTemplate } from "#app/chat-template/render.ts";
 import type { RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
@@ -38,7 +39,7 @@ export const renderRequestSchema = z
           message: `is larger than ${RENDER_REQUEST_LIMITS.templateBytes} bytes`,
         })
         .optional(),
-      model: z.string({ error: "must be a model id string" }).min(1, "must not be empty").max(200).optional(),
+      model: modelIdSchema.optional(),
       messages: z
         .array(messageSchema, { error: "must be an array of messages" })
         .max(RENDER_REQUEST_LIMITS.messages, `must hold at most ${RENDER_REQUEST_LIMITS.messages} messages`),
