@@ -138,7 +138,8 @@ export function toHubListItem(
 /**
  * The `/api/models/{id}` object. Without `expand`, the Hub's default field set plus
  * `chatTemplateStatus` (whether the chat template rendered in validation: "ok", "error" or null
- * when there is none); with `expand`, `_id`, `id` and exactly the fields asked for.
+ * when there is none) and, when `transformersInfo` was derived rather than imported,
+ * `transformersInfoSource` ("config", "tags" or "task"); with `expand`, `_id`, `id` and exactly the fields asked for.
  */
 export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces: string[]): Record<string, unknown> {
   const all: Record<HubExpandable, () => unknown> = {
@@ -180,5 +181,9 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     if (v !== undefined) out[f] = v;
   }
   if (!expand.length && m.chatTemplateIssue) out["chatTemplateIssue"] = m.chatTemplateIssue;
+  // Not a Hub field: says that `transformersInfo` was derived at import, and from what (ADR 0014).
+  if (!expand.length && m.transformersInfo && m.transformersInfoSource && m.transformersInfoSource !== "hub") {
+    out["transformersInfoSource"] = m.transformersInfoSource;
+  }
   return out;
 }

@@ -3,6 +3,17 @@
  * inference gateway read. Field names follow the app's camelCase; the Hub-shaped API maps them back.
  */
 
+/**
+ * Where a stored `transformersInfo` came from: the imported record ("hub"), or derived at import from
+ * the config, from the model-type tag and pipeline tag ("tags"), or from the task alone (ADR 0014).
+ */
+export const TRANSFORMERS_INFO_SOURCES = ["hub", "config", "tags", "task"] as const;
+export type TransformersInfoSource = (typeof TRANSFORMERS_INFO_SOURCES)[number];
+
+export function isTransformersInfoSource(v: unknown): v is TransformersInfoSource {
+  return typeof v === "string" && (TRANSFORMERS_INFO_SOURCES as readonly string[]).includes(v);
+}
+
 export type GatedMode = false | "auto" | "manual";
 
 /** How a derived model relates to its base, from `base_model:<relation>:<id>` tags. */
@@ -82,6 +93,11 @@ export interface CatalogModel extends CatalogModelSummary {
   gguf: Record<string, unknown> | null;
   widgetData: unknown[] | null;
   transformersInfo: Record<string, unknown> | null;
+  /**
+   * Where `transformersInfo` came from: "hub" (the imported record), or derived at import from the
+   * config, the model-type tag or the task alone (ADR 0014). Null or absent when there is none.
+   */
+  transformersInfoSource?: TransformersInfoSource | null;
   modelIndex: unknown[] | null;
   inferenceProviderMapping: ProviderMapping[];
   spaces: string[];

@@ -6,6 +6,7 @@ import * as m0003 from "#app/db/migrations/0003-explicit-search-index.ts";
 import * as m0004 from "#app/db/migrations/0004-catalogue-narrow-index.ts";
 import * as m0005 from "#app/db/migrations/0005-catalogue-sort-index-ids.ts";
 import * as m0006 from "#app/db/migrations/0006-postgres-sort-index-ids.ts";
+import * as m0007 from "#app/db/migrations/0007-transformers-info-source.ts";
 
 interface Migration {
   name: string;
@@ -20,6 +21,7 @@ const MIGRATIONS: Migration[] = [
   { name: "0004-catalogue-narrow-index", up: m0004.up },
   { name: "0005-catalogue-sort-index-ids", up: m0005.up },
   { name: "0006-postgres-sort-index-ids", up: m0006.up },
+  { name: "0007-transformers-info-source", up: m0007.up },
 ];
 
 /**

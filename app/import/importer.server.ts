@@ -22,6 +22,7 @@ import { countModels } from "#app/db/queries/stats.server.ts";
 import { type NormalizedRecord, deriveFacts, normalizeRecord, readTokenizerSettings } from "#app/import/normalize.ts";
 import { type SourceItem, readSources } from "#app/import/read-sources.ts";
 import { describeIssues, importRecordSchema } from "#app/import/record-schema.ts";
+import { deriveTransformersInfo } from "#app/import/transformers-info.ts";
 
 export interface Rejection {
   source: string;
@@ -84,6 +85,24 @@ function sameRow(a: Record<string, unknown>, b: Record<string, unknown>, skip: s
 function stringDefault(d: Record<string, unknown> | undefined, key: string): string | null {
   const v = d?.[key];
   return typeof v === "string" ? v : null;
+}
+
+/**
+ * The record's own transformersInfo wins and is kept until a later record replaces it; otherwise it
+ * is derived from the merged config, tags and pipeline tag on every import (ADR 0014), so a list
+ * row gets the Transformers snippet the Hub would show, and a later config improves it.
+ */
+function resolveTransformersInfo(
+  rec: NormalizedRecord,
+  ed: DetailsRow | null,
+  input: Parameters<typeof deriveTransformersInfo>[0],
+): { info: string | null; source: string | null } {
+  if (rec.transformersInfo != null) return { info: json(rec.transformersInfo), source: "hub" };
+  if (rec.transformersInfo === undefined && ed?.transformers_info != null && ed.transformers_info_source === "hub") {
+    return { info: ed.transformers_info, source: "hub" };
+  }
+  const derived = deriveTransformersInfo(input);
+  return derived ? { info: json(derived.info), source: derived.source } : { info: null, source: null };
 }
 
 interface Planned {
@@ -155,8 +174,16 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
     imported_at: now,
   };
 
+  const transformersInfo = resolveTransformersInfo(rec, ed, {
+    config,
+    tags,
+    pipelineTag: model.pipeline_tag ?? null,
+    libraryName: model.library_name ?? null,
+  });
+
   const touchesDetails =
     !!ed ||
+    transformersInfo.info !== null ||
     [
       rec.sha, rec.cardMarkdown, rec.cardData, rec.config, rec.siblings, rec.safetensors, rec.gguf, rec.widgetData,
       rec.transformersInfo, rec.modelIndex, rec.spaces, rec.providers,
@@ -180,12 +207,8 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
       safetensors: safetensors == null ? null : json(safetensors),
       gguf: ggufMeta == null ? null : json(ggufMeta),
       widget_data: rec.widgetData !== undefined ? (rec.widgetData == null ? null : json(rec.widgetData)) : (ed?.widget_data ?? null),
-      transformers_info:
-        rec.transformersInfo !== undefined
-          ? rec.transformersInfo == null
-            ? null
-            : json(rec.transformersInfo)
-          : (ed?.transformers_info ?? null),
+      transformers_info: transformersInfo.info,
+      transformers_info_source: transformersInfo.source,
       model_index: rec.modelIndex !== undefined ? (rec.modelIndex == null ? null : json(rec.modelIndex)) : (ed?.model_index ?? null),
       spaces: rec.spaces !== undefined ? json(rec.spaces) : (ed?.spaces ?? "[]"),
       provider_mapping: json(providers),

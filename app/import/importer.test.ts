@@ -217,5 +217,34 @@ for (const dialect of testDialects()) {
       await sql`insert into models_fts(models_fts) values ('integrity-check')`.execute(t.handle.db);
       expect(Number(n.rows[0]!.n)).toBeGreaterThan(0);
     });
+
+    it("derives and stores transformersInfo for transformers rows that lack it, keeping the Hub's own", async () => {
+      const id = "derive-test/llama-chat";
+      const hubId = "derive-test/hub-info";
+      const listRow = { id, library_name: "transformers", pipeline_tag: "text-generation", tags: ["transformers", "safetensors", "llama", "text-generation", "conversational"] };
+      const hubInfo = { auto_model: "AutoModelForCausalLM", pipeline_tag: "text-generation", processor: "AutoTokenizer", custom_class: "x.Y" };
+      const file = write("derive/list.jsonl", [listRow, { ...listRow, id: hubId, transformersInfo: hubInfo }, { id: "derive-test/not-transformers", library_name: "diffusers", tags: ["diffusers"] }]);
+      await importPaths(t.handle, [file]);
+
+      const derived = await getModelById(t.handle.db, id);
+      expect(derived?.transformersInfo).toEqual({ auto_model: "AutoModelForCausalLM", pipeline_tag: "text-generation", processor: "AutoTokenizer" });
+      expect(derived?.transformersInfoSource).toBe("tags");
+      expect((await getModelById(t.handle.db, "derive-test/not-transformers"))?.transformersInfo).toBeNull();
+
+      // Importing the same rows again changes nothing; a list row never replaces the Hub's own value.
+      const before = await snapshot(t);
+      const again = await importPaths(t.handle, [write("derive/again.jsonl", [listRow, { ...listRow, id: hubId }])]);
+      expect(again).toMatchObject({ updated: 0, unchanged: 2 });
+      expect(await snapshot(t)).toEqual(before);
+      const hub = await getModelById(t.handle.db, hubId);
+      expect(hub?.transformersInfo).toEqual(hubInfo);
+      expect(hub?.transformersInfoSource).toBe("hub");
+
+      // A config arriving later is the better source.
+      await importPaths(t.handle, [write("derive/config.jsonl", [{ id, config: { architectures: ["LlamaForSequenceClassification"], model_type: "llama" } }])]);
+      const withConfig = await getModelById(t.handle.db, id);
+      expect(withConfig?.transformersInfo).toEqual({ auto_model: "AutoModelForSequenceClassification", pipeline_tag: "text-classification", processor: "AutoTokenizer" });
+      expect(withConfig?.transformersInfoSource).toBe("config");
+    });
   });
 }

@@ -100,7 +100,7 @@ export async function upsertModels(db: Db, rows: NewModelRow[], raw: SQLite.Data
 const DETAIL_COLUMNS = [
   "sha", "languages", "datasets", "base_models", "card_md", "card_data", "config", "chat_template", "bos_token",
   "eos_token", "chat_template_issue", "siblings", "safetensors", "gguf", "widget_data", "transformers_info",
-  "model_index", "spaces", "provider_mapping",
+  "transformers_info_source", "model_index", "spaces", "provider_mapping",
 ] as const satisfies ReadonlyArray<keyof NewDetailsRow>;
 
 export async function upsertDetails(db: Db, rows: Array<NewDetailsRow & { rid: number }>): Promise<void> {

@@ -10,6 +10,7 @@ import type {
   ModelSibling,
   ProviderMapping,
 } from "#app/catalog/model-record.ts";
+import { isTransformersInfoSource } from "#app/catalog/model-record.ts";
 import type { Database, ModelsTable } from "#app/db/schema.ts";
 
 const parse = <T>(s: string | null | undefined, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
@@ -63,6 +64,7 @@ export async function getModelById(db: Kysely<Database>, id: string): Promise<Ca
       "model_details.card_md", "model_details.card_data", "model_details.config", "model_details.chat_template",
       "model_details.bos_token", "model_details.eos_token", "model_details.chat_template_issue", "model_details.siblings",
       "model_details.safetensors", "model_details.gguf", "model_details.widget_data", "model_details.transformers_info",
+      "model_details.transformers_info_source",
       "model_details.model_index", "model_details.spaces", "model_details.provider_mapping",
     ])
     .where("models.id", "=", id)
@@ -88,6 +90,7 @@ export async function getModelById(db: Kysely<Database>, id: string): Promise<Ca
     gguf: parse<Record<string, unknown> | null>(row.gguf, null),
     widgetData: parse<unknown[] | null>(row.widget_data, null),
     transformersInfo: parse<Record<string, unknown> | null>(row.transformers_info, null),
+    transformersInfoSource: isTransformersInfoSource(row.transformers_info_source) ? row.transformers_info_source : null,
     modelIndex: parse<unknown[] | null>(row.model_index, null),
     inferenceProviderMapping: parse<ProviderMapping[]>(row.provider_mapping, []),
     spaces: parse<string[]>(row.spaces, []),
