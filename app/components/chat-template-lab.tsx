@@ -361,7 +361,7 @@ export function ChatTemplateLab({ data }: { data: LabData }) {
           <input type="hidden" name={FIELD.whitespace} value="0" />
           <label className="flex items-center gap-2 text-gray-800 dark:text-gray-200">
             <input type="checkbox" name={FIELD.whitespace} value="1" checked={whitespace} onChange={(e) => edit(setWhitespace)(e.target.checked)} data-ct-ws="" />
-            Show whitespace <span className="font-mono text-gray-500">· → ↵</span>
+            Show whitespace <span className="font-mono text-gray-500 dark:text-gray-400">· → ↵</span>
           </label>
           {hydrated ? (
             shareUrl ? (

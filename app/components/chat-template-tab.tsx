@@ -118,7 +118,7 @@ export function ChatTemplateTab({ data }: { data: ChatTemplateTabData }) {
       <p className="text-sm text-gray-700 dark:text-gray-300">
         The exact prompt this model sees for a conversation, rendered from its chat template the way <code className="font-mono">transformers</code>’{" "}
         <code className="font-mono">apply_chat_template</code> does. Edit the messages to see it change.{" "}
-        <a className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/chat-template?${FIELD.side("a", "model")}=${encodeURIComponent(data.modelId)}`}>
+        <a className="text-indigo-700 underline dark:text-indigo-300" href={`/chat-template?${FIELD.side("a", "model")}=${encodeURIComponent(data.modelId)}`}>
           Open in the chat-template lab
         </a>{" "}
         to edit the template or compare it with another.
@@ -170,7 +170,7 @@ export function ChatTemplateTab({ data }: { data: ChatTemplateTabData }) {
               <input type="hidden" name={FIELD.whitespace} value="0" />
               <label className="flex items-center gap-1.5 text-gray-800 dark:text-gray-200">
                 <input type="checkbox" name={FIELD.whitespace} value="1" checked={whitespace} onChange={(e) => touch(setWhitespace)(e.target.checked)} data-ct-ws="" />
-                Show whitespace <span className="font-mono text-gray-500">· → ↵</span>
+                Show whitespace <span className="font-mono text-gray-500 dark:text-gray-400">· → ↵</span>
               </label>
             </span>
           </div>

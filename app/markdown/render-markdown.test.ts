@@ -187,7 +187,7 @@ describe("renderMarkdown: code", () => {
   it("highlights fenced code with dual themes and keeps the text exact", async () => {
     const code = 'def f(x):\n    if x:\n\t\treturn "<b>&amp;</b>"  \n\n    return None';
     const { html } = await renderMarkdown("```python\n" + code + "\n```\n");
-    expect(html).toContain('<pre class="shiki shiki-themes github-light-high-contrast github-dark"');
+    expect(html).toContain('<pre class="shiki shiki-themes github-light-high-contrast github-dark-default"');
     expect(html).toContain('data-language="python"');
     expect(html).toContain("--shiki-dark:");
     const inner = /<code>([\s\S]*)<\/code>/.exec(html)?.[1] ?? "";

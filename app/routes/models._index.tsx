@@ -201,8 +201,11 @@ export default function Models({ loaderData }: Route.ComponentProps) {
 
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
         <aside aria-label="Filters" className="lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
-          {/* On small screens a checkbox toggles the panel: no JavaScript needed, one copy of the panel. */}
-          <input id="filters-toggle" type="checkbox" className="peer sr-only" />
+          {/* The facet groups' headings (h3) sit under this one, so the outline has no skipped level. */}
+          <h2 className="sr-only">Filters</h2>
+          {/* On small screens a checkbox toggles the panel: no JavaScript needed, one copy of the panel.
+              On wide screens the panel always shows, and the checkbox is hidden with its label: no unnamed control to tab to. */}
+          <input id="filters-toggle" type="checkbox" className="peer sr-only lg:hidden" />
           <label
             htmlFor="filters-toggle"
             className="flex cursor-pointer items-center justify-between rounded-lg border border-gray-200 px-3 py-2 text-sm font-medium peer-focus-visible:outline-2 peer-focus-visible:outline-indigo-500 lg:hidden dark:border-gray-800"

@@ -30,7 +30,7 @@ describe("highlightCode", () => {
 
   it.each(samples)("%s keeps every character", (lang, code) => {
     const html = highlightCode(code, lang);
-    expect(html.startsWith('<pre class="shiki shiki-themes github-light-high-contrast github-dark"')).toBe(true);
+    expect(html.startsWith('<pre class="shiki shiki-themes github-light-high-contrast github-dark-default"')).toBe(true);
     expect(codeText(html)).toBe(code);
   });
 

@@ -1,0 +1,130 @@
+/**
+ * Every page type, in light and dark, in Chromium against the real server with its real
+ * Content-Security-Policy: a page fails on any `securitypolicyviolation` event, any console
+ * error or uncaught exception, and any axe violation of WCAG 2.0/2.1 A and AA or axe's best
+ * practices (issue 12).
+ */
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+import { THEME_COOKIE } from "#app/utils/theme.ts";
+
+/** A conversational model of the bundled catalogue that has every tab, the chat template included. */
+const CHAT_MODEL = "Qwen/Qwen2-72B-Instruct";
+
+const PAGES = [
+  "/",
+  "/models",
+  "/models?search=llama",
+  `/${CHAT_MODEL}`,
+  `/${CHAT_MODEL}?tab=files`,
+  `/${CHAT_MODEL}?tab=inference`,
+  `/${CHAT_MODEL}?tab=chat-template`,
+  "/tasks",
+  "/tasks/object-detection",
+  "/tasks/text-generation",
+  "/chat-template",
+  "/settings",
+  `/playground/${CHAT_MODEL}`,
+  "/spaces",
+  "SPACE",
+] as const;
+
+/**
+ * An explicit choice (the cookie puts a class on <html>) in light and dark, and "system" on a
+ * dark OS, which reaches the same colours through separate prefers-color-scheme rules.
+ */
+const THEMES = [
+  { name: "light", cookie: "light", os: "light" },
+  { name: "dark", cookie: "dark", os: "dark" },
+  { name: "system dark", cookie: null, os: "dark" },
+] as const;
+
+/**
+ * The test's own offline guard (allowOnlyLoopback) aborts requests to other hosts, such as a
+ * card's remote image, and Chromium logs each as a failed load. Those are the test's doing.
+ */
+const BLOCKED_BY_TEST = /^Failed to load resource: net::ERR_BLOCKED_BY_CLIENT(\.Inspector)?$/;
+
+let server: TestServer;
+let browser: Browser;
+let spacePath = "";
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  const spaces = await (await fetch(`${server.url}/spaces`)).text();
+  spacePath = /href="(\/spaces\/[^"/]+\/[^"/]+)"/.exec(spaces)?.[1] ?? "";
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("the harness itself", () => {
+  it("sees a script the policy blocks", async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    await recordCspViolations(context);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/settings`);
+    await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.__injected = true";
+      document.body.append(script);
+    });
+    await expect.poll(() => readCspViolations(page)).toEqual([expect.objectContaining({ directive: "script-src-elem", blockedURI: "inline" })]);
+    expect(await page.evaluate(() => "__injected" in window)).toBe(false);
+    await context.close();
+  });
+});
+
+describe.each(THEMES)("every page type in the $name theme", (theme) => {
+  let context: BrowserContext;
+  beforeAll(async () => {
+    // With a cookie the emulated OS preference agrees with it, so nothing on the page can fall
+    // back to the other scheme.
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: theme.os });
+    contexts.push(context);
+    if (theme.cookie) await context.addCookies([{ name: THEME_COOKIE, value: theme.cookie, url: server.url }]);
+    await allowOnlyLoopback(context);
+    await recordCspViolations(context);
+  });
+
+  it.each(PAGES)("%s: no CSP violation, console error or axe violation", async (entry) => {
+    const path = entry === "SPACE" ? spacePath : entry;
+    expect(path, "a Space page link on /spaces").not.toBe("");
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" && !BLOCKED_BY_TEST.test(message.text())) consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message}`));
+
+    const response = await page.goto(server.url + path, { waitUntil: "load" });
+    expect(response?.status(), path).toBe(200);
+    // The nonced inline scripts ran: the client router exists only once the page has hydrated.
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+    // The lazy chunks (the jinja engine, the chat demo's settings) have loaded too.
+    await page.waitForLoadState("networkidle");
+    const classes = (await page.evaluate(() => document.documentElement.className)).split(/\s+/);
+    expect(classes.filter((c) => c === "light" || c === "dark"), "theme class on <html>").toEqual(theme.cookie ? [theme.cookie] : []);
+
+    const violations = await runAxe(page);
+    const csp = await readCspViolations(page);
+    await page.close();
+
+    // One report with all three kinds, so a failing page shows everything wrong with it at once.
+    const problems = [
+      ...csp.map((v) => `CSP: ${v.directive} blocked ${v.blockedURI || "inline"} at ${v.source} ${v.sample}`),
+      ...consoleErrors.map((text) => `console: ${text}`),
+      ...(violations.length > 0 ? [`axe:\n${describeViolations(violations)}`] : []),
+    ];
+    expect(problems.join("\n"), `${path} (${theme.name})`).toBe("");
+  });
+});
