@@ -139,7 +139,7 @@ export function toHubListItem(
  * The `/api/models/{id}` object. Without `expand`, the Hub's default field set plus
  * `chatTemplateStatus` (whether the chat template rendered in validation: "ok", "error" or null
  * when there is none) and, when `transformersInfo` was derived rather than imported,
- * `transformersInfoSource` ("config", "tags" or "task"); with `expand`, `_id`, `id` and exactly the fields asked for.
+ * `transformersInfoSource` ("config", "tags", "task" or "default"); with `expand`, `_id`, `id` and exactly the fields asked for.
  */
 export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces: string[]): Record<string, unknown> {
   const all: Record<HubExpandable, () => unknown> = {

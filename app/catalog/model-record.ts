@@ -5,9 +5,10 @@
 
 /**
  * Where a stored `transformersInfo` came from: the imported record ("hub"), or derived at import from
- * the config, from the model-type tag and pipeline tag ("tags"), or from the task alone (ADR 0014).
+ * the config, from the model-type tag and pipeline tag ("tags"), from the task alone ("task"), or
+ * the Hub's bare AutoModel when nothing names a class ("default"). See ADR 0014.
  */
-export const TRANSFORMERS_INFO_SOURCES = ["hub", "config", "tags", "task"] as const;
+export const TRANSFORMERS_INFO_SOURCES = ["hub", "config", "tags", "task", "default"] as const;
 export type TransformersInfoSource = (typeof TRANSFORMERS_INFO_SOURCES)[number];
 
 export function isTransformersInfoSource(v: unknown): v is TransformersInfoSource {
@@ -94,8 +95,8 @@ export interface CatalogModel extends CatalogModelSummary {
   widgetData: unknown[] | null;
   transformersInfo: Record<string, unknown> | null;
   /**
-   * Where `transformersInfo` came from: "hub" (the imported record), or derived at import from the
-   * config, the model-type tag or the task alone (ADR 0014). Null or absent when there is none.
+   * Where `transformersInfo` came from: "hub" (the imported record), or how it was derived at import
+   * (ADR 0014). Null or absent when there is none.
    */
   transformersInfoSource?: TransformersInfoSource | null;
   modelIndex: unknown[] | null;

@@ -44,7 +44,7 @@ export interface ModelDetailsTable {
   gguf: string | null;
   widget_data: string | null;
   transformers_info: string | null;
-  /** "hub", or how the importer derived transformers_info: "config", "tags", "task" (migration 0007). */
+  /** "hub", or how the importer derived transformers_info: "config", "tags", "task", "default" (migration 0007). */
   transformers_info_source: string | null;
   model_index: string | null;
   spaces: string;

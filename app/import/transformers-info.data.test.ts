@@ -3,7 +3,7 @@ import { measureTransformersInfo, percent, readModelDetails } from "../../script
 
 // The derivation against the Hub's own transformersInfo on the real /api/models/{id} records of
 // ../shared/data/model-details-2024-07.jsonl.gz (ADR 0014). The floors sit just under today's figures
-// (99.9%, 93.6%, 98.5%) so a regression shows, with the main misses in the failure message.
+// (99.9%, 96.9%, 98.6%) so a regression shows, with the main misses in the failure message.
 describe("derived transformersInfo matches the Hub's", async () => {
   const report = measureTransformersInfo(await readModelDetails());
   const misses = (s: typeof report.withConfig) => s.misses.slice(0, 8).map((m) => `${m.count} × ${m.kind} (e.g. ${m.example})`).join("\n");
@@ -13,10 +13,10 @@ describe("derived transformersInfo matches the Hub's", async () => {
     expect(report.withConfig.matched / report.withConfig.total, `${percent(report.withConfig)}\n${misses(report.withConfig)}`).toBeGreaterThanOrEqual(0.99);
   });
 
-  it("from tags and pipeline_tag alone (config stripped): at least 92%, and 97% where the config names an architecture", () => {
+  it("from tags and pipeline_tag alone (config stripped): at least 96%, and 98% where the config names an architecture", () => {
     const t = report.tagsOnly;
     const a = report.tagsOnlyWithArchitecture;
-    expect(t.matched / t.total, `${percent(t)}\n${misses(t)}`).toBeGreaterThanOrEqual(0.92);
-    expect(a.matched / a.total, `${percent(a)}\n${misses(a)}`).toBeGreaterThanOrEqual(0.97);
+    expect(t.matched / t.total, `${percent(t)}\n${misses(t)}`).toBeGreaterThanOrEqual(0.96);
+    expect(a.matched / a.total, `${percent(a)}\n${misses(a)}`).toBeGreaterThanOrEqual(0.98);
   });
 });

@@ -79,13 +79,14 @@ describe("deriveTransformersInfo without a config", () => {
     });
   });
 
-  it("derives nothing for models that are not transformers models, or have nothing to go on", () => {
-    expect(deriveTransformersInfo({ config: null, tags: ["diffusers", "llama"], pipelineTag: "text-to-image", libraryName: "diffusers" })).toBeNull();
-    expect(lm([], null)).toBeNull();
+  it("says a bare AutoModel, as the Hub does, when nothing names a class", () => {
+    expect(lm(["gguf", "yi"], null)).toEqual({ source: "default", info: { auto_model: "AutoModel" } });
+    // Prototype keys are never read as model types.
+    expect(lm(["constructor", "__proto__", "toString"], null)).toEqual({ source: "default", info: { auto_model: "AutoModel" } });
   });
 
-  it("never reads a prototype key as a model type", () => {
-    expect(lm(["constructor", "__proto__", "toString"], null)).toBeNull();
+  it("derives nothing for models that are not transformers models", () => {
+    expect(deriveTransformersInfo({ config: null, tags: ["diffusers", "llama"], pipelineTag: "text-to-image", libraryName: "diffusers" })).toBeNull();
   });
 });
 

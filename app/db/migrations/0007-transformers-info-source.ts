@@ -3,7 +3,7 @@ import type { DialectName } from "#app/db/client.server.ts";
 
 /**
  * Where a model's `transformersInfo` came from: "hub" when the imported record carried it,
- * "config", "tags" or "task" when the importer derived it (ADR 0014). Rows imported before this
+ * "config", "tags", "task" or "default" when the importer derived it (ADR 0014). Rows imported before this
  * migration that hold one got it from their record, so they are marked "hub"; nothing else changes.
  * A nullable column added with ALTER TABLE: the same statement on SQLite and PostgreSQL, no rewrite.
  */

@@ -1,0 +1,173 @@
+/**
+ * Every "Use this model" snippet for every model of the bundled catalogue (the one `npm start`
+ * loads), read back through the real importer and database, as a model page reads it.
+ * - Each library snippet and local-app entry is generated without error.
+ * - No library prints its "unknown" placeholder when the catalogue's data allows better.
+ * - For the 100 most downloaded transformers models, the Transformers snippets are exactly
+ *   @huggingface/tasks' output for the metadata derived straight from the catalogue row (ADR 0014).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import zlib from "node:zlib";
+import { MODEL_LIBRARIES_UI_ELEMENTS } from "@huggingface/tasks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CatalogModel } from "#app/catalog/model-record.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
+import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
+import { importPaths } from "#app/import/importer.server.ts";
+import { deriveTransformersInfo } from "#app/import/transformers-info.ts";
+import { type LibrarySnippets, getLibrarySnippets } from "#app/snippets/library-snippets.ts";
+import { type LocalAppEntry, getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
+import { pipelineTagFor, toModelData } from "#app/snippets/model-data.ts";
+
+const CATALOGUE = path.resolve(import.meta.dirname, "..", "..", "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
+
+type Row = Record<string, unknown>;
+
+async function readRows(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const input = fs.createReadStream(CATALOGUE).pipe(zlib.createGunzip());
+  for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) if (line.trim()) rows.push(JSON.parse(line) as Row);
+  return rows;
+}
+
+/**
+ * A library's "cannot say" output, with what the catalogue would need to hold for the library to do
+ * better. A placeholder is acceptable only when that is missing.
+ */
+const PLACEHOLDERS: Record<string, { text: RegExp; dataAllowsBetter: (m: CatalogModel) => boolean }> = {
+  transformers: {
+    text: /^# ⚠️ Type of model unknown/,
+    // Every transformers model gets a class, at worst the Hub's bare AutoModel.
+    dataAllowsBetter: (m) =>
+      deriveTransformersInfo({ config: m.config, tags: m.tags, pipelineTag: m.pipelineTag, libraryName: m.libraryName }) !== null,
+  },
+  "transformers.js": { text: /^\/\/ ⚠️ Unknown pipeline tag/, dataAllowsBetter: (m) => pipelineTagFor(m.pipelineTag) !== undefined },
+  paddlenlp: { text: /^# ⚠️ Type of model unknown/, dataAllowsBetter: (m) => Array.isArray(m.config?.["architectures"]) },
+  audiocraft: { text: /^# Type of model unknown\./, dataAllowsBetter: (m) => ["musicgen", "audiogen", "magnet"].some((t) => m.tags.includes(t)) },
+  espnet: {
+    text: /^unknown model type/,
+    dataAllowsBetter: (m) => m.pipelineTag === "text-to-speech" || m.pipelineTag === "automatic-speech-recognition",
+  },
+  peft: { text: /^(Task type is invalid\.|Base model is not found\.)$/, dataAllowsBetter: (m) => m.config?.["peft"] !== undefined },
+};
+
+/** Any other snippet that reads like a placeholder fails the test until it is listed above. */
+const LOOKS_UNKNOWN = /unknown|invalid|not found/i;
+
+describe("the bundled catalogue's Use-this-model snippets", () => {
+  let t: TestDatabase;
+  let rows: Row[];
+  const models = new Map<string, CatalogModel>();
+
+  beforeAll(async () => {
+    rows = await readRows();
+    t = await testDialects()[0]!.create();
+    await importPaths(t.handle, [CATALOGUE], { statsAsOf: "2024-07-11" });
+    for (const r of rows) {
+      const m = await getModelById(t.handle.db, String(r["id"]));
+      if (m) models.set(m.id, m);
+    }
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("imports every model", () => {
+    expect(rows.length).toBe(5240);
+    expect(models.size).toBe(rows.length);
+  });
+
+  it("generates every library snippet and local app without error, and no avoidable placeholder", () => {
+    const errors: string[] = [];
+    const avoidable: string[] = [];
+    const unlisted: string[] = [];
+    const placeholders = new Map<string, number>();
+    for (const m of models.values()) {
+      let lib: LibrarySnippets | null;
+      let apps: LocalAppEntry[];
+      try {
+        lib = getLibrarySnippets(m);
+        apps = getLocalAppSnippets(m);
+      } catch (error) {
+        errors.push(`${m.id}: threw ${String(error)}`);
+        continue;
+      }
+      if (lib?.error) errors.push(`${m.id}: ${lib.library} snippet failed: ${lib.error}`);
+      for (const a of apps) if (a.error) errors.push(`${m.id}: ${a.key} failed: ${a.error}`);
+      for (const snippet of lib?.snippets ?? []) {
+        const known = lib ? PLACEHOLDERS[lib.library] : undefined;
+        if (lib && known?.text.test(snippet)) {
+          placeholders.set(lib.library, (placeholders.get(lib.library) ?? 0) + 1);
+          if (known.dataAllowsBetter(m)) avoidable.push(`${m.id} (${lib.library}): ${snippet.split("\n")[0]}`);
+        } else if (LOOKS_UNKNOWN.test(snippet.split("\n")[0] ?? "")) {
+          unlisted.push(`${m.id} (${lib?.library}): ${snippet.split("\n")[0]}`);
+        }
+      }
+    }
+    expect(errors).toEqual([]);
+    expect(avoidable).toEqual([]);
+    expect(unlisted).toEqual([]);
+    // Every transformers model gets a class: at worst the Hub's bare AutoModel.
+    expect(placeholders.get("transformers") ?? 0).toBe(0);
+  });
+
+  it("gives the models named in issue 13 real Transformers code", () => {
+    const pairs = Object.fromEntries(
+      [
+        "meta-llama/Meta-Llama-3-8B-Instruct",
+        "bigscience/bloom",
+        "mistralai/Mistral-7B-Instruct-v0.2",
+        "google/gemma-7b",
+        "openai/whisper-large-v3",
+      ].map((id) => {
+        const info = models.get(id)?.transformersInfo;
+        return [id, info ? `${String(info["auto_model"])} / ${String(info["processor"])}` : null];
+      }),
+    );
+    expect(pairs).toEqual({
+      "meta-llama/Meta-Llama-3-8B-Instruct": "AutoModelForCausalLM / AutoTokenizer",
+      "bigscience/bloom": "AutoModelForCausalLM / AutoTokenizer",
+      "mistralai/Mistral-7B-Instruct-v0.2": "AutoModelForCausalLM / AutoTokenizer",
+      "google/gemma-7b": "AutoModelForCausalLM / AutoTokenizer",
+      "openai/whisper-large-v3": "AutoModelForSpeechSeq2Seq / AutoProcessor",
+    });
+    const llama = getLibrarySnippets(models.get("meta-llama/Meta-Llama-3-8B-Instruct")!);
+    expect(llama?.snippets.join("\n")).toContain('pipe = pipeline("text-generation", model="meta-llama/Meta-Llama-3-8B-Instruct")');
+    expect(llama?.snippets.join("\n")).toContain("from transformers import AutoTokenizer, AutoModelForCausalLM");
+  });
+
+  it("matches @huggingface/tasks' own Transformers snippets for the 100 most downloaded transformers models", () => {
+    const top = rows
+      .filter((r) => r["library_name"] === "transformers")
+      .sort((a, b) => Number(b["downloads"] ?? 0) - Number(a["downloads"] ?? 0))
+      .slice(0, 100);
+    expect(top.length).toBe(100);
+    const transformers = MODEL_LIBRARIES_UI_ELEMENTS.transformers;
+    const derivedPairs: Record<string, string> = {};
+    for (const r of top) {
+      const id = String(r["id"]);
+      const m = models.get(id)!;
+      // Straight from the catalogue row: the record's own value, else the derivation.
+      const tags = (r["tags"] as string[] | undefined) ?? [];
+      const config = (r["config"] as Record<string, unknown> | undefined) ?? null;
+      const own = r["transformersInfo"] as Record<string, unknown> | undefined;
+      const derived = deriveTransformersInfo({
+        config,
+        tags,
+        pipelineTag: (r["pipeline_tag"] as string | undefined) ?? null,
+        libraryName: "transformers",
+      });
+      const expectedInfo = own ?? derived?.info;
+      expect(expectedInfo, `${id}: no transformersInfo`).toBeDefined();
+      const expected = transformers.snippets!({ ...toModelData(m), transformersInfo: expectedInfo as never });
+      const actual = getLibrarySnippets(m)?.snippets;
+      expect(actual, id).toEqual(expected);
+      expect(actual?.join("\n"), id).not.toContain("Type of model unknown");
+      derivedPairs[id] = `${String(expectedInfo?.["auto_model"])} / ${String(expectedInfo?.["processor"] ?? "-")} (${own ? "hub" : derived?.source})`;
+    }
+    // The derived classes themselves, reviewable in one place.
+    expect(derivedPairs).toMatchSnapshot();
+  });
+});
