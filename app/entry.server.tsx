@@ -2,8 +2,9 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
+import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { IslandStoreContext } from "#app/components/html-island.tsx";
+import { scopeOf } from "#app/utils/request-context.ts";
 
 // React Router's default Node entry, plus two things: the request's HTML island store is given to
 // the render, so large HTML reaches the document once (app/utils/html-island.ts, ADR 0007); and the
@@ -12,12 +13,15 @@ import { IslandStoreContext } from "#app/components/html-island.tsx";
 
 export const streamTimeout = 5_000;
 
+// server/app.ts builds each request's context with the build's own copy of the context key.
+export { createRequestContext } from "#app/utils/request-context.ts";
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -27,9 +31,10 @@ export default function handleRequest(
     const userAgent = request.headers.get("user-agent");
     const readyOption: keyof RenderToPipeableStreamOptions = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
-    const nonce = loadContext.cspNonce;
+    const scope = scopeOf(loadContext);
+    const nonce = scope.cspNonce;
     const { pipe, abort } = renderToPipeableStream(
-      <IslandStoreContext.Provider value={loadContext.islands ?? null}>
+      <IslandStoreContext.Provider value={scope.islands ?? null}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </IslandStoreContext.Provider>,
       {

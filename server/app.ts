@@ -5,6 +5,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import { serveInference } from "#app/inference/node-adapter.server.ts";
 import { createIslandStore } from "#app/utils/html-island.ts";
+import type { createRequestContext } from "#app/utils/request-context.ts";
 import { apiErrorHandler, apiMethodGuard } from "#server/api-guard.ts";
 import { applySecurityHeaders } from "#server/security-headers.ts";
 
@@ -15,6 +16,7 @@ import { applySecurityHeaders } from "#server/security-headers.ts";
  * middleware or React Router (docs/decisions/0008-inference-fast-path.md).
  */
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
+  const requestContext = requestContextFactory(build);
   const app = express();
   app.disable("x-powered-by");
   // First, so the inference fast path below gets the same headers as everything else.
@@ -42,14 +44,26 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
       mode: process.env["NODE_ENV"] === "development" ? "development" : "production",
       // The socket address, for per-client limits (the inference gateway's rate limit).
       // islands: document requests put large HTML in the markup only (app/utils/html-island.ts).
-      getLoadContext: (req, res) => ({
-        clientAddress: req.socket.remoteAddress ?? "",
-        cspNonce: typeof res.locals["cspNonce"] === "string" ? res.locals["cspNonce"] : undefined,
-        islands: createIslandStore(req.path.endsWith(".data") ? "inline" : "defer"),
-      }),
+      getLoadContext: (req, res) =>
+        requestContext({
+          clientAddress: req.socket.remoteAddress ?? "",
+          cspNonce: typeof res.locals["cspNonce"] === "string" ? res.locals["cspNonce"] : undefined,
+          islands: createIslandStore(req.path.endsWith(".data") ? "inline" : "defer"),
+        }),
     }),
   );
   // Last: a URL Express could not decode, under /api, answers JSON (server/api-guard.ts).
   app.use(apiErrorHandler);
   return app;
+}
+
+/**
+ * The request context comes from the build itself: the CLI loads app/ through tsx and the build
+ * has its own copy, and a context key from one copy is a stranger to the other (ADR 0015).
+ */
+function requestContextFactory(build: ServerBuild): typeof createRequestContext {
+  const entry: object = build.entry.module;
+  const factory = "createRequestContext" in entry ? entry.createRequestContext : undefined;
+  if (typeof factory !== "function") throw new Error("The server build's entry does not export createRequestContext; rebuild with `modelyard build`.");
+  return factory as typeof createRequestContext;
 }

@@ -28,8 +28,8 @@ export const meta: Route.MetaFunction = ({ data }) => {
   ];
 };
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
-  return loadModelPage(`${params.org}/${params.name}`, request, context);
+export async function loader({ params, url, context }: Route.LoaderArgs) {
+  return loadModelPage(`${params.org}/${params.name}`, url, context);
 }
 
 export default function ModelPage({ loaderData }: Route.ComponentProps) {

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAT_TEMPLATE_LIMITS } from "#app/chat-template/sandbox.server.ts";
 import { action } from "#app/routes/api.chat-template.render.ts";
+import { createRequestContext } from "#app/utils/request-context.ts";
 
 let server: http.Server;
 let port = 0;
@@ -22,7 +23,7 @@ beforeAll(async () => {
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
       const request = new Request(`http://127.0.0.1${req.url ?? "/"}`, { method: req.method ?? "GET", headers, body: Buffer.concat(chunks) });
-      const response = await action({ request, context: { clientAddress: req.socket.remoteAddress ?? "" } });
+      const response = await action({ request, context: createRequestContext({ clientAddress: req.socket.remoteAddress ?? "" }) });
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     })().catch((error: unknown) => {

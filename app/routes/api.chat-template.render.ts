@@ -3,6 +3,7 @@ import { getChatTemplateSandbox } from "#app/chat-template/sandbox.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelChatTemplate } from "#app/db/queries/chat-templates.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
+import { clientKeyOf } from "#app/utils/request-context.ts";
 
 /**
  * The body cap: the largest template (256 KB) plus the largest inputs (1 MB) the sandbox accepts,
@@ -85,19 +86,6 @@ export async function action({ request, context }: { request: Request; context?:
   const { message, ...details } = result.body.error;
   const headers = result.status === 429 ? { ...NO_STORE, "Retry-After": String(result.body.error.retryAfterSeconds) } : NO_STORE;
   return jsonError(result.status, message, details, headers);
-}
-
-/**
- * The sandbox's per-client cap counts per socket address, which the server passes in the load
- * context. Without it (a test calling the action directly) every caller shares one client rather
- * than trusting a spoofable header.
- */
-function clientKeyOf(context: unknown): string {
-  if (typeof context === "object" && context !== null && "clientAddress" in context) {
-    const address = (context as { clientAddress: unknown }).clientAddress;
-    if (typeof address === "string" && address !== "") return address;
-  }
-  return "shared";
 }
 
 export function loader({ request }: { request: Request }) {

@@ -4,6 +4,7 @@ import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo } from "#app/inference/chat-demo-info.server.ts";
 import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
+import { clientKeyOf } from "#app/utils/request-context.ts";
 
 /**
  * POST /api/inference: the inference gateway (app/inference/gateway.server.ts). A resource route:
@@ -33,17 +34,4 @@ export async function loader({ request }: { request: Request }) {
   const model = await getModelById(getDb().db, id);
   if (!model) return jsonError(404, `No model '${id}' in this catalogue.`, { code: "model_not_found" });
   return Response.json({ demo: chatDemoInfo(model, process.env) }, { headers: { "Cache-Control": "no-store" } });
-}
-
-/**
- * The rate limit counts per socket address, which the server passes in the load context. Without
- * it (an adapter that does not provide one) every caller shares one bucket rather than trusting
- * a spoofable header.
- */
-function clientKeyOf(context: unknown): string {
-  if (typeof context === "object" && context !== null && "clientAddress" in context) {
-    const address = (context as { clientAddress: unknown }).clientAddress;
-    if (typeof address === "string" && address !== "") return address;
-  }
-  return "shared";
 }

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/chat-template";
 import { loadLab } from "#app/chat-template/lab.server.ts";
+import { requestScope } from "#app/utils/request-context.ts";
 import { ChatTemplateLab } from "#app/components/chat-template-lab.tsx";
 import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
 
@@ -11,8 +12,8 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadLab(new URL(request.url), context.clientAddress);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  return loadLab(url, context.get(requestScope).clientAddress ?? undefined);
 }
 
 export default function ChatTemplateLabPage({ loaderData }: Route.ComponentProps) {

@@ -9,7 +9,7 @@ import { shouldShowTableOfContents } from "#app/components/table-of-contents.tsx
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { getLocalAppSnippets, ggufFilesOf } from "#app/snippets/local-app-snippets.ts";
 import { supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
-import type { AppLoadContext } from "react-router";
+import { scopeOf } from "#app/utils/request-context.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { type IslandHtml, toIsland } from "#app/utils/html-island.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
@@ -175,7 +175,8 @@ function pickTab(url: URL): ModelTab {
  * Loads a model for its page, or throws a 404 whose body lists close matches (one per line
  * after the message) so the error boundary can offer them.
  */
-export async function loadModelPage(id: string, request: Request, context?: AppLoadContext): Promise<ModelPageData> {
+export async function loadModelPage(id: string, url: URL, context: unknown): Promise<ModelPageData> {
+  const scope = scopeOf(context);
   const first = id.split("/")[0]!.toLowerCase();
   const { db } = getDb();
   const model = (RESERVED_SEGMENTS as readonly string[]).includes(first) ? null : await getModelById(db, id);
@@ -186,7 +187,6 @@ export async function loadModelPage(id: string, request: Request, context?: AppL
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  const url = new URL(request.url);
   const tab = pickTab(url);
   const hub = getEnv().MODELYARD_HUB_URL.replace(/\/+$/, "");
   const revision = model.sha ?? "main";
@@ -206,7 +206,7 @@ export async function loadModelPage(id: string, request: Request, context?: AppL
       cacheKey: `${model.id}@${revision}`,
       idPrefix: "md-",
     });
-    card = { html: toIsland(context?.islands, rendered.html), headings: rendered.headings, hasMath: rendered.hasMath, showToc: shouldShowTableOfContents(rendered), error: rendered.error };
+    card = { html: toIsland(scope.islands, rendered.html), headings: rendered.headings, hasMath: rendered.hasMath, showToc: shouldShowTableOfContents(rendered), error: rendered.error };
   }
 
   const gguf = model.gguf;
@@ -246,13 +246,13 @@ export async function loadModelPage(id: string, request: Request, context?: AppL
     tab,
     card,
     summary: card ? [] : metadataSummary({ ...model, params: header.params }, taskName, bases),
-    files: tab === "files" ? buildFilesView(model, url.searchParams.get("file"), hub, revision, context?.islands) : null,
+    files: tab === "files" ? buildFilesView(model, url.searchParams.get("file"), hub, revision, scope.islands) : null,
     tree: { bases, derived },
     spaces: { total: spaces.total, items: spaces.spaces },
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
     providers: { offered, unsupported: unsupportedProvidersFor(model) },
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model)) : null,
-    chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, context?.clientAddress) : null,
+    chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, scope.clientAddress ?? undefined) : null,
     hasChatTemplate: model.chatTemplate !== null,
     chatTemplateWarning: chatTemplateWarning(model),
     seo: { description, canonical: `${url.origin}/${model.id}` },

@@ -34,8 +34,8 @@ export const meta: Route.MetaFunction = ({ data }) => {
   ];
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { state, problems } = parseListingState(new URL(request.url).searchParams);
+export async function loader({ url }: Route.LoaderArgs) {
+  const { state, problems } = parseListingState(url.searchParams);
   const handle = getDb();
   const result = await browseCatalog(handle, stateToFilters(state), {
     sort: state.sort,

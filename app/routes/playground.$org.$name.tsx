@@ -13,7 +13,7 @@ import { supportedProvidersFor } from "#app/snippets/providers.ts";
 export const meta: Route.MetaFunction = ({ data: d }) =>
   d ? [{ title: `Playground · ${d.modelId} · Modelyard` }, { name: "robots", content: "noindex" }] : [{ title: "Playground · Modelyard" }];
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, url }: Route.LoaderArgs) {
   const id = `${params.org}/${params.name}`;
   const model = await getModelById(getDb().db, id);
   if (!model) throw data({ message: `There is no model “${id}” in this catalogue.` }, { status: 404 });
@@ -25,7 +25,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       : "The chat playground is for conversational models (text generation or image-text-to-text with the conversational tag).";
   let snippets: InferencePanel | null = null;
   if (demo && supportedProvidersFor(model).length > 0) {
-    const q = new URL(request.url).searchParams;
+    const q = new URLSearchParams(url.searchParams);
     const first = demo.providers.find((p) => p.kind === "provider")?.value;
     if (!q.has("provider") && first) q.set("provider", first);
     if (!q.has("stream")) q.set("stream", "1");

@@ -16,8 +16,8 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Demos hosted on the Hugging Face Hub that use catalogue models or that task guides recommend." },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+export async function loader({ url }: Route.LoaderArgs) {
+  const params = url.searchParams;
   const search = (params.get("search") ?? "").trim().slice(0, 200);
   const model = (params.get("model") ?? "").trim().slice(0, 200) || null;
   const taskParam = (params.get("task") ?? "").trim();

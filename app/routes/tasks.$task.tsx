@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/tasks.$task";
 import { COLOR_CLASSES } from "#app/catalog/task-colors.ts";
+import { requestScope } from "#app/utils/request-context.ts";
 import {
   getProposeLinks,
   getRelatedTasks,
@@ -58,7 +59,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     task,
     palette: COLOR_CLASSES,
     count: counts[task.id] ?? 0,
-    guide: guide ? { html: toIsland(context.islands, guide.html), headings: guide.headings, hasMath: guide.hasMath, showToc: shouldShowTableOfContents(guide) } : null,
+    guide: guide ? { html: toIsland(context.get(requestScope).islands, guide.html), headings: guide.headings, hasMath: guide.hasMath, showToc: shouldShowTableOfContents(guide) } : null,
     demo: guideData && (guideData.demo.inputs.length > 0 || guideData.demo.outputs.length > 0)
       ? { inputs: guideData.demo.inputs.map(resolveEntry), outputs: guideData.demo.outputs.map(resolveEntry) }
       : null,

@@ -14,8 +14,8 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Every machine-learning task, grouped by modality, with guides, demos, example models and datasets." },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
+export async function loader({ url }: Route.LoaderArgs) {
+  const q = (url.searchParams.get("q") ?? "").slice(0, 200);
   const counts = await getTaskModelCounts(getDb().db);
   return { groups: listTaskGroups(), counts, q, palette: COLOR_CLASSES };
 }
