@@ -1,5 +1,6 @@
 import type { CatalogModel, CatalogModelSummary, ProviderMapping } from "#app/catalog/model-record.ts";
 import type { SortKey } from "#app/catalog/listing-params.ts";
+import { ggufHeaderOf } from "#app/catalog/gguf.ts";
 
 /**
  * The Hub's JSON shapes for `GET /api/models` and `GET /api/models/{id}`, built from an explicit
@@ -26,6 +27,7 @@ export const HUB_EXPANDABLE = [
   "disabled",
   "downloads",
   "gated",
+  "gguf",
   "inferenceProviderMapping",
   "lastModified",
   "library_name",
@@ -151,6 +153,8 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     disabled: () => false,
     downloads: () => m.downloads,
     gated: () => m.gated,
+    // The Hub's six keys only, from an imported GGUF header; absent when none was imported.
+    gguf: () => ggufHeaderOf(m) ?? undefined,
     inferenceProviderMapping: () => toHubProviderMapping(m.inferenceProviderMapping),
     lastModified: () => m.lastModified,
     library_name: () => m.libraryName ?? undefined,
@@ -173,7 +177,7 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     : [
         "author", "sha", "lastModified", "private", "disabled", "gated", "pipeline_tag", "tags", "downloads", "library_name",
         "likes", "model-index", "config", "cardData", "transformersInfo", "siblings", "spaces", "createdAt", "safetensors",
-        "widgetData", "chatTemplateStatus",
+        "widgetData", "gguf", "chatTemplateStatus",
       ];
   if (!expand.length) out["modelId"] = m.id;
   for (const f of fields) {

@@ -150,9 +150,14 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
   const tok = readTokenizerSettings(config);
   const ggufTemplate = typeof ggufMeta?.["chat_template"] === "string" ? (ggufMeta["chat_template"] as string) : null;
   const chatTemplate = tok.chatTemplate ?? ggufTemplate;
+  // A template taken from the GGUF renders with the GGUF's own BOS/EOS tokens, as llama.cpp does.
+  const fromGguf = tok.chatTemplate == null && ggufTemplate != null;
+  const ggufToken = (key: "bos_token" | "eos_token") => (typeof ggufMeta?.[key] === "string" ? (ggufMeta[key] as string) : null);
+  const bosToken = fromGguf ? (ggufToken("bos_token") ?? tok.bosToken) : tok.bosToken;
+  const eosToken = fromGguf ? (ggufToken("eos_token") ?? tok.eosToken) : tok.eosToken;
   const chatTemplateJson = chatTemplate == null ? null : json(chatTemplate);
   const templateChanged =
-    chatTemplateJson !== (ed?.chat_template ?? null) || tok.bosToken !== (ed?.bos_token ?? null) || tok.eosToken !== (ed?.eos_token ?? null);
+    chatTemplateJson !== (ed?.chat_template ?? null) || bosToken !== (ed?.bos_token ?? null) || eosToken !== (ed?.eos_token ?? null);
 
   const model: NewModelRow = {
     id: rec.id,
@@ -200,8 +205,8 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
       card_data: cardData == null ? null : json(cardData),
       config: config == null ? null : json(config),
       chat_template: chatTemplateJson,
-      bos_token: tok.bosToken,
-      eos_token: tok.eosToken,
+      bos_token: bosToken,
+      eos_token: eosToken,
       chat_template_issue: templateChanged ? null : (ed?.chat_template_issue ?? null),
       siblings: rec.siblings !== undefined ? json(rec.siblings) : (ed?.siblings ?? "[]"),
       safetensors: safetensors == null ? null : json(safetensors),
@@ -233,7 +238,7 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
     providers: providersChanged || (isNew && providers.length) ? providers : null,
     bases: basesChanged ? facts.baseModels : null,
     spaces: spacesChanged ? (rec.spaces ?? []) : null,
-    templateToValidate: chatTemplate != null && templateChanged ? { source: chatTemplate, bos: tok.bosToken, eos: tok.eosToken } : null,
+    templateToValidate: chatTemplate != null && templateChanged ? { source: chatTemplate, bos: bosToken, eos: eosToken } : null,
     isNew,
   };
 }

@@ -209,6 +209,37 @@ for (const dialect of testDialects()) {
       expect(m!.siblings.every((x) => typeof x.size === "number")).toBe(true);
     });
 
+    it("keeps a GGUF header's tokens and renders its own template with them when tokenizer_config has none", async () => {
+      const dir = path.join(tmp, "local__tiny-gguf-only");
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ model_type: "llama" }));
+      const header = serializeGgufMetadata({
+        version: { value: 3, type: GGUFValueType.UINT32 },
+        tensor_count: { value: 0n, type: GGUFValueType.UINT64 },
+        kv_count: { value: 6n, type: GGUFValueType.UINT64 },
+        "general.architecture": { value: "llama", type: GGUFValueType.STRING },
+        "llama.context_length": { value: 4096, type: GGUFValueType.UINT32 },
+        "tokenizer.chat_template": { value: "{{ bos_token }}{{ messages[0].content }}{{ eos_token }}", type: GGUFValueType.STRING },
+        "tokenizer.ggml.tokens": { value: ["<unk>", "<s>", "</s>"], type: GGUFValueType.ARRAY, subType: GGUFValueType.STRING },
+        "tokenizer.ggml.bos_token_id": { value: 1, type: GGUFValueType.UINT32 },
+        "tokenizer.ggml.eos_token_id": { value: 2, type: GGUFValueType.UINT32 },
+      } as unknown as Parameters<typeof serializeGgufMetadata>[0]);
+      fs.writeFileSync(path.join(dir, "tiny.Q8_0.gguf"), header);
+      expect(await importPaths(t.handle, [dir])).toMatchObject({ inserted: 1, rejected: 0 });
+      const m = await getModelById(t.handle.db, "local/tiny-gguf-only");
+      expect(m!.gguf).toEqual({
+        total: 0,
+        architecture: "llama",
+        context_length: 4096,
+        chat_template: "{{ bos_token }}{{ messages[0].content }}{{ eos_token }}",
+        bos_token: "<s>",
+        eos_token: "</s>",
+      });
+      expect(m!.chatTemplate).toBe("{{ bos_token }}{{ messages[0].content }}{{ eos_token }}");
+      expect([m!.bosToken, m!.eosToken]).toEqual(["<s>", "</s>"]);
+      expect(m!.libraryName).toBe("gguf");
+    });
+
     it("keeps the search index in step with the models table", async () => {
       if (dialect.name !== "sqlite") return;
       const n = await sql<{ n: number }>`select count(*) as n from models`.execute(t.handle.db);

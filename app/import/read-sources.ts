@@ -140,6 +140,15 @@ function readJsonObject(file: string): Record<string, unknown> | null {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
+/** A GGUF header names its BOS/EOS tokens by id into `tokenizer.ggml.tokens`; the Hub shows the text. */
+function ggufSpecialToken(metadata: Record<string, unknown>, which: "bos" | "eos"): string | undefined {
+  const id = metadata[`tokenizer.ggml.${which}_token_id`];
+  const tokens = metadata["tokenizer.ggml.tokens"];
+  if ((typeof id !== "number" && typeof id !== "bigint") || !Array.isArray(tokens)) return undefined;
+  const token: unknown = tokens[Number(id)];
+  return typeof token === "string" ? token : undefined;
+}
+
 const MODEL_FOLDER_MARKERS = ["config.json", "tokenizer_config.json", "README.md", "model_index.json"];
 
 export function isModelFolder(dir: string): boolean {
@@ -190,11 +199,16 @@ export async function modelFolderItem(dir: string, id: string): Promise<SourceIt
       const arch = typeof metadata["general.architecture"] === "string" ? metadata["general.architecture"] : undefined;
       const ctx = arch ? (metadata as Record<string, unknown>)[`${arch}.context_length`] : undefined;
       const tmpl = (metadata as Record<string, unknown>)["tokenizer.chat_template"];
+      const bos = ggufSpecialToken(metadata as Record<string, unknown>, "bos");
+      const eos = ggufSpecialToken(metadata as Record<string, unknown>, "eos");
+      // The Hub's `gguf` field: these six keys, the tokens as text.
       value["gguf"] = {
         total: parameterCount,
         ...(arch ? { architecture: arch } : {}),
         ...(typeof ctx === "number" || typeof ctx === "bigint" ? { context_length: Number(ctx) } : {}),
         ...(typeof tmpl === "string" ? { chat_template: tmpl } : {}),
+        ...(bos !== undefined ? { bos_token: bos } : {}),
+        ...(eos !== undefined ? { eos_token: eos } : {}),
       };
       defaults["library_name"] ??= "gguf";
     }

@@ -5,12 +5,14 @@
  * - No library prints its "unknown" placeholder when the catalogue's data allows better.
  * - For the 100 most downloaded transformers models, the Transformers snippets are exactly
  *   @huggingface/tasks' output for the metadata derived straight from the catalogue row (ADR 0014).
+ * - For the 100 most downloaded GGUF repos (none is among the 100 most downloaded models overall),
+ *   the local apps and their snippets are exactly LOCAL_APPS' output for the same ModelData.
  */
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import zlib from "node:zlib";
-import { MODEL_LIBRARIES_UI_ELEMENTS } from "@huggingface/tasks";
+import { LOCAL_APPS, type LocalApp, MODEL_LIBRARIES_UI_ELEMENTS, type ModelData } from "@huggingface/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
@@ -18,7 +20,13 @@ import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.
 import { importPaths } from "#app/import/importer.server.ts";
 import { deriveTransformersInfo } from "#app/import/transformers-info.ts";
 import { type LibrarySnippets, getLibrarySnippets } from "#app/snippets/library-snippets.ts";
-import { type LocalAppEntry, getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
+import {
+  type LocalAppEntry,
+  UNKNOWN_GGUF_CONTEXT_LENGTH,
+  getLocalAppSnippets,
+  ggufFilesOf,
+  normaliseLocalAppSnippets,
+} from "#app/snippets/local-app-snippets.ts";
 import { pipelineTagFor, toModelData } from "#app/snippets/model-data.ts";
 
 const CATALOGUE = path.resolve(import.meta.dirname, "..", "..", "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
@@ -169,5 +177,51 @@ describe("the bundled catalogue's Use-this-model snippets", () => {
     }
     // The derived classes themselves, reviewable in one place.
     expect(derivedPairs).toMatchSnapshot();
+  });
+
+  it("matches LOCAL_APPS' own output for the 100 most downloaded GGUF repos", () => {
+    // Recognised from the row itself: library, tags, .gguf files or a GGUF header.
+    const isGgufRow = (r: Row) =>
+      r["library_name"] === "gguf" ||
+      ((r["tags"] as string[] | undefined) ?? []).includes("gguf") ||
+      ((r["siblings"] as Array<{ rfilename: string }> | undefined) ?? []).some((f) => f.rfilename.toLowerCase().endsWith(".gguf")) ||
+      r["gguf"] !== undefined;
+    const top = rows
+      .filter(isGgufRow)
+      .sort((a, b) => Number(b["downloads"] ?? 0) - Number(a["downloads"] ?? 0))
+      .slice(0, 100);
+    expect(top.length).toBe(100);
+    const apps: Record<string, LocalApp> = LOCAL_APPS;
+    let withFiles = 0;
+    for (const r of top) {
+      const id = String(r["id"]);
+      const m = models.get(id)!;
+      // The Hub's object for the row: its own `gguf` when it has one; else the GGUF marker, since the
+      // row is GGUF but the 2024 catalogue holds no header (so no context length) for it.
+      const header = r["gguf"] as ModelData["gguf"] | undefined;
+      const data: ModelData = { ...toModelData(m), gguf: header ?? { total: m.params ?? 0, context_length: UNKNOWN_GGUF_CONTEXT_LENGTH } };
+      const files = ggufFilesOf(m);
+      if (files.length) withFiles++;
+      for (const filepath of [undefined, files[0]]) {
+        const expected = Object.entries(apps)
+          .filter(([, app]) => app.displayOnModelPage(data))
+          .map(([key, app]) =>
+            "deeplink" in app
+              ? { key, deeplink: app.deeplink(data, filepath).href }
+              : { key, snippets: normaliseLocalAppSnippets(app.snippet(data, filepath), app.prettyLabel) },
+          );
+        const actual = getLocalAppSnippets(m, filepath === undefined ? {} : { filepath }).map((e) =>
+          e.kind === "deeplink" ? { key: e.key, deeplink: e.deeplink } : { key: e.key, snippets: e.snippets },
+        );
+        expect(actual, `${id} ${filepath ?? ""}`).toEqual(expected);
+        expect(actual.map((a) => a.key), id).toEqual(expect.arrayContaining(["llama.cpp", "ollama", "lmstudio", "jan"]));
+      }
+    }
+    // Most 2024 list rows carry no file list; those that do were checked with a file picked too.
+    expect(withFiles).toBeGreaterThan(0);
+    expect(models.get("lmstudio-community/Meta-Llama-3-8B-Instruct-GGUF")).toBeDefined();
+    expect(getLocalAppSnippets(models.get("lmstudio-community/Meta-Llama-3-8B-Instruct-GGUF")!).map((e) => e.key)).toEqual(
+      expect.arrayContaining(["llama.cpp", "ollama", "lmstudio", "jan"]),
+    );
   });
 });

@@ -8,7 +8,10 @@ import {
   ggufFilesOf,
   isSafeDeeplink,
   normaliseLocalAppSnippets,
+  toLocalAppModelData,
+  UNKNOWN_GGUF_CONTEXT_LENGTH,
 } from "#app/snippets/local-app-snippets.ts";
+import { isGgufRepo } from "#app/catalog/gguf.ts";
 
 const fixtures = loadLibraryFixtures();
 const catalogOf = (id: string) => fixtureById(fixtures.map((f) => f.catalog), id);
@@ -52,8 +55,13 @@ function golden(entries: LocalAppEntry[]): string {
 }
 
 describe("getLocalAppSnippets", () => {
-  for (const { catalog, hub } of fixtures) {
+  for (const { catalog, hub: recorded } of fixtures) {
     it(`${catalog.id}: same apps, snippets and deeplinks as the library on the Hub's object`, () => {
+      // A 2024 Hub object of a GGUF repo may predate the Hub's `gguf` field; today's Hub sets it.
+      const hub: ModelData =
+        recorded.gguf === undefined && isGgufRepo(catalog)
+          ? { ...recorded, gguf: { total: catalog.params ?? 0, context_length: UNKNOWN_GGUF_CONTEXT_LENGTH } }
+          : recorded;
       const expected = libraryView(hub);
       const entries = getLocalAppSnippets(catalog);
       expect(entries.map((e) => e.key)).toEqual(expected.map((e) => e.key));
@@ -95,6 +103,28 @@ describe("getLocalAppSnippets", () => {
       { title: "Ollama", content: "ollama run hf.co/Qwen/Qwen2-0.5B-Instruct-GGUF:{{QUANT_TAG}}" },
     ]);
     await expect(golden(entries)).toMatchFileSnapshot("./__snapshots__/local-apps/Qwen__Qwen2-0.5B-Instruct-GGUF.txt");
+  });
+
+  it("recognises a GGUF repo with no imported header by its library, tags or files", () => {
+    const base = catalogOf("QuantFactory/TextBase-7B-v0.1-GGUF");
+    expect(base.gguf).toBeNull();
+    const blank = { ...base, libraryName: null, tags: [], siblings: [], gguf: null };
+    const variants = {
+      library: { ...blank, libraryName: "gguf" },
+      tags: { ...blank, tags: ["gguf"] },
+      files: { ...blank, siblings: [{ rfilename: "m.Q4_K_M.gguf", size: null }] },
+    };
+    for (const [signal, model] of Object.entries(variants)) {
+      const keys = getLocalAppSnippets(model).map((e) => e.key);
+      expect(keys, signal).toEqual(expect.arrayContaining(["llama.cpp", "lmstudio", "jan", "ollama"]));
+    }
+    expect(getLocalAppSnippets(blank).map((e) => e.key)).not.toContain("llama.cpp");
+    // The marker stays inside the object handed to LOCAL_APPS; the stored header is untouched.
+    expect(toLocalAppModelData(variants.tags).gguf?.context_length).toBe(UNKNOWN_GGUF_CONTEXT_LENGTH);
+    expect(variants.tags.gguf).toBeNull();
+    // A real header's context length is passed through as it is.
+    const qwen = catalogOf("Qwen/Qwen2-0.5B-Instruct-GGUF");
+    expect(toLocalAppModelData(qwen).gguf?.context_length).toBe(32768);
   });
 
   it("fills the quant tag when a file is picked, as the library does", () => {

@@ -6,6 +6,7 @@
 import type { LocalApp, LocalAppSnippet, ModelData, PipelineType } from "@huggingface/tasks";
 import { LOCAL_APPS } from "@huggingface/tasks";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
+import { isGgufFilename, isGgufRepo } from "#app/catalog/gguf.ts";
 import { toModelData } from "#app/snippets/model-data.ts";
 
 export interface LocalAppSnippetBlock {
@@ -143,11 +144,30 @@ export function localAppSnippetsFromModelData(data: ModelData, options: LocalApp
   return entries;
 }
 
+/**
+ * Stands in for a context length the catalogue does not hold. LOCAL_APPS (0.19.90) recognises a GGUF
+ * repo only by a truthy `gguf.context_length`, which the Hub sets for every repo whose GGUF it
+ * parsed. A repo recognised by its library, tags or .gguf files but without an imported header
+ * would otherwise get none of the GGUF apps. The value lives only in the ModelData handed to
+ * LOCAL_APPS: no app prints it, and the page and API show the stored header, never this.
+ */
+export const UNKNOWN_GGUF_CONTEXT_LENGTH = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The ModelData LOCAL_APPS sees: toModelData's, plus the GGUF marker above when the repo is GGUF by
+ * any signal (library, tags, files, header) and no header gave a context length.
+ */
+export function toLocalAppModelData(model: CatalogModel): ModelData {
+  const data = toModelData(model);
+  if (!isGgufRepo(model) || data.gguf?.context_length) return data;
+  return { ...data, gguf: { ...data.gguf, total: data.gguf?.total ?? model.params ?? 0, context_length: UNKNOWN_GGUF_CONTEXT_LENGTH } };
+}
+
 export function getLocalAppSnippets(model: CatalogModel, options: LocalAppOptions = {}): LocalAppEntry[] {
-  return localAppSnippetsFromModelData(toModelData(model), options);
+  return localAppSnippetsFromModelData(toLocalAppModelData(model), options);
 }
 
 /** The repo's .gguf files, for a file picker that fills the library's {{GGUF_FILE}} placeholder. */
 export function ggufFilesOf(model: CatalogModel): string[] {
-  return model.siblings.map((sibling) => sibling.rfilename).filter((name) => name.toLowerCase().endsWith(".gguf"));
+  return model.siblings.map((sibling) => sibling.rfilename).filter(isGgufFilename);
 }

@@ -1,0 +1,96 @@
+/**
+ * GGUF repos: how the catalogue recognises one, what its imported header holds, and its files with
+ * their quantisations. Quant labels and their order come from @huggingface/tasks, the same code the
+ * Hub's GGUF panel and local apps use, so a file is labelled here exactly as LOCAL_APPS reads it.
+ */
+import { GGMLFileQuantizationType, GGUF_QUANT_ORDER, parseGGUFQuantLabel } from "@huggingface/tasks";
+import { z } from "zod";
+import type { CatalogModel } from "#app/catalog/model-record.ts";
+
+/** The evidence a repo is GGUF, strongest last: a header is only there when a file was parsed. */
+export type GgufSignal = "library" | "tags" | "files" | "header";
+
+type GgufModel = Pick<CatalogModel, "libraryName" | "tags" | "siblings" | "gguf">;
+
+export function isGgufFilename(name: string): boolean {
+  return name.toLowerCase().endsWith(".gguf");
+}
+
+export function ggufSignals(model: GgufModel): GgufSignal[] {
+  const out: GgufSignal[] = [];
+  if (model.libraryName === "gguf") out.push("library");
+  if (model.tags.includes("gguf")) out.push("tags");
+  if (model.siblings.some((s) => isGgufFilename(s.rfilename))) out.push("files");
+  if (ggufHeaderOf(model) !== null) out.push("header");
+  return out;
+}
+
+export function isGgufRepo(model: GgufModel): boolean {
+  return ggufSignals(model).length > 0;
+}
+
+const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+/** The Hub's `gguf` field; each value is kept only when it has the Hub's type. */
+const headerSchema = z.looseObject({
+  total: optional(z.number().nonnegative()),
+  architecture: optional(z.string()),
+  context_length: optional(z.number().positive()),
+  chat_template: optional(z.string()),
+  bos_token: optional(z.string().nullable()),
+  eos_token: optional(z.string().nullable()),
+});
+
+export interface GgufHeader {
+  total?: number;
+  architecture?: string;
+  context_length?: number;
+  chat_template?: string;
+  bos_token?: string | null;
+  eos_token?: string | null;
+}
+
+const HEADER_KEYS = ["total", "architecture", "context_length", "chat_template", "bos_token", "eos_token"] as const;
+
+/**
+ * What the stored header holds, in the Hub's field names and nothing else (the API serves this
+ * object as `gguf`). Null when no header was imported or none of its fields is usable.
+ */
+export function ggufHeaderOf(model: Pick<CatalogModel, "gguf">): GgufHeader | null {
+  if (model.gguf === null) return null;
+  const parsed = headerSchema.safeParse(model.gguf);
+  if (!parsed.success) return null;
+  const out: GgufHeader = {};
+  for (const key of HEADER_KEYS) {
+    const value = parsed.data[key];
+    if (value !== undefined) Object.assign(out, { [key]: value });
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+export interface GgufFile {
+  rfilename: string;
+  /** The quant label in the file name (Q4_K_M, IQ2_XS, F16, …), as LOCAL_APPS parses it; null when none. */
+  quant: string | null;
+  /** Bytes, when the catalogue recorded them. */
+  size: number | null;
+}
+
+const QUANT_RANK: ReadonlyMap<string, number> = new Map(
+  GGUF_QUANT_ORDER.map((q, i) => [GGMLFileQuantizationType[q], i] as const),
+);
+
+/** A label's place from biggest to smallest, using only its scheme ("UD-Q4_K_XL" ranks as Q4_K_XL). */
+function quantRank(label: string | null): number {
+  if (label === null) return Number.MAX_SAFE_INTEGER;
+  const bare = label.replace(/^UD-/, "");
+  return QUANT_RANK.get(bare) ?? QUANT_RANK.get(bare.replace(/_[A-Z]+$/, "")) ?? Number.MAX_SAFE_INTEGER - 1;
+}
+
+/** The repo's .gguf files with their quantisations, biggest first as on the Hub; names break ties. */
+export function ggufFilesWithQuant(model: Pick<CatalogModel, "siblings">): GgufFile[] {
+  return model.siblings
+    .filter((s) => isGgufFilename(s.rfilename))
+    .map((s) => ({ rfilename: s.rfilename, quant: parseGGUFQuantLabel(s.rfilename) ?? null, size: s.size }))
+    .sort((a, b) => quantRank(a.quant) - quantRank(b.quant) || (a.rfilename < b.rfilename ? -1 : a.rfilename > b.rfilename ? 1 : 0));
+}
