@@ -13,6 +13,8 @@ Usage:
 Import options:
   --stats-as-of YYYY-MM-DD   date of the download/like snapshot (default: taken from a date in the file name, else live)
   --live                     the counts are live, not a snapshot
+  --hub                      the arguments are model ids: fetch each from the Hub (MODELYARD_HUB_URL)
+                             with the same client as live details (ADR 0016); counts are live
   --batch N                  records per transaction (default 2000)
 
 Environment:
@@ -32,8 +34,12 @@ async function main(): Promise<number> {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { "stats-as-of": { type: "string" }, live: { type: "boolean" }, batch: { type: "string" } },
+        options: { "stats-as-of": { type: "string" }, live: { type: "boolean" }, batch: { type: "string" }, hub: { type: "boolean" } },
       });
+      if (values.hub) {
+        const { runHubImport } = await import("#cli/import-hub-command.ts");
+        return runHubImport(positionals);
+      }
       return runImport(positionals, {
         statsAsOf: values["stats-as-of"],
         live: values.live ?? false,

@@ -10,6 +10,7 @@ import { ModelProviders, ModelSpaces, ModelTree } from "#app/components/model-si
 import { MODEL_TABS, ModelTabs } from "#app/components/model-tabs.tsx";
 import { UseThisModel } from "#app/components/use-this-model.tsx";
 import { ChatTemplateTab, ChatTemplateWarning } from "#app/components/chat-template-tab.tsx";
+import { LiveDetailsNotice } from "#app/components/live-details-notice.tsx";
 import { loadModelPage } from "#app/routes/model-page.server.ts";
 
 export const meta: Route.MetaFunction = ({ data }) => {
@@ -40,6 +41,11 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-7xl px-4 py-6" data-model-page={model.id}>
       <ModelHeader model={model} actions={<UseThisModel use={loaderData.use} modelId={model.id} search={location.search} />} />
       <ModelTabs modelId={model.id} current={tab} tabs={MODEL_TABS.filter((t) => t !== "chat-template" || loaderData.hasChatTemplate || tab === t)} />
+      {loaderData.live ? (
+        <div className="mt-4">
+          <LiveDetailsNotice notice={loaderData.live} modelId={model.id} />
+        </div>
+      ) : null}
       {loaderData.chatTemplateWarning && tab !== "chat-template" ? (
         <div className="mt-4">
           <ChatTemplateWarning issue={loaderData.chatTemplateWarning} href={`/${model.id}?tab=chat-template`} />

@@ -18,6 +18,7 @@ import { formatNumber, formatParams } from "#app/utils/format.ts";
 import { buildFilesView, type FilesView } from "#app/routes/model-page-files.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/routes/model-page-inference.server.ts";
 import { type ChatTemplateTabData, chatTemplateWarning, loadChatTemplateTab } from "#app/chat-template/model-tab.server.ts";
+import { type LiveDetailsNotice, withLiveDetails } from "#app/routes/model-page-live.server.ts";
 
 
 /** A piece of code as shown (highlighted HTML) and as copied (the exact text). */
@@ -80,6 +81,8 @@ export interface ModelPageData {
   /** Set when the template failed validation at import: every tab shows a warning. */
   chatTemplateWarning: ChatTemplateIssue | null;
   seo: { description: string; canonical: string };
+  /** Set when live details (MODELYARD_LIVE=1) were wanted and could not be fetched. */
+  live: LiveDetailsNotice | null;
 }
 
 /** Relative links and images in a card point at the model's files on the Hub (or MODELYARD_HUB_URL). */
@@ -179,7 +182,9 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
   const scope = scopeOf(context);
   const first = id.split("/")[0]!.toLowerCase();
   const { db } = getDb();
-  const model = (RESERVED_SEGMENTS as readonly string[]).includes(first) ? null : await getModelById(db, id);
+  const { model, live } = (RESERVED_SEGMENTS as readonly string[]).includes(first)
+    ? { model: null, live: null }
+    : await withLiveDetails(await getModelById(db, id), () => getModelById(db, id));
   if (!model) {
     const similar = await closeModelIds(db, id);
     throw new Response([`No model '${id}' in this catalogue.`, ...similar].join("\n"), {
@@ -256,5 +261,6 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
     hasChatTemplate: model.chatTemplate !== null,
     chatTemplateWarning: chatTemplateWarning(model),
     seo: { description, canonical: `${url.origin}/${model.id}` },
+    live,
   };
 }

@@ -10,6 +10,17 @@ const envSchema = z.object({
     .string()
     .default("https://github.com/huggingface/huggingface.js/blob/main/packages/tasks/src/tasks/{task}/{file}"),
   MODELYARD_HUB_URL: z.string().url().default("https://huggingface.co"),
+  // Live details (ADR 0016): off unless asked for, because the catalogue works offline first.
+  MODELYARD_LIVE: z
+    .enum(["", "0", "1", "false", "true"], { error: "MODELYARD_LIVE must be 1 (on) or 0 (off)" })
+    .default("")
+    .transform((v) => v === "1" || v === "true"),
+  MODELYARD_LIVE_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(3_000),
+  // The same egress override the inference gateway honours (app/inference/gateway-config.server.ts).
+  MODELYARD_UPSTREAM_OVERRIDE: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 
 export type Env = z.infer<typeof envSchema>;

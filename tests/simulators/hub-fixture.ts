@@ -18,6 +18,10 @@ export interface HubFixtureModel {
   pipeline_tag: string;
   tags: string[];
   inferenceProviderMapping: Record<string, HubFixtureMapping>;
+  /** The repo's README.md, served at /<id>/raw/<rev>/README.md (404 when absent). */
+  readme?: string;
+  /** Extra fields of the full /api/models/<id> record (sha, siblings, config, cardData, …). */
+  details?: Record<string, unknown>;
 }
 
 export const HUB_FIXTURE_MODELS: HubFixtureModel[] = [

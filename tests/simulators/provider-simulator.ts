@@ -105,6 +105,10 @@ const hubModelSchema = z.strictObject({
       adapterWeightsPath: z.string().optional(),
     }),
   ),
+  // Live-details tests: the repo's README (served at /<id>/raw/<rev>/README.md) and extra fields of
+  // the full /api/models/<id> record (sha, siblings, config, cardData, or deliberately malformed ones).
+  readme: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type TokenKind = "hf-token" | "provider-key" | "missing" | "none";
@@ -1103,8 +1107,16 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
   // -------------------------------------------------------------------------------------------
   // Hub API and asset hosts
 
-  const handleHub = (ctx: Ctx): void => {
+  const handleHub = async (ctx: Ctx): Promise<void> => {
     const path = ctx.up.path;
+    if (ctx.fault?.kind === "slow") await sleep(ctx.fault.firstByteDelayMs ?? ctx.fault.tokenDelayMs);
+    const rawMatch = /^\/(.+?)\/(?:raw|resolve)\/[^/]+\/(.+)$/.exec(path);
+    if (ctx.req.method === "GET" && rawMatch && !path.startsWith("/api/")) {
+      const model = hubModels.get(decodeURIComponent(rawMatch[1] ?? ""));
+      if (!model) return sendError(ctx, 404, "Repository not found", "hf-inference");
+      if (rawMatch[2] !== "README.md" || model.readme === undefined) return sendError(ctx, 404, "Entry not found", "hf-inference");
+      return send(ctx, 200, "text/plain; charset=utf-8", model.readme);
+    }
     if (path === "/api/tasks") {
       const tasks: Record<string, { id: string; models: Array<{ id: string }> }> = {};
       for (const m of hubModels.values()) {
@@ -1125,6 +1137,7 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
         pipeline_tag: model.pipeline_tag,
         tags: model.tags,
         inferenceProviderMapping: model.inferenceProviderMapping as unknown as Json,
+        ...(model.details as Record<string, Json> | undefined),
       };
       if (expand.length === 0) return sendJson(ctx, 200, { ...full, modelId: model.id });
       const out: Record<string, Json> = { _id: full["_id"] ?? null, id: model.id };
