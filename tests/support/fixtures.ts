@@ -72,3 +72,11 @@ export function writeImportFixtures(): { details: string; cards: string; dir: st
   for (const [file, text] of Object.entries(modelCards())) fs.writeFileSync(path.join(cards, file), text);
   return { details, cards, dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** Writes records as a JSONL import file in a fresh temporary folder. */
+export function writeRecords(records: readonly FixtureRow[]): { file: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-records-"));
+  const file = path.join(dir, "records.jsonl");
+  fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  return { file, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}

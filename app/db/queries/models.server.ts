@@ -12,6 +12,7 @@ import type {
 } from "#app/catalog/model-record.ts";
 import { isTransformersInfoSource } from "#app/catalog/model-record.ts";
 import type { Database, ModelsTable } from "#app/db/schema.ts";
+import { type DerivationInput, deriveTransformersInfo } from "#app/import/transformers-info.ts";
 
 const parse = <T>(s: string | null | undefined, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 
@@ -89,12 +90,31 @@ export async function getModelById(db: Kysely<Database>, id: string): Promise<Ca
     safetensors: parse<Record<string, unknown> | null>(row.safetensors, null),
     gguf: parse<Record<string, unknown> | null>(row.gguf, null),
     widgetData: parse<unknown[] | null>(row.widget_data, null),
-    transformersInfo: parse<Record<string, unknown> | null>(row.transformers_info, null),
-    transformersInfoSource: isTransformersInfoSource(row.transformers_info_source) ? row.transformers_info_source : null,
+    ...storedOrDerivedTransformersInfo(row.transformers_info, row.transformers_info_source, {
+      config: parse<Record<string, unknown> | null>(row.config, null),
+      tags,
+      pipelineTag: summary.pipelineTag,
+      libraryName: summary.libraryName,
+    }),
     modelIndex: parse<unknown[] | null>(row.model_index, null),
     inferenceProviderMapping: parse<ProviderMapping[]>(row.provider_mapping, []),
     spaces: parse<string[]>(row.spaces, []),
   };
+}
+
+/**
+ * The stored transformersInfo, or, for a row imported before the import derived it (a database
+ * from an earlier version), the same derivation done on read, so pages and the API still agree.
+ */
+function storedOrDerivedTransformersInfo(
+  stored: string | null | undefined,
+  source: string | null | undefined,
+  input: DerivationInput,
+): Pick<CatalogModel, "transformersInfo" | "transformersInfoSource"> {
+  const info = parse<Record<string, unknown> | null>(stored, null);
+  if (info) return { transformersInfo: info, transformersInfoSource: isTransformersInfoSource(source) ? source : null };
+  const derived = deriveTransformersInfo(input);
+  return derived ? { transformersInfo: { ...derived.info }, transformersInfoSource: derived.source } : { transformersInfo: null, transformersInfoSource: null };
 }
 
 /** Ids that look like the one asked for, for "did you mean" on a 404. */
