@@ -58,6 +58,7 @@ beforeAll(async () => {
       hubModel("live/server-error"),
       hubModel("live/malformed", { details: { sha: SHA, siblings: [{ rfilename: 42 }] } }),
       hubModel("live/has-card"),
+      hubModel("live/empty-repo", { readme: undefined, details: { sha: SHA, siblings: [] } }),
     ],
   });
 });
@@ -128,6 +129,19 @@ for (const dialect of testDialects()) {
       const outcomes = await Promise.all([live.ensure(m), live.ensure(m), live.ensure(m)]);
       expect(outcomes).toEqual([{ state: "stored" }, { state: "stored" }, { state: "stored" }]);
       expect(hubCalls("live/coalesced")).toBe(2);
+    });
+
+    it("does not ask again on every visit when the Hub itself has no files or card", async () => {
+      await seed(listRow("live/empty-repo"));
+      const live = service();
+      expect(await live.ensure(await model("live/empty-repo"))).toEqual({ state: "stored" });
+      const after = await model("live/empty-repo");
+      expect(after.cardMarkdown).toBe("");
+      expect(after.siblings).toEqual([]);
+      expect(needsLiveDetails(after)).toBe(true);
+      const asked = hubCalls("live/empty-repo");
+      expect(await live.ensure(after)).toEqual({ state: "stored" });
+      expect(hubCalls("live/empty-repo")).toBe(asked);
     });
 
     it("keeps an imported card and asks only for the record", async () => {

@@ -4,8 +4,8 @@
  * answer with the importer's own write path, so every server instance and every later visit has it.
  *
  * - One fetch per model at a time: concurrent visits share the promise in flight.
- * - A failure is remembered (5 minutes by default, in a byte-bounded LRU), so a broken or slow Hub
- *   costs each model one attempt per period, not one per visit.
+ * - Each outcome is remembered (5 minutes by default, in a byte-bounded LRU), so a broken or slow
+ *   Hub, or a repo the Hub gives no files, costs each model one attempt per period, not one per visit.
  * - The page waits at most the deadline; the fetch itself is aborted at the same deadline, and a
  *   write that finishes after the page gave up still lands for the next visit.
  */
@@ -60,9 +60,10 @@ function detailsOnly(record: HubRecord): HubRecord {
 export function createLiveDetails(opts: LiveDetailsOptions): LiveDetails {
   const now = opts.now ?? Date.now;
   const ttl = opts.failureTtlMs ?? 5 * 60_000;
-  const failures = new ByteLru<Extract<LiveOutcome, { state: "failed" }>>({
+  // Successes are remembered too: a repo the Hub itself gives no files or card must not be asked again on every visit.
+  const remembered = new ByteLru<Extract<LiveOutcome, { state: "failed" }> | { state: "stored"; retryAt: number }>({
     maxBytes: opts.failureCacheBytes ?? 512 * 1024,
-    sizeOf: (f) => 64 + f.message.length * 2,
+    sizeOf: (f) => 64 + (f.state === "failed" ? f.message.length * 2 : 0),
   });
   const inFlight = new Map<string, Promise<LiveOutcome>>();
 
@@ -77,13 +78,14 @@ export function createLiveDetails(opts: LiveDetailsOptions): LiveDetails {
       if (summary.rejected > 0) {
         throw new HubFetchError("invalid", `The Hub's record was rejected by the importer (${summary.rejections[0]?.reason ?? "unknown reason"}).`);
       }
+      remembered.set(id, { state: "stored", retryAt: now() + ttl });
       return { state: "stored" };
     } catch (e) {
       const failure: Extract<LiveOutcome, { state: "failed" }> =
         e instanceof HubFetchError
           ? { state: "failed", reason: e.kind, message: e.message, retryAt: now() + ttl }
           : { state: "failed", reason: "hub-error", message: `Storing the Hub's details failed (${(e as Error).message}).`, retryAt: now() + ttl };
-      failures.set(id, failure);
+      remembered.set(id, failure);
       return failure;
     } finally {
       inFlight.delete(id);
@@ -91,8 +93,8 @@ export function createLiveDetails(opts: LiveDetailsOptions): LiveDetails {
   };
 
   const ensure: LiveDetails["ensure"] = async ({ id, cardMarkdown }) => {
-    const remembered = failures.get(id);
-    if (remembered && remembered.retryAt > now()) return remembered;
+    const known = remembered.get(id);
+    if (known && known.retryAt > now()) return known.state === "stored" ? { state: "stored" } : known;
     let pending = inFlight.get(id);
     if (!pending) {
       // A card already in the catalogue (say, an imported card folder) is kept: the README is only asked for when missing.
