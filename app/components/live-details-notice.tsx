@@ -1,10 +1,13 @@
 import type { LiveDetailsNotice as Notice } from "#app/routes/model-page-live.server.ts";
 
+/** "The Hub answered HTTP 503." -> "the Hub answered HTTP 503", to follow a colon mid-sentence. */
+const clause = (detail: string) => detail.replace(/^The /, "the ").replace(/\.$/, "");
+
 const WHY: Record<Notice["reason"], (n: Notice) => string> = {
   timeout: (n) => `the Hub did not answer within ${n.deadlineSeconds} seconds (timed out)`,
   "not-found": () => "the Hub has no public model with this id (not on the Hub)",
-  "hub-error": (n) => `the Hub answered with an error (${n.detail.replace(/\.$/, "")})`,
-  invalid: (n) => `the Hub's answer could not be used (${n.detail.replace(/\.$/, "")})`,
+  "hub-error": (n) => `of a Hub error: ${clause(n.detail)}`,
+  invalid: (n) => `the Hub's answer could not be used: ${clause(n.detail)}`,
 };
 
 /** Live details (MODELYARD_LIVE=1) were wanted and not had: what the page shows instead, and what to do. */
