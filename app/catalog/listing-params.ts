@@ -57,6 +57,8 @@ export interface CatalogFilters {
 
 export interface ListingState {
   search: string;
+  /** A user or organisation; on /<org> it comes from the path and stays out of the query. */
+  author: string | null;
   pipelineTag: string | null;
   library: string | null;
   license: string | null;
@@ -70,6 +72,7 @@ export interface ListingState {
 
 export const DEFAULT_STATE: ListingState = {
   search: "",
+  author: null,
   pipelineTag: null,
   library: null,
   license: null,
@@ -83,7 +86,15 @@ export const DEFAULT_STATE: ListingState = {
 
 const slug = z.string().trim().min(1).max(100).regex(/^[\w.+:-]+$/, "letters, digits and . _ - + : only");
 const tagSchema = z.string().trim().min(1).max(200).regex(/^[^\s<>"'`]+$/, "no spaces or quotes");
-const pageSchema = z.coerce.number().int().min(1).max(MAX_PAGE);
+// Any page number parses: whether it lies past the end depends on the count, so the page answers
+// that (a 404 that links to the last page) rather than a message guessing at the range.
+const pageSchema = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** The Hub's user and organisation names: the org part of a model id (app/catalog/model-id.ts). */
+export const authorSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,95}$/, "letters, digits and . _ - only")
+  .refine((v) => !v.includes(".."), "no '..'");
 const paramsSchema = z.string().regex(/^\d+(\.\d+)?-(\d+(\.\d+)?)?$/, "a range in billions such as 6-9 or 128-");
 
 export function parseParamsRange(v: string): { min: number; max: number | null } | null {
@@ -107,6 +118,13 @@ export function parseListingState(params: URLSearchParams): { state: ListingStat
   const search = params.get("search") ?? "";
   state.search = search.trim().slice(0, MAX_SEARCH_LENGTH);
   if (search.trim().length > MAX_SEARCH_LENGTH) problems.push(`The search was cut to ${MAX_SEARCH_LENGTH} characters.`);
+
+  const author = one("author");
+  if (author !== null) {
+    const r = authorSchema.safeParse(author);
+    if (r.success) state.author = r.data;
+    else problems.push(`The author “${author.slice(0, 60)}” was ignored (${r.error.issues[0]?.message ?? "invalid"}).`);
+  }
 
   const task = one("pipeline_tag");
   if (task !== null) {
@@ -157,7 +175,7 @@ export function parseListingState(params: URLSearchParams): { state: ListingStat
   if (page !== null) {
     const r = pageSchema.safeParse(page);
     if (r.success) state.page = r.data;
-    else problems.push(`Page “${page.slice(0, 12)}” is not available; pages run from 1 to ${MAX_PAGE}.`);
+    else problems.push(`Page “${page.slice(0, 12)}” is not a page number; showing the first page.`);
   }
   return { state, problems };
 }
@@ -167,6 +185,7 @@ export function listingSearch(state: ListingState, patch: Partial<ListingState> 
   const s = { ...state, ...patch };
   const p = new URLSearchParams();
   if (s.search) p.set("search", s.search);
+  if (s.author) p.set("author", s.author);
   if (s.pipelineTag) p.set("pipeline_tag", s.pipelineTag);
   if (s.library) p.set("library", s.library);
   if (s.license) p.set("license", s.license);
@@ -184,9 +203,52 @@ export function listingHref(state: ListingState, patch: Partial<ListingState> = 
   return `/models${listingSearch(state, patch)}`;
 }
 
+/** An organisation page's URL (/<org>?…) for a view of its models; the author is the path. */
+export function orgHref(org: string, state: ListingState, patch: Partial<ListingState> = {}): string {
+  return `/${org}${listingSearch({ ...state, ...patch, author: null })}`;
+}
+
+/** The same view with every filter removed (the sort stays). */
+export function clearedState(state: ListingState): ListingState {
+  return { ...DEFAULT_STATE, other: [], sort: state.sort };
+}
+
+/** The Hub's organisation pages sort with `sort_models` (modified, created, likes, downloads, trending). */
+const HUB_ORG_SORTS: Record<string, SortKey> = { modified: "updated", created: "created", likes: "likes", downloads: "downloads", trending: "trending" };
+
+/**
+ * An organisation page's query in the listing's names. The Hub's own organisation-page parameters
+ * (`sort_models`, `search_models`) are read too, so a link copied from the Hub keeps its view, and
+ * `p` is read as a 1-based page number; our names win when both are given.
+ */
+export function orgQueryToListing(params: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams(params);
+  out.delete("author");
+  const hubSort = params.get("sort_models");
+  if (hubSort !== null && !params.has("sort")) out.set("sort", HUB_ORG_SORTS[hubSort] ?? hubSort);
+  const hubSearch = params.get("search_models");
+  if (hubSearch !== null && !params.has("search")) out.set("search", hubSearch);
+  const p = params.get("p");
+  if (p !== null && !params.has("page")) out.set("page", p);
+  for (const k of ["sort_models", "search_models", "p"]) out.delete(k);
+  return out;
+}
+
+/** The last page that holds rows, for an exact count or a lower bound (the listing stops at MAX_PAGE). */
+export function lastPageOf(count: { value: number; exact: boolean }): number {
+  const total = count.exact ? Math.min(count.value, COUNT_CAP) : COUNT_CAP;
+  return Math.max(1, Math.min(MAX_PAGE, Math.ceil(total / PAGE_SIZE)));
+}
+
+/** A page past the last one: no rows on a later page, or deeper than the listing goes. */
+export function isPastEnd(page: number, rowsOnPage: number): boolean {
+  return page > MAX_PAGE || (page > 1 && rowsOnPage === 0);
+}
+
 export function hasFilters(state: ListingState): boolean {
   return (
     state.search !== "" ||
+    state.author !== null ||
     state.pipelineTag !== null ||
     state.library !== null ||
     state.license !== null ||
@@ -201,7 +263,7 @@ export function stateToFilters(state: ListingState): CatalogFilters {
   const range = state.params ? parseParamsRange(state.params) : null;
   return {
     search: state.search || null,
-    author: null,
+    author: state.author,
     pipelineTag: state.pipelineTag,
     library: state.library,
     license: state.license,

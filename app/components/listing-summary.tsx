@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { LANGUAGE_NAMES, isLanguageCode } from "#app/catalog/languages.ts";
 import { libraryLabel } from "#app/catalog/library-labels.ts";
-import { COUNT_CAP, type ListingState, PARAM_BUCKETS, listingHref } from "#app/catalog/listing-params.ts";
+import { COUNT_CAP, type ListingState, PAGE_SIZE, PARAM_BUCKETS, clearedState, listingHref } from "#app/catalog/listing-params.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber } from "#app/utils/format.ts";
 
@@ -9,6 +9,17 @@ export function countText(count: { value: number; exact: boolean }): string {
   if (!count.exact || count.value > COUNT_CAP) return `${formatNumber(COUNT_CAP)}+ models`;
   return count.value === 1 ? "1 model" : `${formatNumber(count.value)} models`;
 }
+
+/** "Models 31–60 of 672": the rows on this page, so the count and the rows can be read together. */
+export function rangeText(page: number, rows: number, count: { value: number; exact: boolean }): string | null {
+  if (rows === 0) return null;
+  const first = (page - 1) * PAGE_SIZE + 1;
+  const of = count.exact && count.value <= COUNT_CAP ? formatNumber(count.value) : `${formatNumber(COUNT_CAP)}+`;
+  return `Models ${formatNumber(first)}–${formatNumber(first + rows - 1)} of ${of}`;
+}
+
+/** Builds a link to the same view with a patch; /models and /<org> each pass their own. */
+export type ViewHref = (state: ListingState, patch: Partial<ListingState>) => string;
 
 export interface ActiveFilter {
   key: string;
@@ -19,6 +30,7 @@ export interface ActiveFilter {
 export function activeFilters(state: ListingState): ActiveFilter[] {
   const out: ActiveFilter[] = [];
   if (state.search) out.push({ key: "search", label: `Search: “${state.search}”`, remove: { search: "" } });
+  if (state.author) out.push({ key: "author", label: `Author: ${state.author}`, remove: { author: null } });
   if (state.pipelineTag) out.push({ key: "task", label: `Task: ${getTaskInfo(state.pipelineTag).name}`, remove: { pipelineTag: null } });
   if (state.library) out.push({ key: "library", label: `Library: ${libraryLabel(state.library)}`, remove: { library: null } });
   if (state.provider) out.push({ key: "provider", label: `Provider: ${state.provider}`, remove: { provider: null } });
@@ -35,7 +47,26 @@ export function activeFilters(state: ListingState): ActiveFilter[] {
   return out;
 }
 
-export function EmptyResults({ state }: { state: ListingState }) {
+/**
+ * What a page past the last one shows (with a 404): where the rows end and a link to the last page,
+ * so the count above never sits next to a claim that nothing matches.
+ */
+export function PastEnd({ page, lastPage, count, href }: { page: number; lastPage: number; count: { value: number; exact: boolean }; href: string }) {
+  const total = countText(count);
+  return (
+    <div data-testid="past-end" className="rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700">
+      <h2 className="text-lg font-semibold">Page {formatNumber(page)} is past the end</h2>
+      <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
+        {count.value === 0 ? "There are no models in this view." : `The ${total} in this view fill ${lastPage === 1 ? "one page" : `pages 1 to ${formatNumber(lastPage)}`}.`}
+      </p>
+      <Link to={href} className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500" data-testid="last-page-link">
+        {lastPage === 1 ? "Go to the first page" : `Go to the last page (${formatNumber(lastPage)})`}
+      </Link>
+    </div>
+  );
+}
+
+export function EmptyResults({ state, href = listingHref }: { state: ListingState; href?: ViewHref }) {
   const active = activeFilters(state);
   return (
     <div data-testid="empty-results" className="rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700">
@@ -50,7 +81,7 @@ export function EmptyResults({ state }: { state: ListingState }) {
         <ul className="mt-4 flex flex-wrap justify-center gap-2">
           {active.map((f) => (
             <li key={f.key}>
-              <Link to={listingHref(state, { ...f.remove, page: 1 })} className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+              <Link to={href(state, { ...f.remove, page: 1 })} className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
                 Without {f.label.toLowerCase()}
               </Link>
             </li>
@@ -58,7 +89,7 @@ export function EmptyResults({ state }: { state: ListingState }) {
         </ul>
       )}
       <Link
-        to={listingHref({ ...state, search: "", pipelineTag: null, library: null, license: null, language: null, other: [], provider: null, params: null }, { page: 1 })}
+        to={href(clearedState(state), { page: 1 })}
         className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
         data-testid="clear-filters"
       >

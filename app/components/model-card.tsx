@@ -3,15 +3,29 @@ import { TableOfContents } from "#app/components/table-of-contents.tsx";
 import type { ModelPageData } from "#app/routes/model-page.server.ts";
 
 /** The rendered README (front matter removed), with a table of contents for long cards. */
-export function ModelCard({ card, summary, modelId }: { card: ModelPageData["card"]; summary: string[]; modelId: string }) {
+export function ModelCard({ card, summary, modelId, hubUrl }: { card: ModelPageData["card"]; summary: string[]; modelId: string; hubUrl: string }) {
   if (!card) {
+    // The bundled catalogue leaves card prose out, so a missing card says nothing about the authors.
+    const fileName = `${modelId.replace("/", "__")}.md`;
     return (
-      <section aria-labelledby="card-empty" className="rounded-lg border border-dashed border-gray-300 p-6 dark:border-gray-700" data-card-empty="">
+      <section aria-labelledby="card-empty" className="self-start rounded-lg border border-dashed border-gray-300 p-6 dark:border-gray-700" data-card-empty="">
         <h2 id="card-empty" className="text-lg font-semibold">
-          No model card
+          No model card in this catalogue
         </h2>
-        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">The authors of {modelId} have not written a README. This is what its metadata says:</p>
-        <ul className="mt-3 list-disc space-y-1 pl-5 text-sm">
+        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+          {`This catalogue has no model card for ${modelId}. The Hub may have one: `}
+          <a href={hubUrl} className="text-indigo-700 underline hover:no-underline dark:text-indigo-300" data-hub-link="">
+            {modelId} on the Hub
+          </a>
+          .
+        </p>
+        <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
+          To add it, save the card as <code className="font-mono text-xs">{fileName}</code> in a folder and run{" "}
+          <code className="font-mono text-xs">modelyard import &lt;folder&gt;</code>, or run the server with{" "}
+          <code className="font-mono text-xs">MODELYARD_LIVE=1</code> to fetch missing details from the Hub when a page is opened.
+        </p>
+        <p className="mt-3 text-sm text-gray-700 dark:text-gray-300">What the catalogue’s metadata says:</p>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
           {summary.map((s) => (
             <li key={s}>{s}</li>
           ))}

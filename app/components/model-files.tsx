@@ -10,6 +10,8 @@ function viewHref(modelId: string, path: string) {
 
 export function ModelFiles({ files, modelId }: { files: FilesView; modelId: string }) {
   const { viewer } = files;
+  // List-API rows carry file names without sizes: an unknown size is left out, never shown as a dash.
+  const sized = files.files.some((f) => f.size !== null);
   return (
     <div className="space-y-6">
       {viewer ? (
@@ -72,12 +74,17 @@ export function ModelFiles({ files, modelId }: { files: FilesView; modelId: stri
             {files.totalBytes !== null ? `, ${formatBytes(files.totalBytes)}` : ""})
           </span>
         </h2>
+        {files.files.length > 0 && !sized ? (
+          <p className="mt-1 text-sm text-gray-700 dark:text-gray-300" data-no-sizes="">
+            The catalogue has the file names but not their sizes.
+          </p>
+        ) : null}
         {files.files.length ? (
           <table className="mt-2 w-full table-fixed border-collapse text-sm">
             <thead className="sr-only">
               <tr>
                 <th scope="col">File</th>
-                <th scope="col">Size</th>
+                {sized ? <th scope="col">Size</th> : null}
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
@@ -88,7 +95,7 @@ export function ModelFiles({ files, modelId }: { files: FilesView; modelId: stri
                       {f.path}
                     </a>
                   </td>
-                  <td className="w-24 py-1.5 text-right text-gray-600 tabular-nums dark:text-gray-400">{formatBytes(f.size) ?? "—"}</td>
+                  {sized ? <td className="w-24 py-1.5 text-right text-gray-600 tabular-nums dark:text-gray-400">{formatBytes(f.size)}</td> : null}
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "#app/components/copy-button.tsx";
 import type { ModelHeaderView } from "#app/routes/model-page.server.ts";
-import { downloadsLabel, formatDate, formatNumber, formatParams } from "#app/utils/format.ts";
+import { formatDate, formatNumber, formatParams } from "#app/utils/format.ts";
 
 /** Tags that repeat what the header already says, or carry no meaning for a visitor. */
 function displayTags(model: ModelHeaderView): string[] {
@@ -39,7 +39,7 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
         <div className="min-w-0">
           <h1 className="flex flex-wrap items-center gap-2 font-mono text-xl font-bold break-all sm:text-2xl">
             <span>
-              <a href={`/models?author=${encodeURIComponent(model.author)}`} className="font-normal text-gray-600 hover:underline dark:text-gray-400">
+              <a href={`/${model.author}`} className="font-normal text-gray-600 hover:underline dark:text-gray-400" data-org-link="">
                 {model.id.includes("/") ? `${model.author}/` : ""}
               </a>
               {model.id.includes("/") ? model.id.slice(model.author.length + 1) : model.id}
@@ -83,7 +83,9 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
       </div>
       <dl className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm text-gray-800 dark:text-gray-200">
         <Stat label="Likes">{formatNumber(model.likes)}</Stat>
-        <Stat label={downloadsLabel(model.statsAsOf).replace(/^d/, "D")}>{formatNumber(model.downloads)}</Stat>
+        <Stat label={model.statsAsOf ? "Downloads (30 days)" : "Downloads (last 30 days)"}>{formatNumber(model.downloads)}</Stat>
+        {/* Counts from a snapshot are that day's, not today's: say so once, beside them. */}
+        {model.statsAsOf ? <Stat label="Counts as of">{model.statsAsOf} snapshot</Stat> : null}
         {params ? <Stat label="Parameters">{params}</Stat> : null}
         {model.createdAt ? <Stat label="Created">{formatDate(model.createdAt)}</Stat> : null}
         {model.lastModified ? <Stat label="Updated">{formatDate(model.lastModified)}</Stat> : null}

@@ -1,7 +1,7 @@
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import { COLOR_CLASSES, getTaskInfo } from "#app/catalog/task-colors.ts";
 import { libraryLabel } from "#app/catalog/library-labels.ts";
-import { formatAge, formatCompact, formatParams } from "#app/utils/format.ts";
+import { formatCompact, formatParams, rowDateText } from "#app/utils/format.ts";
 
 /**
  * One listing row. The model link stretches over the whole row (so the row is one click target)
@@ -10,8 +10,7 @@ import { formatAge, formatCompact, formatParams } from "#app/utils/format.ts";
 export function ModelRow({ model, spaces = 0 }: { model: CatalogModelSummary; spaces?: number }) {
   const task = model.pipelineTag ? getTaskInfo(model.pipelineTag) : null;
   const params = formatParams(model.params);
-  const ref = model.statsAsOf ? Date.parse(model.statsAsOf) : Date.now();
-  const age = formatAge(model.lastModified ?? model.createdAt, ref);
+  const date = rowDateText(model);
   return (
     <li className="relative rounded-lg border border-gray-200 px-4 py-3 hover:border-gray-300 hover:bg-gray-50 dark:border-gray-800 dark:hover:border-gray-700 dark:hover:bg-gray-900">
       <a
@@ -33,11 +32,7 @@ export function ModelRow({ model, spaces = 0 }: { model: CatalogModelSummary; sp
         )}
         {model.libraryName && <span>{libraryLabel(model.libraryName)}</span>}
         {params && <span title="Parameters">{params} params</span>}
-        {age && (
-          <span>
-            {model.lastModified ? "Updated" : "Created"} {age}
-          </span>
-        )}
+        {date && <span>{date}</span>}
         <span title={`${model.downloads.toLocaleString("en-US")} downloads in 30 days${model.statsAsOf ? ` (snapshot of ${model.statsAsOf})` : ""}`}>
           <span aria-hidden="true">↓</span>
           <span className="sr-only">Downloads:</span> {formatCompact(model.downloads)}

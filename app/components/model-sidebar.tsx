@@ -71,6 +71,8 @@ export function ModelTree({ tree, modelId, hub }: { tree: ModelPageData["tree"];
               ) : null}
             </details>
           ))}
+          {/* The Hub counts its whole tree; these are the models this catalogue holds. */}
+          <p className="mt-2 text-xs text-gray-600 dark:text-gray-400">Counts cover this catalogue’s models only.</p>
         </div>
       ) : null}
     </Box>
@@ -80,7 +82,7 @@ export function ModelTree({ tree, modelId, hub }: { tree: ModelPageData["tree"];
 export function ModelSpaces({ spaces, hub }: { spaces: ModelPageData["spaces"]; hub: string }) {
   if (spaces.total === 0) return null;
   return (
-    <Box id="model-spaces" title={`Spaces using this model (${formatNumber(spaces.total)})`}>
+    <Box id="model-spaces" title={`Spaces using this model in this catalogue (${formatNumber(spaces.total)})`}>
       <ul className="flex flex-wrap gap-1.5">
         {spaces.items.map((s) => (
           <li key={s.id}>
@@ -110,7 +112,7 @@ export function ModelProviders({ providers, modelId }: { providers: ModelPageDat
         </>
       ) : (
         <p className="text-gray-700 dark:text-gray-300" data-no-provider="">
-          No inference provider serves this model{providers.unsupported.length ? ` that this version of @huggingface/inference supports (mapped: ${providers.unsupported.join(", ")})` : ""}. Use the library or local-app code under “Use this model”.
+          This catalogue lists no inference provider for this model{providers.unsupported.length ? ` that this version of @huggingface/inference supports (mapped: ${providers.unsupported.join(", ")})` : ""}. Use the library or local-app code under “Use this model”.
         </p>
       )}
     </Box>

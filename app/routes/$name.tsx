@@ -1,9 +1,54 @@
+import type { ComponentType } from "react";
+import { data } from "react-router";
 import type { Route } from "./+types/$name";
+import { loadOrgPage } from "#app/catalog/org-page.server.ts";
+import { OrgListing } from "#app/components/org-listing.tsx";
 import { loadModelPage } from "#app/routes/model-page.server.ts";
-
 // Legacy ids without an organisation (e.g. /gpt2) share the model page's view and boundary.
-export { default, ErrorBoundary, meta } from "./$org.$name.tsx";
+import ModelPage, { ErrorBoundary, meta as modelMeta } from "./$org.$name.tsx";
 
+export { ErrorBoundary };
+
+// The build wraps a route's default export so that it reads params and data through hooks (this
+// route's, where it is rendered here) and takes no props; its declared props are /:org/:name's.
+const ModelView = ModelPage as unknown as ComponentType;
+
+export const meta: Route.MetaFunction = (args) => {
+  const d = args.data;
+  if (d?.kind === "org") {
+    return [
+      { title: `${d.org.org} · Modelyard` },
+      { name: "description", content: `Models by ${d.org.org} in this catalogue.` },
+      ...(d.org.pastEnd ? [{ name: "robots", content: "noindex" }] : []),
+    ];
+  }
+  // The model page's meta reads only `data`; the rest of its arguments are typed for /:org/:name.
+  return modelMeta({ ...args, data: d?.kind === "model" ? d : undefined } as unknown as Parameters<typeof modelMeta>[0]);
+};
+
+/**
+ * One segment is a legacy model id (e.g. /gpt2) or an author (/Qwen): an exact model id wins, an
+ * author with models gets the organisation page, and anything else the model 404 with suggestions.
+ */
 export async function loader({ params, url, context }: Route.LoaderArgs) {
-  return loadModelPage(params.name, url, context);
+  let notFound: Response;
+  try {
+    // Flat, so the model view (which reads its data through useLoaderData) finds the model page's data.
+    return { kind: "model" as const, ...(await loadModelPage(params.name, url, context)) };
+  } catch (e) {
+    if (!(e instanceof Response) || e.status !== 404) throw e;
+    notFound = e;
+  }
+  const org = await loadOrgPage(params.name, url);
+  if (org) return data({ kind: "org" as const, org }, { status: org.pastEnd ? 404 : 200 });
+  const [, ...suggestions] = (await notFound.text()).split("\n");
+  throw new Response([`No model or author '${params.name}' in this catalogue.`, ...suggestions].join("\n"), {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
+}
+
+export default function SingleSegment({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === "org") return <OrgListing data={loaderData.org} />;
+  return <ModelView />;
 }

@@ -242,7 +242,7 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
   const description = [
     `${model.id}: ${taskName ? `${taskName} model` : "model"}${model.libraryName ? ` for ${model.libraryName}` : ""}`,
     model.license ? `, ${model.license} license` : "",
-    `. ${formatNumber(model.downloads)} downloads in 30 days, ${formatNumber(model.likes)} likes.`,
+    `. ${formatNumber(model.downloads)} downloads in 30 days, ${formatNumber(model.likes)} likes${model.statsAsOf ? ` (snapshot of ${model.statsAsOf})` : ""}.`,
     offered.length ? ` Code for ${offered.filter((p) => p !== "auto").join(", ")}, the model's library and local apps.` : " Usage code for its library and local apps.",
   ].join("");
 

@@ -1,27 +1,13 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigate, useNavigation } from "react-router";
+import { Form, Link, data, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
-import {
-  COUNT_CAP,
-  type ListingState,
-  MAX_PAGE,
-  PAGE_SIZE,
-  SORT_KEYS,
-  SORT_LABELS,
-  hasFilters,
-  listingHref,
-  listingSearch,
-  parseListingState,
-  stateToFilters,
-} from "#app/catalog/listing-params.ts";
+import { COUNT_CAP, MAX_PAGE, SORT_KEYS, SORT_LABELS, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog/listing-params.ts";
+import { loadListingView } from "#app/catalog/listing-page.server.ts";
 import { FacetPanel } from "#app/components/facet-panel.tsx";
 import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
 import { ModelRow } from "#app/components/model-row.tsx";
 import { Pagination } from "#app/components/pagination.tsx";
-import { getDb } from "#app/db/db.server.ts";
-import { browseCatalog } from "#app/db/queries/catalog.server.ts";
-import { countSpacesForModels } from "#app/db/queries/spaces.server.ts";
-import { EmptyResults, activeFilters, countText } from "#app/components/listing-summary.tsx";
+import { EmptyResults, PastEnd, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -31,31 +17,19 @@ export const meta: Route.MetaFunction = ({ data }) => {
   return [
     { title: q ? `“${q}” · Models · Modelyard` : "Models · Modelyard" },
     { name: "description", content: "Browse, search and filter machine-learning models by task, library, license, language, provider and size." },
+    ...(data?.pastEnd ? [{ name: "robots", content: "noindex" }] : []),
   ];
 };
 
 export async function loader({ url }: Route.LoaderArgs) {
   const { state, problems } = parseListingState(url.searchParams);
-  const handle = getDb();
-  const result = await browseCatalog(handle, stateToFilters(state), {
-    sort: state.sort,
-    ascending: false,
-    offset: (state.page - 1) * PAGE_SIZE,
-    limit: PAGE_SIZE,
-  });
-  const spaces = await countSpacesForModels(
-    handle.db,
-    result.models.map((m) => m.id),
-  );
-  // The long tails (hundreds of licenses, languages and tags) would only weigh down the page; a
-  // value not listed is still one search or URL away.
-  const f = result.facets;
-  const facets = { ...f, libraries: f.libraries.slice(0, 30), licenses: f.licenses.slice(0, 25), languages: f.languages.slice(0, 30), tags: f.tags.slice(0, 50) };
-  return { state, problems, models: result.models, count: result.count, facets, spaces };
+  const view = await loadListingView(state);
+  // A page past the last one is not a page: 404, with the listing around a link to the last page.
+  return data({ state, problems, ...view }, { status: view.pastEnd ? 404 : 200 });
 }
 
 export default function Models({ loaderData }: Route.ComponentProps) {
-  const { state, problems, models, count, facets, spaces } = loaderData;
+  const { state, problems, models, count, facets, spaces, lastPage, more, pastEnd } = loaderData;
   const navigate = useNavigate();
   const navigation = useNavigation();
   const [query, setQuery] = useState(state.search);
@@ -84,9 +58,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
     }, SEARCH_DEBOUNCE_MS);
   };
 
-  const shownTotal = count.exact ? count.value : COUNT_CAP;
-  const lastPage = Math.max(1, Math.min(MAX_PAGE, Math.ceil(Math.min(shownTotal, COUNT_CAP) / PAGE_SIZE)));
-  const more = !count.exact && state.page >= lastPage && state.page < MAX_PAGE && models.length === PAGE_SIZE;
+  const range = rangeText(state.page, models.length, count);
   const active = activeFilters(state);
   const loading = navigation.state === "loading" && navigation.location.pathname === "/models";
 
@@ -132,6 +104,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm placeholder:text-gray-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
         />
         {/* Hidden fields carry the filters when the form submits without JavaScript. */}
+        {state.author && <input type="hidden" name="author" value={state.author} />}
         {state.pipelineTag && <input type="hidden" name="pipeline_tag" value={state.pipelineTag} />}
         {state.library && <input type="hidden" name="library" value={state.library} />}
         {state.license && <input type="hidden" name="license" value={state.license} />}
@@ -191,7 +164,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           ))}
           {active.length > 1 && (
             <li>
-              <Link to={listingHref({ ...state, search: "", pipelineTag: null, library: null, license: null, language: null, other: [], provider: null, params: null }, { page: 1 })} className="text-xs text-indigo-700 hover:underline dark:text-indigo-300">
+              <Link to={listingHref(clearedState(state), { page: 1 })} className="text-xs text-indigo-700 hover:underline dark:text-indigo-300">
                 Clear all
               </Link>
             </li>
@@ -219,21 +192,22 @@ export default function Models({ loaderData }: Route.ComponentProps) {
         </aside>
 
         <section aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading} data-view={listingSearch(state)}>
-          {models.length === 0 ? (
-            state.page > 1 && hasFilters(state) === false ? (
-              <p className="text-sm text-gray-600 dark:text-gray-400">This page is past the end of the list.</p>
-            ) : (
-              <EmptyResults state={state} />
-            )
+          {pastEnd ? (
+            <PastEnd page={state.page} lastPage={lastPage} count={count} href={listingHref(state, { page: lastPage })} />
+          ) : models.length === 0 ? (
+            <EmptyResults state={state} />
           ) : (
+            <>
+            {range && <p className="mb-2 text-xs text-gray-600 dark:text-gray-400" data-testid="result-range">{range}</p>}
             <ul className="space-y-2" data-testid="model-list">
               {models.map((m) => (
                 <ModelRow key={m.id} model={m} spaces={spaces[m.id] ?? 0} />
               ))}
             </ul>
+            </>
           )}
-          <Pagination page={state.page} last={lastPage} more={more} href={(p) => listingHref(state, { page: p })} />
-          {state.page >= MAX_PAGE && (
+          {!pastEnd && <Pagination page={state.page} last={lastPage} more={more} href={(p) => listingHref(state, { page: p })} />}
+          {state.page === MAX_PAGE && (
             <p className="mt-3 text-center text-xs text-gray-500">Listings stop at {formatNumber(COUNT_CAP)} results: narrow the search to see more.</p>
           )}
         </section>

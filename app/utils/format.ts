@@ -29,7 +29,7 @@ export function formatParams(n: number | null): string | null {
 
 const DAY = 86_400_000;
 
-/** "3 days ago", relative to a reference date (the snapshot date when counts are not live). */
+/** "3 days ago", relative to `now`; only for live data (see rowDateText). */
 export function formatAge(iso: string | null, now: number = Date.now()): string | null {
   if (!iso) return null;
   const t = Date.parse(iso);
@@ -44,16 +44,26 @@ export function formatAge(iso: string | null, now: number = Date.now()): string 
   return years === 1 ? "1 year ago" : `${years} years ago`;
 }
 
+/**
+ * A listing row's date. From a snapshot it is absolute ("Created 2024-06-12"): an age counted from
+ * the snapshot day would read as counted from today. Live rows (no snapshot) say how long ago.
+ */
+export function rowDateText(m: { lastModified: string | null; createdAt: string | null; statsAsOf: string | null }, now: number = Date.now()): string | null {
+  const iso = m.lastModified ?? m.createdAt;
+  const verb = m.lastModified ? "Updated" : "Created";
+  if (m.statsAsOf) {
+    const date = formatDate(iso);
+    return date ? `${verb} ${date}` : null;
+  }
+  const age = formatAge(iso, now);
+  return age ? `${verb} ${age}` : null;
+}
+
 export function formatDate(iso: string | null): string | null {
   if (!iso) return null;
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return null;
   return new Date(t).toISOString().slice(0, 10);
-}
-
-/** "30-day downloads (snapshot of 2024-07-11)" or "30-day downloads" when live. */
-export function downloadsLabel(statsAsOf: string | null): string {
-  return statsAsOf ? `downloads (30 days, snapshot of ${statsAsOf})` : "downloads (last 30 days)";
 }
 
 export function formatBytes(n: number | null): string | null {

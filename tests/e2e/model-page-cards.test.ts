@@ -52,7 +52,8 @@ describe("real model cards on the model page", () => {
       .executeTakeFirstOrThrow();
     const html = await (await fetch(`${server.url}/${row.id}`)).text();
     expect(html).toContain("data-card-empty");
-    expect(html).toContain("No model card");
+    expect(html).toContain(`This catalogue has no model card for ${row.id}`);
+    expect(html).not.toContain("have not written");
     expect(html).toContain(`${row.id} is a `);
   });
 

@@ -213,7 +213,7 @@ describe("inference snippets panel", () => {
   it("says when no provider serves a model", async () => {
     const context = await newContext();
     const page = await open(context, "/bigscience/bloom");
-    expect(await page.textContent("[data-no-provider]")).toContain("No inference provider serves this model");
+    expect(await page.textContent("[data-no-provider]")).toContain("This catalogue lists no inference provider for this model");
     await context.close();
   });
 });

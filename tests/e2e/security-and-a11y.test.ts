@@ -18,6 +18,8 @@ const PAGES = [
   "/",
   "/models",
   "/models?search=llama",
+  "/models?author=Qwen",
+  "/Qwen",
   `/${CHAT_MODEL}`,
   `/${CHAT_MODEL}?tab=files`,
   `/${CHAT_MODEL}?tab=inference`,
