@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SQLITE_PATH, describeDatabaseUrl } from "#app/db/client.server.ts";
+import { DEFAULT_SQLITE_PATH, describeDatabaseUrl, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { testDialects } from "#app/db/testing/test-databases.ts";
 
@@ -37,3 +37,22 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe("PostgreSQL connections the server ends", () => {
+  const pg = testDialects().find((d) => d.name === "postgres");
+  it.runIf(pg)("are replaced, and the process keeps running", async () => {
+    const t = await pg!.create();
+    const other = openDatabase(t.url);
+    try {
+      const pid = Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(other.db)).rows[0]!.pid);
+      // The connection is idle in the pool now; end it from another session, as a restart would.
+      await sql`select pg_terminate_backend(${pid})`.execute(t.handle.db);
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await sql<{ one: number }>`select 1 as one`.execute(other.db);
+      expect(Number(again.rows[0]!.one)).toBe(1);
+    } finally {
+      await other.close();
+      await t.drop();
+    }
+  });
+});

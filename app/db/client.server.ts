@@ -76,6 +76,10 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
     };
   }
   const pool = new pg.Pool({ connectionString: target, max: 10 });
+  // An idle connection the server ends (a restart, an admin's terminate, a dropped test database)
+  // is dropped from the pool and the next query opens a new one; without a listener, pg's 'error'
+  // event would end the whole process.
+  pool.on("error", (error) => console.error(`PostgreSQL closed an idle connection: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect, location: redactUrl(target), sqlite: null, close: () => db.destroy() };
 }
