@@ -105,18 +105,24 @@ export function UseThisModel({ use, modelId, search }: { use: UseThisModelView; 
             <h2 id="use-local-apps" className={headingCls}>
               Local apps
             </h2>
-            {use.ggufFiles.length > 1 ? (
+            {use.ggufFilesUnknown ? (
+              <p className="text-sm text-gray-700 dark:text-gray-300" data-gguf-files-unknown="">
+                This catalogue holds no file list for this GGUF repo, so the commands keep the placeholders{" "}
+                <code className="font-mono text-[0.9em]">{"{{QUANT_TAG}}"}</code> and <code className="font-mono text-[0.9em]">{"{{GGUF_FILE}}"}</code>: put in a quantisation and file name from the repo's files.
+              </p>
+            ) : null}
+            {use.ggufFiles.length > 0 ? (
               <form method="get" className="flex flex-wrap items-end gap-2 text-sm">
                 {[...hidden].map(([k, v]) => (
                   <input key={k} type="hidden" name={k} value={v} />
                 ))}
-                <label className="flex flex-col gap-1">
-                  <span>GGUF file for the commands</span>
+                <label className="flex max-w-full min-w-0 flex-col gap-1">
+                  <span>Quantisation (GGUF file) for the commands</span>
                   <select name="gguf" defaultValue={use.selectedGguf ?? ""} className="max-w-full rounded-md border border-gray-300 bg-white px-2 py-1 dark:border-gray-700 dark:bg-gray-900">
                     <option value="">(placeholder)</option>
                     {use.ggufFiles.map((f) => (
-                      <option key={f} value={f}>
-                        {f}
+                      <option key={f.name} value={f.name}>
+                        {f.label}
                       </option>
                     ))}
                   </select>

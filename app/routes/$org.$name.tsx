@@ -6,6 +6,7 @@ import { ModelCard, ModelCardToc } from "#app/components/model-card.tsx";
 import { ModelFiles } from "#app/components/model-files.tsx";
 import { ModelHeader } from "#app/components/model-header.tsx";
 import { ModelChatDemo } from "#app/components/chat-demo-slot.tsx";
+import { GgufPanel } from "#app/components/gguf-panel.tsx";
 import { ModelProviders, ModelSpaces, ModelTree } from "#app/components/model-sidebar.tsx";
 import { MODEL_TABS, ModelTabs } from "#app/components/model-tabs.tsx";
 import { UseThisModel } from "#app/components/use-this-model.tsx";
@@ -57,6 +58,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
             <ModelCard card={loaderData.card} summary={loaderData.summary} modelId={model.id} hubUrl={model.hubUrl} />
             <aside aria-label="About this model" className="space-y-4">
               <ModelChatDemo modelId={model.id} />
+              <GgufPanel gguf={loaderData.gguf} />
               <ModelProviders providers={loaderData.providers} modelId={model.id} />
               <ModelTree tree={loaderData.tree} modelId={model.id} hub={hub} />
               <ModelSpaces spaces={loaderData.spaces} hub={hub} />

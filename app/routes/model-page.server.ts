@@ -7,7 +7,9 @@ import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { MODEL_TABS, type ModelTab } from "#app/components/model-tabs.tsx";
 import { shouldShowTableOfContents } from "#app/components/table-of-contents.tsx";
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
-import { getLocalAppSnippets, ggufFilesOf } from "#app/snippets/local-app-snippets.ts";
+import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
+import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelView } from "#app/routes/model-page-gguf.server.ts";
+import { isGgufRepo } from "#app/catalog/gguf.ts";
 import { supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -59,8 +61,11 @@ export interface UseThisModelView {
     error: string | null;
     blocks: Array<{ title: string; setup: Code | null; commands: Code[] }>;
   }>;
-  ggufFiles: string[];
+  /** The repo's .gguf files, for the quantisation picker. */
+  ggufFiles: GgufFileOption[];
   selectedGguf: string | null;
+  /** A GGUF repo whose file list the catalogue lacks: the commands keep the library's placeholders. */
+  ggufFilesUnknown: boolean;
 }
 
 export interface ModelPageData {
@@ -75,6 +80,8 @@ export interface ModelPageData {
   use: UseThisModelView;
   providers: { offered: string[]; unsupported: string[] };
   inference: InferencePanel | null;
+  /** The GGUF panel; null for other repos and for GGUF repos with neither header nor file list. */
+  gguf: GgufPanelView | null;
   /** The "Chat template" tab (app/chat-template/model-tab.server.ts); null on other tabs or without a template. */
   chatTemplate: ChatTemplateTabData | null;
   hasChatTemplate: boolean;
@@ -107,8 +114,8 @@ function code(text: string, lang = guessSnippetLanguage(text)): Code {
 }
 
 function buildUseThisModel(model: CatalogModel, gguf: string | null): UseThisModelView {
-  const ggufFiles = ggufFilesOf(model);
-  const selectedGguf = gguf !== null && ggufFiles.includes(gguf) ? gguf : null;
+  const ggufFiles = ggufFileOptions(model);
+  const selectedGguf = gguf !== null && ggufFiles.some((f) => f.name === gguf) ? gguf : null;
   const lib = getLibrarySnippets(model);
   const apps = getLocalAppSnippets(model, selectedGguf ? { filepath: selectedGguf } : {});
   return {
@@ -136,6 +143,7 @@ function buildUseThisModel(model: CatalogModel, gguf: string | null): UseThisMod
     })),
     ggufFiles,
     selectedGguf,
+    ggufFilesUnknown: model.siblings.length === 0 && isGgufRepo(model),
   };
 }
 
@@ -256,6 +264,7 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
     spaces: { total: spaces.total, items: spaces.spaces },
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
     providers: { offered, unsupported: unsupportedProvidersFor(model) },
+    gguf: buildGgufPanel(model),
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model)) : null,
     chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, scope.clientAddress ?? undefined) : null,
     hasChatTemplate: model.chatTemplate !== null,

@@ -1,0 +1,212 @@
+/**
+ * GGUF repos in Chromium against the real server on the bundled catalogue:
+ * - a list row recognised as GGUF by its tags alone offers llama.cpp, Ollama, LM Studio and Jan,
+ *   with exactly LOCAL_APPS' text;
+ * - a local folder with config.json and two .gguf files, imported with `modelyard import`, shows
+ *   its header (architecture, context length 4096) and each file's quantisation and size in the
+ *   GGUF panel; `/api/models/{id}` returns the Hub's `gguf` field; a file picked in the panel fills
+ *   the commands; the GGUF chat template is previewed on the Chat template tab;
+ * - axe and the CSP stay clean; screenshots light/dark, phone/desktop go to test-results/screenshots/.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { GGUFValueType, serializeGgufMetadata } from "@huggingface/gguf";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CatalogModel } from "#app/catalog/model-record.ts";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
+import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
+import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
+import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "./support/page-audit.ts";
+import type { TestServer } from "./support/server.ts";
+import { importIntoServer, startModelPageServer } from "./model-page-support.ts";
+
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
+const LIST_ROW = "lmstudio-community/Meta-Llama-3-8B-Instruct-GGUF";
+const LOCAL = "demo/tiny-llama-gguf";
+const TEMPLATE = "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}{{ eos_token }}{% endfor %}";
+
+let server: TestServer;
+let db: DatabaseHandle;
+let browser: Browser;
+let tmp: string;
+
+/** A real GGUF header (no tensors): what llama.cpp's converter writes before the weights. */
+function ggufHeader(fileType: number): Uint8Array {
+  return serializeGgufMetadata({
+    version: { value: 3, type: GGUFValueType.UINT32 },
+    tensor_count: { value: 0n, type: GGUFValueType.UINT64 },
+    kv_count: { value: 8n, type: GGUFValueType.UINT64 },
+    "general.architecture": { value: "llama", type: GGUFValueType.STRING },
+    "general.file_type": { value: fileType, type: GGUFValueType.UINT32 },
+    "llama.context_length": { value: 4096, type: GGUFValueType.UINT32 },
+    "tokenizer.chat_template": { value: TEMPLATE, type: GGUFValueType.STRING },
+    "tokenizer.ggml.tokens": { value: ["<unk>", "<s>", "</s>"], type: GGUFValueType.ARRAY, subType: GGUFValueType.STRING },
+    "tokenizer.ggml.bos_token_id": { value: 1, type: GGUFValueType.UINT32 },
+    "tokenizer.ggml.eos_token_id": { value: 2, type: GGUFValueType.UINT32 },
+  } as unknown as Parameters<typeof serializeGgufMetadata>[0]);
+}
+
+async function model(id: string): Promise<CatalogModel> {
+  const m = await getModelById(db.db, id);
+  if (!m) throw new Error(`${id} missing from the test catalogue`);
+  return m;
+}
+
+async function newContext(opts: { scheme?: "light" | "dark"; width?: number; height?: number } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    colorScheme: opts.scheme ?? "light",
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+  });
+  await allowOnlyLoopback(context);
+  await recordCspViolations(context);
+  return context;
+}
+
+async function open(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(server.url + url, { waitUntil: "load" });
+  await page.waitForFunction(() => document.querySelector("[data-copy-button]") !== null);
+  await page.waitForTimeout(300);
+  return page;
+}
+
+const codeTexts = (page: Page, selector: string) => page.$$eval(`${selector} [data-code] pre`, (els) => els.map((e) => e.textContent ?? ""));
+
+function flatten(app: ReturnType<typeof getLocalAppSnippets>[number]): string[] {
+  return (app.snippets ?? []).flatMap((b) => [...(b.setup === undefined ? [] : [b.setup]), ...(Array.isArray(b.content) ? b.content : [b.content])]);
+}
+
+beforeAll(async () => {
+  ({ server, db } = await startModelPageServer());
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "gguf-repos-"));
+  const dir = path.join(tmp, "demo__tiny-llama-gguf");
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ architectures: ["LlamaForCausalLM"], model_type: "llama" }));
+  fs.writeFileSync(path.join(dir, "tiny-llama.Q4_K_M.gguf"), ggufHeader(15));
+  fs.writeFileSync(path.join(dir, "tiny-llama.Q8_0.gguf"), ggufHeader(7));
+  importIntoServer(server, dir);
+  browser = await launchBrowser();
+  fs.mkdirSync(SHOTS, { recursive: true });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await db?.close();
+  await server?.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("a GGUF list row with no files and no header", () => {
+  it("offers llama.cpp, Ollama, LM Studio and Jan with LOCAL_APPS' exact text", async () => {
+    const m = await model(LIST_ROW);
+    expect(m.siblings).toEqual([]);
+    expect(m.gguf).toBeNull();
+    const apps = getLocalAppSnippets(m);
+    expect(apps.map((a) => a.key)).toEqual(expect.arrayContaining(["llama.cpp", "ollama", "lmstudio", "jan"]));
+    const context = await newContext();
+    const page = await open(context, `/${LIST_ROW}`);
+    await page.click("[data-use-this-model] > summary");
+    const shown = await page.$$eval("[data-local-app]", (els) => els.map((e) => e.getAttribute("data-local-app")));
+    expect(shown).toEqual(apps.map((a) => a.key));
+    for (const key of ["llama.cpp", "ollama"]) {
+      await page.click(`[data-local-app="${key}"] > summary`);
+      expect(await codeTexts(page, `[data-local-app="${key}"]`), key).toEqual(flatten(apps.find((a) => a.key === key)!));
+    }
+    expect(await codeTexts(page, '[data-local-app="ollama"]')).toEqual([`ollama run hf.co/${LIST_ROW}:{{QUANT_TAG}}`]);
+    await page.click('[data-local-app="lmstudio"] > summary');
+    expect(await page.getAttribute('[data-local-app="lmstudio"] a[href^="lmstudio:"]', "href")).toBe(`lmstudio://open_from_hf?model=${LIST_ROW}`);
+    await page.click('[data-local-app="jan"] > summary');
+    expect(await page.getAttribute('[data-local-app="jan"] a[href^="jan:"]', "href")).toBe(`jan://models/huggingface/${LIST_ROW}`);
+    // No file list: the placeholders are explained, and no panel claims a header.
+    expect(await page.textContent("[data-gguf-files-unknown]")).toContain("no file list");
+    expect(await page.$("[data-gguf-panel]")).toBeNull();
+    expect(await page.textContent("body")).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    expect(await page.textContent("body")).not.toMatch(/9,007,199,254,740,991/);
+    expect(describeViolations(await runAxe(page))).toBe("");
+    expect(await readCspViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("has no gguf field in the API, since no header was imported", async () => {
+    const info = (await (await fetch(`${server.url}/api/models/${LIST_ROW}`)).json()) as Record<string, unknown>;
+    expect(info["id"]).toBe(LIST_ROW);
+    expect("gguf" in info).toBe(false);
+  });
+});
+
+describe("a local folder with config.json and GGUF files", () => {
+  it("shows the header and each file's quantisation and size in the GGUF panel", async () => {
+    const m = await model(LOCAL);
+    expect(m.gguf).toMatchObject({ architecture: "llama", context_length: 4096 });
+    const context = await newContext();
+    const page = await open(context, `/${LOCAL}`);
+    const panel = page.locator("[data-gguf-panel]");
+    expect(await panel.locator('[data-gguf-fact="Context length"] dd').textContent()).toBe("4,096 tokens");
+    expect(await panel.locator('[data-gguf-fact="Architecture"] dd').textContent()).toBe("llama");
+    // Header-only files hold no tensors, so there is no parameter count to show.
+    expect(await panel.locator('[data-gguf-fact="Parameters"]').count()).toBe(0);
+    const files = await panel.locator("[data-gguf-file]").evaluateAll((els) => els.map((e) => (e.textContent ?? "").replace(/\s+/g, " ").trim()));
+    const size = fs.statSync(path.join(tmp, "demo__tiny-llama-gguf", "tiny-llama.Q8_0.gguf")).size;
+    expect(files).toEqual([`Q8_0tiny-llama.Q8_0.gguf${size} B`, `Q4_K_Mtiny-llama.Q4_K_M.gguf${size} B`]);
+    expect(describeViolations(await runAxe(page))).toBe("");
+
+    // A file picked in the panel fills the commands.
+    await Promise.all([page.waitForURL(/gguf=tiny-llama\.Q8_0\.gguf/), panel.locator('[data-gguf-file="tiny-llama.Q8_0.gguf"] a').click()]);
+    await page.click('[data-local-app="ollama"] > summary');
+    expect(await codeTexts(page, '[data-local-app="ollama"]')).toEqual([`ollama run hf.co/${LOCAL}:Q8_0`]);
+    expect(await page.inputValue('select[name="gguf"]')).toBe("tiny-llama.Q8_0.gguf");
+    expect(await page.$$eval('select[name="gguf"] option', (els) => els.map((e) => e.textContent))).toEqual([
+      "(placeholder)",
+      `Q8_0 · ${size} B (tiny-llama.Q8_0.gguf)`,
+      `Q4_K_M · ${size} B (tiny-llama.Q4_K_M.gguf)`,
+    ]);
+    expect(describeViolations(await runAxe(page))).toBe("");
+
+    // The GGUF's own template (tokenizer_config has none) goes through the chat-template preview.
+    await page.goto(`${server.url}/${LOCAL}`);
+    await Promise.all([page.waitForURL(/tab=chat-template/), page.click("[data-gguf-panel] >> text=Preview the chat template")]);
+    const output = (await page.textContent("[data-ct-output]")) ?? "";
+    expect(output).toContain("<|user|>");
+    // The GGUF header's own EOS token, from tokenizer.ggml.tokens.
+    expect(output).toContain("</s>");
+    expect(await readCspViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("returns the Hub's gguf field from /api/models/{id}", async () => {
+    const info = (await (await fetch(`${server.url}/api/models/${LOCAL}`)).json()) as Record<string, unknown>;
+    expect(info["gguf"]).toEqual({ total: 0, architecture: "llama", context_length: 4096, chat_template: TEMPLATE, bos_token: "<s>", eos_token: "</s>" });
+    const expanded = (await (await fetch(`${server.url}/api/models/${LOCAL}?expand[]=gguf`)).json()) as Record<string, unknown>;
+    expect(Object.keys(expanded).sort()).toEqual(["_id", "gguf", "id"]);
+  });
+});
+
+describe("screenshots", () => {
+  it("captures the GGUF pages light/dark, phone/desktop", { timeout: 240_000 }, async () => {
+    const sizes = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
+    for (const scheme of ["light", "dark"] as const) {
+      for (const [device, viewport] of Object.entries(sizes)) {
+        const context = await newContext({ scheme, ...viewport });
+        let page = await open(context, `/${LIST_ROW}`);
+        await page.click("[data-use-this-model] > summary");
+        await page.click('[data-local-app="llama.cpp"] > summary');
+        await page.screenshot({ path: path.join(SHOTS, `gguf-menu-${device}-${scheme}.png`) });
+        expect(describeViolations(await runAxe(page)), `${device} ${scheme} menu`).toBe("");
+        await page.close();
+        page = await open(context, `/${LOCAL}?gguf=tiny-llama.Q4_K_M.gguf`);
+        await page.click('[data-local-app="llama.cpp"] > summary');
+        await page.screenshot({ path: path.join(SHOTS, `gguf-local-menu-${device}-${scheme}.png`) });
+        await page.close();
+        page = await open(context, `/${LOCAL}`);
+        await page.locator("[data-gguf-panel]").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(SHOTS, `gguf-panel-${device}-${scheme}.png`) });
+        expect(describeViolations(await runAxe(page)), `${device} ${scheme} panel`).toBe("");
+        expect(await readCspViolations(page)).toEqual([]);
+        await context.close();
+      }
+    }
+  });
+});
