@@ -13,6 +13,7 @@ import { modelIdSchema } from "#app/catalog/model-id.ts";
 import { originalFetch, toOverrideUrl } from "#app/inference/hub-fetch.server.ts";
 import { MAX_LINE_BYTES } from "#app/import/read-sources.ts";
 import { MAX_CARD_BYTES, describeIssues, importRecordSchema } from "#app/import/record-schema.ts";
+import { readBytesCapped } from "#app/utils/http.server.ts";
 
 /** Why a fetch failed, in the words the page uses: it timed out, the Hub has no such model, the Hub erred, or its answer was unusable. */
 export type HubFailureKind = "timeout" | "not-found" | "hub-error" | "invalid";
@@ -53,26 +54,8 @@ function idPath(id: string): string {
 
 /** Reads a body up to `limit` bytes; a longer body is refused rather than buffered. */
 async function readCapped(res: Response, limit: number, what: string): Promise<string> {
-  const declared = Number(res.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) {
-    await res.body?.cancel();
-    throw new HubFetchError("invalid", `The Hub's ${what} is larger than ${Math.round(limit / 1024 / 1024)} MB.`);
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new HubFetchError("invalid", `The Hub's ${what} is larger than ${Math.round(limit / 1024 / 1024)} MB.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const tooLarge = () => new HubFetchError("invalid", `The Hub's ${what} is larger than ${Math.round(limit / 1024 / 1024)} MB.`);
+  return (await readBytesCapped(res, limit, tooLarge)).toString("utf8");
 }
 
 function isAbort(e: unknown): boolean {

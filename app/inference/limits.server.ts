@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { GatewayError } from "#app/inference/errors.server.ts";
+import { readBytesCapped } from "#app/utils/http.server.ts";
 
 export interface RateLimitConfig {
   /** Requests allowed per window and client. */
@@ -99,26 +100,7 @@ function decodeBody(bytes: Uint8Array): string {
 
 /** Reads the body as text, stopping (413) as soon as it passes maxBytes; Content-Length is checked first. */
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) {
-    await request.body?.cancel().catch(() => {});
-    throw tooLarge(maxBytes);
-  }
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return decodeBody(Buffer.concat(chunks));
+  return decodeBody(await readBytesCapped(request, maxBytes, () => tooLarge(maxBytes)));
 }
 
 /** readBodyLimited for a Node request: past maxBytes the rest is read and dropped, so the 413 can still be sent. */

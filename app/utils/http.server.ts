@@ -30,3 +30,34 @@ export function methodNotAllowed(method: string, pathname: string): Response {
   const allow = allowedApiMethods(pathname);
   return jsonError(405, `${method.slice(0, 20)} is not supported on ${pathname.slice(0, 200)}; use ${allow}.`, { code: "method_not_allowed", field: null }, { Allow: allow, "Cache-Control": "no-store" });
 }
+
+/**
+ * A Fetch body's bytes, refused with `tooLarge()` as soon as it declares or passes `maxBytes`, so
+ * an oversized body is never held whole in memory. Used for bodies we receive and answers we fetch.
+ */
+export async function readBytesCapped(
+  message: { headers: Headers; body: ReadableStream<Uint8Array> | null },
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
+  const declared = Number(message.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await message.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!message.body) return Buffer.alloc(0);
+  const reader = message.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
