@@ -99,3 +99,43 @@ export function EmptyResults({ state, href = listingHref }: { state: ListingStat
   );
 }
 
+
+/** What was wrong with the URL's parameters and was left out, above the results. */
+export function ListingProblems({ problems }: { problems: readonly string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul data-testid="problems" className="mt-3 space-y-1 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+      {problems.map((p) => (
+        <li key={p}>{p}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The active filters as removable chips; `clearAll` adds a link that removes them all. */
+export function ActiveFilterChips({ state, active, href, clearAll }: { state: ListingState; active: readonly ActiveFilter[]; href: ViewHref; clearAll?: string }) {
+  if (active.length === 0) return null;
+  return (
+    <ul aria-label="Active filters" className="mt-3 flex flex-wrap items-center gap-2">
+      {active.map((f) => (
+        <li key={f.key}>
+          <Link
+            to={href(state, { ...f.remove, page: 1 })}
+            preventScrollReset
+            className="inline-flex items-center gap-1.5 rounded-full bg-gray-100 px-3 py-1 text-xs text-gray-800 hover:bg-gray-200 dark:bg-gray-800 dark:text-gray-200 dark:hover:bg-gray-700"
+            aria-label={`Remove ${f.label}`}
+          >
+            {f.label} <span aria-hidden="true">✕</span>
+          </Link>
+        </li>
+      ))}
+      {clearAll !== undefined && active.length > 1 && (
+        <li>
+          <Link to={clearAll} className="text-xs text-indigo-700 hover:underline dark:text-indigo-300">
+            Clear all
+          </Link>
+        </li>
+      )}
+    </ul>
+  );
+}

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate } from "react-router";
 import { SORT_KEYS, SORT_LABELS, listingHref, orgHref } from "#app/catalog/listing-params.ts";
 import type { OrgPageData } from "#app/catalog/org-page.server.ts";
-import { EmptyResults, PastEnd, type ViewHref, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
+import { ActiveFilterChips, EmptyResults, ListingProblems, PastEnd, type ViewHref, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
 import { ModelRow } from "#app/components/model-row.tsx";
 import { Pagination } from "#app/components/pagination.tsx";
 
@@ -84,30 +84,9 @@ export function OrgListing({ data }: { data: OrgPageData }) {
         </div>
       </Form>
 
-      {problems.length > 0 && (
-        <ul data-testid="problems" className="mt-3 space-y-1 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
-          {problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      )}
+      <ListingProblems problems={problems} />
 
-      {active.length > 0 && (
-        <ul aria-label="Active filters" className="mt-3 flex flex-wrap items-center gap-2">
-          {active.map((f) => (
-            <li key={f.key}>
-              <Link
-                to={href(state, { ...f.remove, page: 1 })}
-                preventScrollReset
-                className="inline-flex items-center gap-1.5 rounded-full bg-gray-100 px-3 py-1 text-xs text-gray-800 hover:bg-gray-200 dark:bg-gray-800 dark:text-gray-200 dark:hover:bg-gray-700"
-                aria-label={`Remove ${f.label}`}
-              >
-                {f.label} <span aria-hidden="true">✕</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ActiveFilterChips state={state} active={active} href={href} />
 
       <section aria-label="Models" className="mt-6" data-testid="results" data-view={orgHref(org, state).slice(org.length + 1)}>
         <h2 className="sr-only">Models</h2>

@@ -7,7 +7,7 @@ import { FacetPanel } from "#app/components/facet-panel.tsx";
 import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
 import { ModelRow } from "#app/components/model-row.tsx";
 import { Pagination } from "#app/components/pagination.tsx";
-import { EmptyResults, PastEnd, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
+import { ActiveFilterChips, EmptyResults, ListingProblems, PastEnd, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -140,37 +140,9 @@ export default function Models({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
 
-      {problems.length > 0 && (
-        <ul data-testid="problems" className="mt-3 space-y-1 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
-          {problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      )}
+      <ListingProblems problems={problems} />
 
-      {active.length > 0 && (
-        <ul aria-label="Active filters" className="mt-3 flex flex-wrap items-center gap-2">
-          {active.map((f) => (
-            <li key={f.key}>
-              <Link
-                to={listingHref(state, { ...f.remove, page: 1 })}
-                preventScrollReset
-                className="inline-flex items-center gap-1.5 rounded-full bg-gray-100 px-3 py-1 text-xs text-gray-800 hover:bg-gray-200 dark:bg-gray-800 dark:text-gray-200 dark:hover:bg-gray-700"
-                aria-label={`Remove ${f.label}`}
-              >
-                {f.label} <span aria-hidden="true">✕</span>
-              </Link>
-            </li>
-          ))}
-          {active.length > 1 && (
-            <li>
-              <Link to={listingHref(clearedState(state), { page: 1 })} className="text-xs text-indigo-700 hover:underline dark:text-indigo-300">
-                Clear all
-              </Link>
-            </li>
-          )}
-        </ul>
-      )}
+      <ActiveFilterChips state={state} active={active} href={listingHref} clearAll={listingHref(clearedState(state), { page: 1 })} />
 
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
         <aside aria-label="Filters" className="lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
