@@ -149,7 +149,8 @@ function buildUseThisModel(model: CatalogModel, gguf: string | null): UseThisMod
 
 function metadataSummary(model: CatalogModel, taskName: string | null, bases: readonly { id: string }[]): string[] {
   const out: string[] = [];
-  const what = taskName ? `a ${taskName.toLowerCase()} model` : "a model";
+  const task = taskName?.toLowerCase();
+  const what = task ? `${/^[aeiou]/.test(task) ? "an" : "a"} ${task} model` : "a model";
   out.push(`${model.id} is ${what}${model.libraryName ? ` for ${model.libraryName}` : ""} published by ${model.author}.`);
   if (model.license) out.push(`Its license is ${model.license}.`);
   const params = formatParams(model.params);
