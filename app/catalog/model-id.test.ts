@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkModelId, MAX_MODEL_ID_LENGTH, RESERVED_SEGMENTS } from "#app/catalog/model-id.ts";
+import { checkModelId, MAX_MODEL_ID_LENGTH, RESERVED_ORGS, RESERVED_SEGMENTS } from "#app/catalog/model-id.ts";
 
 describe("the Hub's model id grammar", () => {
   it("accepts real ids", () => {
@@ -30,7 +30,8 @@ describe("the Hub's model id grammar", () => {
     ["x".repeat(97), /must look like/],
     ["x".repeat(MAX_MODEL_ID_LENGTH + 1), /longer than 200/],
     ["api/foo", /reserves/],
-    ["Models/foo", /reserves/],
+    ["Tasks/foo", /reserves/],
+    ["models", /reserves/],
     [42, /must be a string/],
     [null, /must be a string/],
   ])("rejects %j", (value, reason) => {
@@ -39,8 +40,14 @@ describe("the Hub's model id grammar", () => {
     if (!r.ok) expect(r.message).toMatch(reason);
   });
 
-  it("reserves every first segment the site routes", () => {
-    for (const s of RESERVED_SEGMENTS) expect(checkModelId(`${s}/x`).ok, s).toBe(false);
+  it("refuses ids whose URL the site's own routes answer, and only those", () => {
+    for (const s of RESERVED_SEGMENTS) expect(checkModelId(s).ok, s).toBe(false);
+    for (const s of RESERVED_ORGS) expect(checkModelId(`${s}/x`).ok, s).toBe(false);
+    expect(checkModelId("API/models").ok).toBe(false);
+    // Real Hub ids: /playground/… and /spaces/… pages take three segments, so these stay reachable.
+    expect(checkModelId("Playground/myFirstModel").ok).toBe(true);
+    expect(checkModelId("spaces/x").ok).toBe(true);
+    expect(checkModelId("models/x").ok).toBe(true);
   });
 
   it("never accepts a string with a character outside the grammar (property)", () => {

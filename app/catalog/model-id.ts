@@ -6,12 +6,19 @@ import { z } from "zod";
  * digits, '.', '_' and '-', not starting with '.' or '-', with no '..'.
  */
 
-/** First path segments the app itself uses; a model id may not start with one of them. */
+/** Names the app's own single-segment URLs use: a one-part model id may not be one of them (`/models`, `/settings`, …). */
 export const RESERVED_SEGMENTS = [
   "api", "models", "tasks", "spaces", "settings", "playground", "chat-template", "assets", "docs",
   "search", "datasets", "login", "logout", "join", "new", "healthz", "robots.txt", "favicon.ico",
   "manifest.webmanifest", "theme", "resources", "__manifest",
 ] as const;
+
+/**
+ * First segments whose two-segment URLs the app itself answers (`/api/*`, `/tasks/:task`, the
+ * static `/assets/*`). Only these shadow an `org/name` id; `Playground/myFirstModel`, a real Hub
+ * model, stays reachable because `/playground/…` pages take three segments.
+ */
+export const RESERVED_ORGS = ["api", "tasks", "assets"] as const;
 
 // Checked against all 760k ids of the 2024-07-11 Hub dump: every one matches.
 const ID_PATTERN = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,95}\/)?[A-Za-z0-9_][A-Za-z0-9._-]{0,95}$/;
@@ -22,6 +29,12 @@ export function isReservedSegment(firstSegment: string): boolean {
   return (RESERVED_SEGMENTS as readonly string[]).includes(firstSegment.toLowerCase());
 }
 
+/** Whether the site's own routes would answer this id's URL instead of its model page. */
+export function isShadowedModelId(id: string): boolean {
+  const [first, second] = id.toLowerCase().split("/");
+  return second === undefined ? isReservedSegment(first!) : (RESERVED_ORGS as readonly string[]).includes(first!);
+}
+
 // Messages say "model id" so they read well after any field name ("id: …", "model: …").
 export const modelIdSchema = z
   .string({ error: "model id must be a string" })
@@ -30,7 +43,7 @@ export const modelIdSchema = z
   .max(MAX_MODEL_ID_LENGTH, `model id is longer than ${MAX_MODEL_ID_LENGTH} characters`)
   .regex(ID_PATTERN, "model id must look like 'org/name' or 'name' (letters, digits, '.', '_', '-')")
   .refine((id) => !id.includes(".."), "model id must not contain '..'")
-  .refine((id) => !isReservedSegment(id.split("/")[0]!), "model id starts with a name the site reserves (api, models, tasks, spaces, …)");
+  .refine((id) => !isShadowedModelId(id), "model id is a name the site reserves for its own pages (api/…, tasks/…, assets/…, or a one-part id such as models or settings)");
 
 /** The id, trimmed, or the first reason it breaks the grammar (for a 400 that names the field). */
 export function checkModelId(value: unknown): { ok: true; id: string } | { ok: false; message: string } {

@@ -23,6 +23,7 @@ describe("MODELYARD_ENDPOINTS", () => {
     ["a bad URL scheme", [{ name: "a", url: "file:///etc/passwd", models: ["a/b"] }], /invalid at 0\.url/],
     ["credentials in the URL", [{ name: "a", url: "http://u:p@host/v1", models: ["a/b"] }], /keyEnv, not in the URL/],
     ["a duplicate name", [{ name: "a", url: "http://h/v1", models: ["a/b"] }, { name: "a", url: "http://h/v1", models: ["a/b"] }], /names "a" twice/],
+    ["a served name given as the catalogue id", [{ name: "a", url: "http://h/v1", models: ["llama3.1:8b"] }], /invalid at 0\.models\.0.*"served"/],
     ["an arbitrary keyEnv", [{ name: "a", url: "http://h/v1", models: ["a/b"], keyEnv: "AWS_SECRET_ACCESS_KEY" }], /MODELYARD_ENDPOINT_KEY_/],
   ])("rejects %s", (_label, value, message) => {
     expect(() => configuredEndpoints(env(value))).toThrow(EndpointConfigError);

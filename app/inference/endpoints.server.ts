@@ -9,12 +9,23 @@
  *   "keyEnv":"MODELYARD_ENDPOINT_KEY_LAB"}]'
  */
 import { z } from "zod";
+import { modelIdSchema } from "#app/catalog/model-id.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 
-const endpointModelSchema = z.union([
-  z.string().min(1).max(300),
-  z.strictObject({ id: z.string().min(1).max(300), served: z.string().min(1).max(300) }),
-]);
+// The id is the catalogue's (the Hub grammar, as every request's `model` is checked against);
+// a server-side name that differs, such as Ollama's `llama3.1:8b`, goes in `served`.
+const endpointModelSchema = z
+  .union([z.string().min(1).max(300), z.strictObject({ id: z.string().min(1).max(300), served: z.string().min(1).max(300) })])
+  .superRefine((entry, ctx) => {
+    const id = typeof entry === "string" ? entry : entry.id;
+    const checked = modelIdSchema.safeParse(id);
+    if (!checked.success) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${id}" is not a catalogue id (${checked.error.issues[0]?.message ?? "bad id"}); name the model as {"id": "org/name", "served": "${id}"}`,
+      });
+    }
+  });
 
 const endpointSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "names use letters, digits, . _ - (at most 100)"),

@@ -2,7 +2,7 @@ import type { CatalogModel, ChatTemplateIssue, GatedMode } from "#app/catalog/mo
 import { getDb } from "#app/db/db.server.ts";
 import { findSimilarModelIds, getModelById } from "#app/db/queries/models.server.ts";
 import { type DerivedGroup, existingModelIds, listDerivedModels, listModelsByAuthor, listSpacesUsingModel, type SpaceUsingModel } from "#app/db/queries/model-tree.server.ts";
-import { RESERVED_SEGMENTS } from "#app/catalog/model-id.ts";
+import { isShadowedModelId } from "#app/catalog/model-id.ts";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { MODEL_TABS, type ModelTab } from "#app/components/model-tabs.tsx";
 import { shouldShowTableOfContents } from "#app/components/table-of-contents.tsx";
@@ -189,9 +189,8 @@ function pickTab(url: URL): ModelTab {
  */
 export async function loadModelPage(id: string, url: URL, context: unknown): Promise<ModelPageData> {
   const scope = scopeOf(context);
-  const first = id.split("/")[0]!.toLowerCase();
   const { db } = getDb();
-  const { model, live } = (RESERVED_SEGMENTS as readonly string[]).includes(first)
+  const { model, live } = isShadowedModelId(id)
     ? { model: null, live: null }
     : await withLiveDetails(await getModelById(db, id), () => getModelById(db, id));
   if (!model) {
