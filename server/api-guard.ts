@@ -11,7 +11,11 @@ import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
 // The methods React Router hands to a route's loader or action.
 const ROUTED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 
-const isApiPath = (url: string): boolean => url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
+// Case-blind, as React Router's matching is: /API/models reaches the same routes.
+const isApiPath = (url: string): boolean => {
+  const head = url.slice(0, 5).toLowerCase();
+  return head === "/api" || head === "/api/" || head === "/api?";
+};
 
 async function send(res: ExpressResponse, response: Response): Promise<void> {
   res.status(response.status);

@@ -1,0 +1,42 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiErrorHandler, apiMethodGuard } from "#server/api-guard.ts";
+
+let server: Server;
+let base = "";
+
+beforeAll(async () => {
+  const app = express();
+  app.use(apiMethodGuard);
+  // Stands where React Router would: anything the guard lets through.
+  app.use((_req, res) => void res.status(200).type("text/plain").send("routed"));
+  app.use(apiErrorHandler);
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe("the /api guard", () => {
+  it.each(["/api/models", "/API/models", "/Api/models?x=1", "/api"])("answers a method React Router never routes on %s with a JSON 405", async (p) => {
+    const res = await fetch(base + p, { method: "PROPFIND" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(res.headers.get("allow")).toBeTruthy();
+  });
+
+  it("answers an encoded control character in an /api path with a JSON 400 naming the path", async () => {
+    const res = await fetch(`${base}/API/models/a%0Ab`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { field: string } }).error.field).toBe("path");
+  });
+
+  it("leaves other paths and routed methods to the router", async () => {
+    expect(await (await fetch(`${base}/apis/x`, { method: "PROPFIND" })).text()).toBe("routed");
+    expect(await (await fetch(`${base}/api/models`)).text()).toBe("routed");
+  });
+});
