@@ -144,6 +144,25 @@ for (const dialect of testDialects()) {
       expect(hubCalls("live/empty-repo")).toBe(asked);
     });
 
+    it("fills only what the catalogue lacks: an imported config, tags and card data stay", async () => {
+      // A card imported with its own config (say, a local folder), but no file list yet.
+      const local = { architectures: ["LlamaForSequenceClassification"], model_type: "llama", num_labels: 3 };
+      await seed({ ...listRow("live/ok"), tags: ["transformers", "local-tag"], config: local, cardData: { license: "mit" }, readme: "# Local card\n" });
+      expect(await service().ensure(await model("live/ok"))).toEqual({ state: "stored" });
+      const after = await model("live/ok");
+      expect(after.siblings.map((s) => s.rfilename)).toEqual(["config.json", "model.safetensors"]);
+      expect(after.sha).toBe(SHA);
+      expect(after.config).toEqual(local);
+      expect(after.tags).toContain("local-tag");
+      expect(after.cardData).toEqual({ license: "mit" });
+      expect(after.cardMarkdown).toBe("# Local card\n");
+    });
+
+    it("never asks the Hub about a model that has its card and files (a local folder import)", async () => {
+      await seed({ ...listRow("live/ok"), readme: "# Local\n", siblings: [{ rfilename: "model.gguf" }] });
+      expect(needsLiveDetails(await model("live/ok"))).toBe(false);
+    });
+
     it("keeps an imported card and asks only for the record", async () => {
       await seed({ ...listRow("live/has-card"), readme: "# Our own card\n" });
       const live = service();

@@ -11,6 +11,7 @@
  */
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
 import { type HubClient, type HubFailureKind, type HubRecord, HubFetchError, createHubClient } from "#app/import/hub-client.server.ts";
 import { type TemplateValidator, importItems } from "#app/import/importer.server.ts";
 import { ByteLru } from "#app/markdown/byte-lru.ts";
@@ -37,9 +38,12 @@ export interface LiveDetailsOptions {
   now?: () => number;
 }
 
-/** Whether the page should ask the Hub: no full record yet (no commit sha), no card, or no file list. */
-export function needsLiveDetails(model: Pick<CatalogModel, "sha" | "cardMarkdown" | "siblings">): boolean {
-  return model.sha === null || model.cardMarkdown === null || model.siblings.length === 0;
+/**
+ * Whether the page should ask the Hub: no card or no file list. A model imported from a local
+ * folder has both (and no commit sha, which is no reason to ask), so it is never sent to the Hub.
+ */
+export function needsLiveDetails(model: Pick<CatalogModel, "cardMarkdown" | "siblings">): boolean {
+  return model.cardMarkdown === null || model.siblings.length === 0;
 }
 
 /**
@@ -48,12 +52,31 @@ export function needsLiveDetails(model: Pick<CatalogModel, "sha" | "cardMarkdown
  * and reorder listings and provider filters on page views (and an unexpanded record carries no
  * mapping at all, which would read as "withdrawn"), so only the details are kept.
  */
-function detailsOnly(record: HubRecord): HubRecord {
-  const out: HubRecord = { ...record };
-  delete out.downloads;
-  delete out.likes;
-  delete out.trendingScore;
-  delete out.inferenceProviderMapping;
+function detailsOnly(record: HubRecord, stored: CatalogModel | null): HubRecord {
+  const out: HubRecord = { id: record.id };
+  if (record.readme !== undefined) out.readme = record.readme;
+  // A page view fills what the catalogue lacks and never replaces what an import stored (a local
+  // folder's config and files, a card's front matter): the importer takes any field present.
+  const take = <K extends keyof HubRecord>(key: K, catalogueHasIt: boolean) => {
+    if (!catalogueHasIt && record[key] !== undefined) out[key] = record[key];
+  };
+  take("sha", stored?.sha != null);
+  take("lastModified", stored?.lastModified != null);
+  take("createdAt", stored?.createdAt != null);
+  take("gated", stored?.sha != null);
+  take("pipeline_tag", stored?.pipelineTag != null);
+  take("library_name", stored?.libraryName != null);
+  take("tags", (stored?.tags.length ?? 0) > 0);
+  take("siblings", (stored?.siblings.length ?? 0) > 0);
+  take("config", stored?.config != null);
+  take("cardData", stored?.cardData != null);
+  take("safetensors", stored?.safetensors != null);
+  take("gguf", stored?.gguf != null);
+  // A derived value gives way to the Hub's own; an imported Hub value stays.
+  take("transformersInfo", stored?.transformersInfoSource === "hub");
+  take("widgetData", stored?.widgetData != null);
+  take("model-index", stored?.modelIndex != null);
+  take("spaces", (stored?.spaces.length ?? 0) > 0);
   return out;
 }
 
@@ -71,8 +94,9 @@ export function createLiveDetails(opts: LiveDetailsOptions): LiveDetails {
     try {
       const handle = opts.db();
       const record = await opts.client.fetchModel(id, { signal: AbortSignal.timeout(opts.deadlineMs), withReadme });
+      const stored = await getModelById(handle.db, id);
       const items = (async function* () {
-        yield { kind: "record" as const, source: "live:huggingface", line: 1, value: detailsOnly(record) };
+        yield { kind: "record" as const, source: "live:huggingface", line: 1, value: detailsOnly(record, stored) };
       })();
       const summary = await importItems(handle, items, { validateTemplate: opts.validateTemplate });
       if (summary.rejected > 0) {
