@@ -2,8 +2,38 @@ import { MarkdownContent } from "#app/components/markdown-content.tsx";
 import { TableOfContents } from "#app/components/table-of-contents.tsx";
 import type { ModelPageData } from "#app/routes/model-page.server.ts";
 
+function MetadataSummary({ summary }: { summary: string[] }) {
+  return (
+    <>
+      <p className="mt-3 text-sm text-gray-700 dark:text-gray-300">What the catalogue’s metadata says:</p>
+      <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
+        {summary.map((s) => (
+          <li key={s}>{s}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** The rendered README (front matter removed), with a table of contents for long cards. */
-export function ModelCard({ card, summary, modelId, hubUrl }: { card: ModelPageData["card"]; summary: string[]; modelId: string; hubUrl: string }) {
+export function ModelCard({ card, empty, summary, modelId, hubUrl }: { card: ModelPageData["card"]; empty: boolean; summary: string[]; modelId: string; hubUrl: string }) {
+  if (!card && empty) {
+    return (
+      <section aria-labelledby="card-empty" className="self-start rounded-lg border border-dashed border-gray-300 p-6 dark:border-gray-700" data-card-empty="" data-card-known-empty="">
+        <h2 id="card-empty" className="text-lg font-semibold">
+          No model card
+        </h2>
+        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+          {`The repository of ${modelId} has no README, or an empty one, as imported into this catalogue. `}
+          <a href={hubUrl} className="text-indigo-700 underline hover:no-underline dark:text-indigo-300" data-hub-link="">
+            {modelId} on the Hub
+          </a>
+          .
+        </p>
+        <MetadataSummary summary={summary} />
+      </section>
+    );
+  }
   if (!card) {
     // The bundled catalogue leaves card prose out, so a missing card says nothing about the authors.
     const fileName = `${modelId.replace("/", "__")}.md`;
@@ -24,12 +54,7 @@ export function ModelCard({ card, summary, modelId, hubUrl }: { card: ModelPageD
           <code className="font-mono text-xs">modelyard import &lt;folder&gt;</code>, or run the server with{" "}
           <code className="font-mono text-xs">MODELYARD_LIVE=1</code> to fetch missing details from the Hub when a page is opened.
         </p>
-        <p className="mt-3 text-sm text-gray-700 dark:text-gray-300">What the catalogue’s metadata says:</p>
-        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
-          {summary.map((s) => (
-            <li key={s}>{s}</li>
-          ))}
-        </ul>
+        <MetadataSummary summary={summary} />
       </section>
     );
   }

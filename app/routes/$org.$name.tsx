@@ -55,7 +55,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
       <div className="mt-6">
         {tab === "card" ? (
           <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
-            <ModelCard card={loaderData.card} summary={loaderData.summary} modelId={model.id} hubUrl={model.hubUrl} />
+            <ModelCard card={loaderData.card} empty={loaderData.cardEmpty} summary={loaderData.summary} modelId={model.id} hubUrl={model.hubUrl} />
             <aside aria-label="About this model" className="space-y-4">
               <ModelChatDemo modelId={model.id} />
               <GgufPanel gguf={loaderData.gguf} />

@@ -72,6 +72,8 @@ export interface ModelPageData {
   model: ModelHeaderView;
   tab: ModelTab;
   card: { html: IslandHtml; headings: Array<{ depth: number; id: string; text: string }>; hasMath: boolean; showToc: boolean; error: string | null } | null;
+  /** The catalogue holds the card, and it is empty: the repository has no README (or an empty one). */
+  cardEmpty: boolean;
   /** Sentences describing the model from its metadata, for models without a card. */
   summary: string[];
   files: FilesView | null;
@@ -258,6 +260,7 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
     model: header,
     tab,
     card,
+    cardEmpty: model.cardMarkdown !== null && model.cardMarkdown.trim() === "",
     summary: card ? [] : metadataSummary({ ...model, params: header.params }, taskName, bases),
     files: tab === "files" ? buildFilesView(model, url.searchParams.get("file"), hub, revision, scope.islands) : null,
     tree: { bases, derived },

@@ -1,9 +1,11 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 
 /**
  * Organisation pages and honest absences (issue 13, items 4 and 5) in a real browser on the
@@ -161,6 +163,20 @@ describe("honest absences", () => {
     await page.waitForURL((u) => u.pathname === "/Qwen");
     expect(await page.locator("[data-org-page] h1").innerText()).toBe("Qwen");
     await context.close();
+  });
+
+  it("says a repository has no README when the catalogue holds an empty card, without advice to fetch it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "empty-card-"));
+    try {
+      fs.writeFileSync(path.join(dir, "empty.jsonl"), `${JSON.stringify({ id: "empty-card/repo", readme: "", pipeline_tag: "fill-mask", downloads: 3 })}\n`);
+      importIntoServer(server, path.join(dir, "empty.jsonl"));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const html = await (await fetch(`${server.url}/empty-card/repo`)).text();
+    expect(html).toContain("data-card-known-empty");
+    expect(html).toContain("has no README, or an empty one");
+    expect(html).not.toContain("MODELYARD_LIVE=1");
   });
 
   it("leaves unknown file sizes out instead of dashing them", async () => {
