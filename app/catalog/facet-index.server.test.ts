@@ -41,6 +41,23 @@ function build(rows: FacetSourceRow[]) {
 }
 
 describe("facet index", () => {
+  it("finishes in slices to the same index as in one go (background builds yield between slices)", async () => {
+    // Past two slice boundaries, with gaps in the row ids.
+    const rows: FacetSourceRow[] = Array.from({ length: 210_000 }, (_, i) => ({ ...ROWS[i % ROWS.length]!, rid: 10 + i * 2 }));
+    const fill = () => {
+      const b = new FacetIndexBuilder();
+      for (const r of rows) b.add(r);
+      return b;
+    };
+    let pauses = 0;
+    const sliced = await fill().finishInSlices(3, async () => void pauses++);
+    const whole = fill().finish(3);
+    expect(pauses).toBeGreaterThan(2);
+    expect(sliced?.rows).toBe(rows.length);
+    expect(sliced?.tallyFilters(F({}))).toEqual(whole?.tallyFilters(F({})));
+    expect(sliced?.tallyRids([10, 11, 12, 420_008])).toEqual(whole?.tallyRids([10, 11, 12, 420_008]));
+  });
+
   it("shares one profile between rows that agree on every facet, tags in any order", () => {
     const index = build(ROWS);
     expect(index.rows).toBe(5);

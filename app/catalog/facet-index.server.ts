@@ -125,6 +125,11 @@ function distinctSorted(into: number[]): number[] {
   return into;
 }
 
+// Rows per slice of finishInSlices: a pass over this many takes about a millisecond.
+const FINISH_SLICE = 100_000;
+// Profiles per slice of tallyFiltersInSlices: about 2–3 ms for the broadest filter.
+const PROFILE_SLICE = 8_000;
+
 /** Collects rows (in any order), then freezes them into a FacetIndex. */
 export class FacetIndexBuilder {
   private readonly tasks = new Dictionary();
@@ -184,23 +189,51 @@ export class FacetIndexBuilder {
 
   /** The index, or null when row ids are too sparse to address directly (see FacetIndex). */
   finish(generation: number): FacetIndex | null {
+    const steps = this.finishSteps(generation);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same as finish, with `pause` awaited between slices: over 760k rows the passes take some
+   * 20 ms, too long to hold the event loop that serves requests.
+   */
+  async finishInSlices(generation: number, pause: () => Promise<void>): Promise<FacetIndex | null> {
+    const steps = this.finishSteps(generation);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  /** finish's passes over the rows, yielding every FINISH_SLICE rows; one code path for both. */
+  private *finishSteps(generation: number): Generator<void, FacetIndex | null> {
     const rids = this.rowRid.trimmed();
+    yield;
     const profiles = this.rowProfile.trimmed();
+    yield;
     let lo = Number.POSITIVE_INFINITY;
     let hi = -1;
-    for (const r of rids) {
+    for (let i = 0; i < rids.length; i++) {
+      const r = rids[i]!;
       if (r < lo) lo = r;
       if (r > hi) hi = r;
+      if ((i + 1) % FINISH_SLICE === 0) yield;
     }
     if (rids.length === 0) lo = 0;
     const span = hi - lo + 1;
     if (!isIndexableSpan(span, rids.length)) return null;
     const byRid = new Int32Array(Math.max(0, span)).fill(-1);
+    yield;
     const counts = new Uint32Array(this.pTask.length);
     for (let i = 0; i < rids.length; i++) {
       const p = profiles[i]!;
       byRid[rids[i]! - lo] = p;
       counts[p]! += 1;
+      if ((i + 1) % FINISH_SLICE === 0) yield;
     }
     return new FacetIndex({
       generation,
@@ -290,12 +323,37 @@ export class FacetIndex {
    * whole buckets: those need the database.
    */
   tallyFilters(filters: CatalogFilters): FacetTally | null {
+    const steps = this.tallyFilterSteps(filters);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same as tallyFilters, with `pause` awaited between slices of profiles: a broad filter
+   * visits all 60k profiles of the 760k-row catalogue (some 20 ms), too long for background work
+   * to hold the event loop.
+   */
+  async tallyFiltersInSlices(filters: CatalogFilters, pause: () => Promise<void>): Promise<FacetTally | null> {
+    const steps = this.tallyFilterSteps(filters);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  private *tallyFilterSteps(filters: CatalogFilters): Generator<void, FacetTally | null> {
     const test = this.compile(filters);
     if (test === null) return null;
     const { counts } = this.d;
-    return this.tallyProfiles((add) => {
-      for (let p = 0; p < counts.length; p++) if (test(p)) add(p, counts[p]!);
-    });
+    const tally = this.tallier();
+    for (let p = 0; p < counts.length; p++) {
+      if (test(p)) tally.add(p, counts[p]!);
+      if ((p + 1) % PROFILE_SLICE === 0) yield;
+    }
+    return tally.done();
   }
 
   /** The exact number of rows matching `filters`, or null as for tallyFilters. */
@@ -347,6 +405,13 @@ export class FacetIndex {
 
   /** `visit` calls add(profile, rows) once per profile to count. */
   private tallyProfiles(visit: (add: (p: number, n: number) => void) => void): FacetTally {
+    const tally = this.tallier();
+    visit(tally.add);
+    return tally.done();
+  }
+
+  /** Counters that add(profile, rows) feeds, turned into a FacetTally by done(). */
+  private tallier(): { add: (p: number, n: number) => void; done: () => FacetTally } {
     const d = this.d;
     // Typed counters by dictionary id: a profile adds to a dozen values, and a broad filter
     // matches tens of thousands of profiles, so string-keyed maps would dominate.
@@ -357,7 +422,7 @@ export class FacetIndex {
     const providers = new Uint32Array(d.providers.values.length);
     const buckets = new Uint32Array(PARAM_BUCKETS.length);
     let total = 0;
-    visit((p, n) => {
+    const add = (p: number, n: number) => {
       total += n;
       const task = d.pTask[p]!;
       if (task !== NONE) tasks[task]! += n;
@@ -371,25 +436,28 @@ export class FacetIndex {
       for (let i = p === 0 ? 0 : d.pTagEnd[p - 1]!; i < tagEnd; i++) tags[d.tagIds[i]!]! += n;
       const providerEnd = d.pProviderEnd[p]!;
       for (let i = p === 0 ? 0 : d.pProviderEnd[p - 1]!; i < providerEnd; i++) providers[d.providerIds[i]!]! += n;
-    });
+    };
     const toMap = (counts: Uint32Array, dict: Dictionary) => {
       const m = new Map<string, number>();
       for (let i = 0; i < counts.length; i++) if (counts[i]! > 0) m.set(dict.values[i]!, counts[i]!);
       return m;
     };
-    const params = new Map<string, number>();
-    buckets.forEach((n, i) => {
-      if (n > 0) params.set(PARAM_BUCKETS[i]!.id, n);
-    });
-    return {
-      total,
-      tasks: toMap(tasks, d.tasks),
-      libraries: toMap(libraries, d.libraries),
-      licenses: toMap(licenses, d.licenses),
-      params,
-      tags: toMap(tags, d.tags),
-      providers: toMap(providers, d.providers),
+    const done = (): FacetTally => {
+      const params = new Map<string, number>();
+      buckets.forEach((n, i) => {
+        if (n > 0) params.set(PARAM_BUCKETS[i]!.id, n);
+      });
+      return {
+        total,
+        tasks: toMap(tasks, d.tasks),
+        libraries: toMap(libraries, d.libraries),
+        licenses: toMap(licenses, d.licenses),
+        params,
+        tags: toMap(tags, d.tags),
+        providers: toMap(providers, d.providers),
+      };
     };
+    return { add, done };
   }
 }
 

@@ -1,0 +1,56 @@
+/**
+ * Sizing for background work done in slices on the event loop that serves requests
+ * (docs/decisions/0017-background-work-off-the-request-path.md).
+ *
+ * A slice of N rows read through better-sqlite3 is one synchronous call, so the only way to bound
+ * how long it holds the event loop is to choose N: each slice is timed, and the next one is sized
+ * from the rows per millisecond just measured, so that a slice takes about `budgetMs` whatever the
+ * rows cost (wide JSON tags, a filter that rejects most rows, a cold page cache).
+ */
+
+/**
+ * Slice budget. A request that arrives during a slice waits for the rest of it, so the budget is
+ * added to request latency as well as to the event-loop delay: 4 ms slices measured worse under
+ * light traffic than today's 1,000-row slices of a cheap recount (about 0.4 ms each).
+ */
+export const SLICE_BUDGET_MS = 2;
+
+/**
+ * Today's behaviour before slicing was sized by time: fixed 1,000-row slices, whatever they cost.
+ * Kept behind an environment switch only so `npm run bench:catalog -- --mixed` can compare the two
+ * in one run; nothing else sets it.
+ */
+export function fixedSlices(): boolean {
+  return process.env["MODELYARD_BACKGROUND_SLICES"] === "fixed";
+}
+
+export const FIXED_SLICE_ROWS = 1_000;
+
+export interface SliceSizer {
+  /** Rows (or row ids) for the next slice. */
+  readonly size: number;
+  /** Records how long the slice just run took and how many ids it covered. */
+  record(ms: number, covered: number): void;
+}
+
+export function createSliceSizer(opts: { initial: number; min: number; max: number; budgetMs?: number }): SliceSizer {
+  if (fixedSlices()) return { size: FIXED_SLICE_ROWS, record: () => undefined };
+  const budget = opts.budgetMs ?? SLICE_BUDGET_MS;
+  let size = opts.initial;
+  return {
+    get size() {
+      return size;
+    },
+    record(ms, covered) {
+      // Grow at most 2x a step (a fast slice may be luck), shrink as far as the measure says.
+      const perMs = covered / Math.max(ms, 0.05);
+      const next = Math.floor(perMs * budget);
+      size = Math.max(opts.min, Math.min(opts.max, Math.min(next, size * 2)));
+    },
+  };
+}
+
+/** Lets pending I/O (requests) run before the next slice. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
