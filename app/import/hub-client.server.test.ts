@@ -76,6 +76,13 @@ describe("Hub client (against the Hub simulator)", () => {
     expect(err.message).toContain("503");
   });
 
+  it("keeps the record when only the README fails, leaving the card missing", async () => {
+    sim.scriptFault({ path: "/sim-org/tiny/raw/main/README.md" }, { kind: "error", status: 503 });
+    const record = await client().fetchModel("sim-org/tiny", { withReadme: true });
+    expect(record.id).toBe("sim-org/tiny");
+    expect(record.readme).toBeUndefined();
+  });
+
   it("reports a body that is not JSON, or not a model record, as invalid", async () => {
     sim.addHubModel({ ...tiny, id: "sim-org/bad", details: { siblings: "not a list" } });
     // A 200 HTML page, as a captive portal or a proxy's error page would send.

@@ -107,10 +107,17 @@ export function createHubClient(opts: HubClientOptions): HubClient {
     const u = urls(id);
 
     // Both requests at once: the deadline covers the slower of the two, not their sum.
-    const [modelRes, readmeRes] = await Promise.all([
+    const [modelSettled, readmeSettled] = await Promise.allSettled([
       get(u.model, signal, "application/json"),
       withReadme ? get(u.readme, signal, "text/plain, text/markdown") : Promise.resolve(null),
     ]);
+    // A card that could not be had leaves the card missing; the record's details still count.
+    const readmeRes = readmeSettled.status === "fulfilled" ? readmeSettled.value : null;
+    if (modelSettled.status === "rejected") {
+      await readmeRes?.body?.cancel().catch(() => {});
+      throw modelSettled.reason;
+    }
+    const modelRes = modelSettled.value;
 
     if (modelRes.status === 404 || modelRes.status === 401) {
       // The Hub answers 401 for a repository that does not exist (or is private) when asked without a token.
@@ -151,13 +158,14 @@ export function createHubClient(opts: HubClientOptions): HubClient {
         await readmeRes.body?.cancel();
         record.readme = "";
       } else if (!readmeRes.ok) {
+        // The card stays missing (a later visit asks again); the record is still worth storing.
         await readmeRes.body?.cancel();
-        throw new HubFetchError("hub-error", `The Hub answered HTTP ${readmeRes.status} for the model card.`, readmeRes.status);
       } else {
-        const card = await read(readmeRes, MAX_CARD_BYTES, "model card", signal);
-        const checkedCard = importRecordSchema.shape.readme.safeParse(card);
-        if (!checkedCard.success) throw new HubFetchError("invalid", `The Hub's model card is unusable (${describeIssues(checkedCard.error)}).`);
-        record.readme = card;
+        const card = await read(readmeRes, MAX_CARD_BYTES, "model card", signal).catch((e: unknown) => {
+          if (signal?.aborted) throw e;
+          return null;
+        });
+        if (card !== null && importRecordSchema.shape.readme.safeParse(card).success) record.readme = card;
       }
     }
     return record;
