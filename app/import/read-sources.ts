@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { gguf } from "@huggingface/gguf";
 import YAML from "yaml";
+import { isGgufFilename } from "#app/catalog/gguf.ts";
 
 /** A file the importer cannot read at all (not JSON, missing, unreadable). Exit code 1. */
 export class ImportFileError extends Error {
@@ -153,7 +154,7 @@ const MODEL_FOLDER_MARKERS = ["config.json", "tokenizer_config.json", "README.md
 
 export function isModelFolder(dir: string): boolean {
   const entries = fs.readdirSync(dir);
-  return entries.some((e) => MODEL_FOLDER_MARKERS.includes(e) || e.endsWith(".gguf") || e.endsWith(".safetensors"));
+  return entries.some((e) => MODEL_FOLDER_MARKERS.includes(e) || isGgufFilename(e) || e.endsWith(".safetensors"));
 }
 
 /** A local model repository: README, config.json, tokenizer_config.json, GGUF headers, file sizes. */
@@ -190,7 +191,7 @@ export async function modelFolderItem(dir: string, id: string): Promise<SourceIt
       config["tokenizer_config"] = tokenizerConfig;
     }
     if (Object.keys(config).length) value["config"] = config;
-    const ggufFile = siblings.find((s) => s.rfilename.endsWith(".gguf"));
+    const ggufFile = siblings.find((s) => isGgufFilename(s.rfilename));
     if (ggufFile) {
       const { metadata, parameterCount } = await gguf(path.join(dir, ggufFile.rfilename), {
         allowLocalFile: true,

@@ -24,10 +24,10 @@ import {
   type LocalAppEntry,
   UNKNOWN_GGUF_CONTEXT_LENGTH,
   getLocalAppSnippets,
-  ggufFilesOf,
   normaliseLocalAppSnippets,
 } from "#app/snippets/local-app-snippets.ts";
 import { pipelineTagFor, toModelData } from "#app/snippets/model-data.ts";
+import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
 
 const CATALOGUE = path.resolve(import.meta.dirname, "..", "..", "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
 
@@ -200,7 +200,7 @@ describe("the bundled catalogue's Use-this-model snippets", () => {
       // row is GGUF but the 2024 catalogue holds no header (so no context length) for it.
       const header = r["gguf"] as ModelData["gguf"] | undefined;
       const data: ModelData = { ...toModelData(m), gguf: header ?? { total: m.params ?? 0, context_length: UNKNOWN_GGUF_CONTEXT_LENGTH } };
-      const files = ggufFilesOf(m);
+      const files = ggufFilesWithQuant(m).map((f) => f.rfilename);
       if (files.length) withFiles++;
       for (const filepath of [undefined, files[0]]) {
         const expected = Object.entries(apps)

@@ -5,13 +5,13 @@ import { fixtureById, loadLibraryFixtures, slug } from "#app/snippets/fixtures/l
 import type { LocalAppEntry } from "#app/snippets/local-app-snippets.ts";
 import {
   getLocalAppSnippets,
-  ggufFilesOf,
   isSafeDeeplink,
   normaliseLocalAppSnippets,
   toLocalAppModelData,
   UNKNOWN_GGUF_CONTEXT_LENGTH,
 } from "#app/snippets/local-app-snippets.ts";
 import { isGgufRepo } from "#app/catalog/gguf.ts";
+import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
 
 const fixtures = loadLibraryFixtures();
 const catalogOf = (id: string) => fixtureById(fixtures.map((f) => f.catalog), id);
@@ -130,7 +130,7 @@ describe("getLocalAppSnippets", () => {
   it("fills the quant tag when a file is picked, as the library does", () => {
     const model = catalogOf("Qwen/Qwen2-0.5B-Instruct-GGUF");
     const file = "qwen2-0_5b-instruct-q4_k_m.gguf";
-    expect(ggufFilesOf(model)).toContain(file);
+    expect(ggufFilesWithQuant(model).map((f) => f.rfilename)).toContain(file);
     const entries = getLocalAppSnippets(model, { filepath: file });
     expect(entries.find((e) => e.key === "ollama")?.snippets?.[0]?.content).toBe(
       "ollama run hf.co/Qwen/Qwen2-0.5B-Instruct-GGUF:Q4_K_M",

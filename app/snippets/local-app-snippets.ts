@@ -6,7 +6,7 @@
 import type { LocalApp, LocalAppSnippet, ModelData, PipelineType } from "@huggingface/tasks";
 import { LOCAL_APPS } from "@huggingface/tasks";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
-import { isGgufFilename, isGgufRepo } from "#app/catalog/gguf.ts";
+import { isGgufRepo } from "#app/catalog/gguf.ts";
 import { toModelData } from "#app/snippets/model-data.ts";
 
 export interface LocalAppSnippetBlock {
@@ -165,9 +165,4 @@ export function toLocalAppModelData(model: CatalogModel): ModelData {
 
 export function getLocalAppSnippets(model: CatalogModel, options: LocalAppOptions = {}): LocalAppEntry[] {
   return localAppSnippetsFromModelData(toLocalAppModelData(model), options);
-}
-
-/** The repo's .gguf files, for a file picker that fills the library's {{GGUF_FILE}} placeholder. */
-export function ggufFilesOf(model: CatalogModel): string[] {
-  return model.siblings.map((sibling) => sibling.rfilename).filter(isGgufFilename);
 }

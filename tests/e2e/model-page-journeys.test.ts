@@ -16,11 +16,12 @@ import { getModelById } from "#app/db/queries/models.server.ts";
 import { getInferenceSnippetsFor, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { loadLibraryFixtures } from "#app/snippets/fixtures/load-fixtures.ts";
-import { getLocalAppSnippets, ggufFilesOf } from "#app/snippets/local-app-snippets.ts";
+import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 import type { TestServer } from "./support/server.ts";
 import { writeImportFixtures } from "#tests/support/fixtures.ts";
 import { importIntoServer, startModelPageServer } from "./model-page-support.ts";
+import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
 
 const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const CHAT = "Qwen/Qwen2-72B-Instruct";
@@ -112,7 +113,7 @@ describe("Use this model", () => {
 
   it("fills the chosen GGUF file into the local-app commands (a plain GET form)", async () => {
     const m = await model(GGUF);
-    const files = ggufFilesOf(m);
+    const files = ggufFilesWithQuant(m).map((f) => f.rfilename);
     const file = files[1]!;
     const context = await newContext();
     const page = await open(context, `/${GGUF}`);
