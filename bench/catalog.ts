@@ -14,6 +14,8 @@
  *   --no-handler     skip the in-handler part (HTTP and server RSS only)
  *   --no-baseline    skip the baseline
  *   --only sqlite|postgres
+ *   --mixed          only mixed traffic over HTTP (bench/catalog-mixed.ts), today's background
+ *                    work next to the time-sliced one; --requests N per phase (default 400)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -51,6 +53,7 @@ import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { runMixed } from "./catalog-mixed.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DATA = path.resolve(ROOT, "..", "shared", "data", "hub-models-2024-07-11.jsonl.gz");
@@ -64,6 +67,8 @@ const { values: opt } = parseArgs({
     "no-handler": { type: "boolean", default: false },
     "no-baseline": { type: "boolean", default: false },
     only: { type: "string" },
+    mixed: { type: "boolean", default: false },
+    requests: { type: "string", default: "400" },
   },
 });
 const ITER = Math.max(3, Number(opt.iterations));
@@ -343,6 +348,12 @@ async function httpClasses(databaseUrl: string): Promise<{ rows: ClassResult[]; 
 // ---- main ------------------------------------------------------------------------------------
 
 async function runEngine(label: string, databaseUrl: string, handlerGoal: number): Promise<void> {
+  if (opt.mixed) {
+    const handle = openDatabase(databaseUrl);
+    await (opt.db && label === "SQLite" ? migrate(handle) : ensureImported(handle, label)).finally(() => handle.close());
+    await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: [1, 4, 16] });
+    return;
+  }
   const handle = openDatabase(databaseUrl);
   try {
     if (opt.db && label === "SQLite") await migrate(handle);

@@ -15,6 +15,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { createApp } from "#server/app.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 import { loadTemplateValidator } from "#cli/template-validator.ts";
+import { startEventLoopProbe } from "#cli/event-loop-probe.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 export const BUNDLED_CATALOGUE = path.join(ROOT, "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
@@ -123,11 +124,15 @@ export async function runServe(opts: { port?: number }): Promise<number> {
     `Modelyard is running at http://localhost:${actualPort} — ${new Intl.NumberFormat("en-US").format(total)} models in the catalogue (${handle.dialect}: ${handle.location}); ready in ${ms} ms.`,
   );
 
+  const probe = startEventLoopProbe();
   // Off the request path: the task guides' Spaces and the unfiltered facet counts, so the first
   // visitor of /spaces and /models does not pay for them.
   void syncTaskSpaces(handle.db)
     .then(() => warmCatalogueStats(handle))
-    .then(() => console.log(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`))
+    .then(() => {
+      console.log(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`);
+      probe?.report("warm-up");
+    })
     .catch((e: unknown) => console.error(`Warming the catalogue statistics failed: ${e instanceof Error ? e.message : String(e)}`));
 
   const shutdown = (signal: string) => {

@@ -1,0 +1,353 @@
+/**
+ * Mixed traffic for `npm run bench:catalog -- --mixed` (issue 14; docs/decisions/0017-background-work-off-the-request-path.md).
+ *
+ * Filter sets are drawn from the data itself: rows are sampled from the dump, and each filter set
+ * takes one to three of a sampled row's own facets (task, library, licence, a bare tag, author, a
+ * word of its name as the search), so common values come up as often as visitors would meet them.
+ * `/models` pages and `/api/models` calls over those sets are interleaved at a few concurrency
+ * levels against a real server, twice in one run: with background work in today's fixed 1,000-row
+ * slices, and in slices sized by time. The server reports its event-loop delay through the
+ * bench-only probe (cli/event-loop-probe.ts): during warm-up, per level, and during an import.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import zlib from "node:zlib";
+import type { Kysely } from "kysely";
+import { openDatabase } from "#app/db/client.server.ts";
+import type { Database } from "#app/db/schema.ts";
+import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SORTS = [
+  ["trending", "trendingScore"],
+  ["downloads", "downloads"],
+  ["likes", "likes"],
+  ["created", "createdAt"],
+  ["updated", "lastModified"],
+] as const;
+
+interface DumpRow {
+  id: string;
+  pipeline_tag?: string | null;
+  library_name?: string | null;
+  tags?: string[];
+}
+
+/** Deterministic, so both modes (and reruns) see the same filter sets. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A uniform sample of the dump's rows (reservoir), i.e. facet values in their real proportions. */
+async function sampleRows(file: string, n: number, rand: () => number): Promise<{ sample: DumpRow[]; head: string[] }> {
+  const sample: DumpRow[] = [];
+  const head: string[] = [];
+  const lines = readline.createInterface({ input: fs.createReadStream(file).pipe(zlib.createGunzip()), crlfDelay: Infinity });
+  let seen = 0;
+  for await (const line of lines) {
+    if (!line) continue;
+    if (head.length < 2_000) head.push(line);
+    seen++;
+    const j = seen <= n ? seen - 1 : Math.floor(rand() * seen);
+    if (j < n) sample[j] = JSON.parse(line) as DumpRow;
+  }
+  return { sample, head };
+}
+
+interface FilterSet {
+  search?: string;
+  author?: string;
+  task?: string;
+  library?: string;
+  license?: string;
+  tag?: string;
+  sort: (typeof SORTS)[number];
+}
+
+function filterSets(rows: DumpRow[], n: number, rand: () => number): FilterSet[] {
+  const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(rand() * xs.length)];
+  const out: FilterSet[] = [];
+  const seen = new Set<string>();
+  for (let tries = 0; out.length < n && tries < n * 50; tries++) {
+    const r = pick(rows);
+    if (!r) break;
+    const tags = r.tags ?? [];
+    const [author, name = ""] = r.id.includes("/") ? r.id.split("/", 2) : [undefined, r.id];
+    const words = name
+      .toLowerCase()
+      .split(/[-_.\s]+/)
+      .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !/^v\d/.test(w));
+    const choices: Array<(f: FilterSet) => boolean> = [
+      (f) => !!r.pipeline_tag && !!(f.task = r.pipeline_tag),
+      (f) => !!r.library_name && !!(f.library = r.library_name),
+      (f) => {
+        const l = tags.find((t) => t.startsWith("license:"));
+        return !!l && !!(f.license = l.slice("license:".length));
+      },
+      (f) => {
+        const t = pick(tags.filter((x) => !x.includes(":") && x !== r.pipeline_tag && x !== r.library_name));
+        return !!t && !!(f.tag = t);
+      },
+      (f) => !!author && !!(f.author = author),
+      (f) => {
+        const w = pick(words);
+        return !!w && !!(f.search = w);
+      },
+    ];
+    // Mostly one or two filters, as listing traffic is; a few deeper drill-downs.
+    const want = rand() < 0.55 ? 1 : rand() < 0.85 ? 2 : 3;
+    const f: FilterSet = { sort: pick(SORTS) ?? SORTS[0] };
+    let got = 0;
+    for (const c of [...choices].sort(() => rand() - 0.5)) if (got < want && c(f)) got++;
+    const key = JSON.stringify(f);
+    if (got === want && !seen.has(key)) {
+      seen.add(key);
+      out.push(f);
+    }
+  }
+  return out;
+}
+
+function pageUrl(f: FilterSet): string {
+  const p = new URLSearchParams();
+  if (f.search) p.set("search", f.search);
+  if (f.author) p.set("author", f.author);
+  if (f.task) p.set("pipeline_tag", f.task);
+  if (f.library) p.set("library", f.library);
+  if (f.license) p.set("license", f.license);
+  if (f.tag) p.append("other", f.tag);
+  if (f.sort[0] !== "trending") p.set("sort", f.sort[0]);
+  return `/models?${p}`;
+}
+
+function apiUrl(f: FilterSet): string {
+  const p = new URLSearchParams();
+  if (f.search) p.set("search", f.search);
+  if (f.author) p.set("author", f.author);
+  if (f.task) p.set("pipeline_tag", f.task);
+  if (f.library) p.set("library", f.library);
+  if (f.license) p.set("license", f.license);
+  if (f.tag) p.append("filter", f.tag);
+  p.set("sort", f.sort[1]);
+  p.set("limit", "30");
+  return `/api/models?${p}`;
+}
+
+// ---- server ----------------------------------------------------------------------------------
+
+interface Delay {
+  p50: number;
+  p99: number;
+  max: number;
+  n: number;
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  warmMs: number;
+  warmDelay: Delay | null;
+  /** Asks the server for its event-loop delay since the last report. */
+  delay(): Promise<Delay | null>;
+  stop(): Promise<void>;
+}
+
+async function startServer(databaseUrl: string, env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: databaseUrl, MODELYARD_SKIP_BUNDLED: "1", MODELYARD_BENCH_EVENT_LOOP: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  const waiters: Array<(d: Delay) => void> = [];
+  let pending = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    out += d.toString();
+    pending += d.toString();
+    let nl: number;
+    while ((nl = pending.indexOf("\n")) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      const m = /^event-loop-delay signal (\{.*\})$/.exec(line);
+      if (m) waiters.shift()?.(JSON.parse(m[1]!) as Delay);
+    }
+  });
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 300_000);
+    child.stdout!.on("data", () => {
+      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!.replace("localhost", "127.0.0.1"));
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+  });
+  const t0 = performance.now();
+  while (!/facet index ready|statistics failed/.test(out) && performance.now() - t0 < 180_000) await new Promise((r) => setTimeout(r, 50));
+  const warmMs = performance.now() - t0;
+  const w = /event-loop-delay warm-up (\{.*\})/.exec(out);
+  return {
+    url,
+    child,
+    warmMs,
+    warmDelay: w ? (JSON.parse(w[1]!) as Delay) : null,
+    delay: () =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(null), 5_000);
+        waiters.push((d) => {
+          clearTimeout(timer);
+          resolve(d);
+        });
+        child.kill("SIGUSR2");
+      }),
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    },
+  };
+}
+
+function runImport(databaseUrl: string, file: string): Promise<void> {
+  const child = spawn(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "import", file, "--stats-as-of", "2024-07-11"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`import exited ${code}: ${err}`)))));
+}
+
+// ---- traffic ---------------------------------------------------------------------------------
+
+interface Phase {
+  name: string;
+  page: number[];
+  api: number[];
+  /** The first request of each filter set, page or API. */
+  first: number[];
+  errors: number;
+  /** Distinct failing requests with their status, to tell bad draws from server faults. */
+  failed: Set<string>;
+  delay: Delay | null;
+}
+
+async function traffic(server: Server, sets: FilterSet[], concurrency: number, requests: number, name: string, rand: () => number): Promise<Phase> {
+  const jobs: Array<{ url: string; cls: "page" | "api"; set: number }> = [];
+  for (let i = 0; i < requests; i++) {
+    const set = Math.floor(rand() * sets.length);
+    const cls = i % 2 === 0 ? "page" : "api";
+    jobs.push({ url: cls === "page" ? pageUrl(sets[set]!) : apiUrl(sets[set]!), cls, set });
+  }
+  const phase: Phase = { name, page: [], api: [], first: [], errors: 0, failed: new Set(), delay: null };
+  const firstSeen = new Set<number>();
+  await server.delay(); // resets the histogram: the figures cover this phase only
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const job = jobs[next++];
+      if (!job) return;
+      const isFirst = !firstSeen.has(job.set);
+      firstSeen.add(job.set);
+      const t0 = performance.now();
+      const res = await fetch(server.url + job.url, { headers: { "accept-encoding": "identity" } });
+      await res.arrayBuffer();
+      const ms = performance.now() - t0;
+      if (!res.ok) {
+        phase.errors++;
+        phase.failed.add(`${res.status} ${job.url}`);
+      }
+      (job.cls === "page" ? phase.page : phase.api).push(ms);
+      if (isFirst) phase.first.push(ms);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  phase.delay = await server.delay();
+  return phase;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
+};
+const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? "–" : n < 10 ? n.toFixed(1) : n.toFixed(0));
+const trio = (xs: number[]) => `${f(pct(xs, 50))} / ${f(pct(xs, 95))} / ${f(pct(xs, 99))}`;
+const delayText = (d: Delay | null) => (d ? `${f(d.p50)} / ${f(d.p99)} / ${f(d.max)}` : "–");
+
+/** Stored exact counts outlive a server; each mode starts without them so both pay the same recounts. */
+async function dropStoredFacetCounts(db: Kysely<Database>): Promise<void> {
+  await db.deleteFrom("facet_cache").execute();
+}
+
+const MODES = [
+  { label: "today (fixed 1,000-row slices)", env: { MODELYARD_BACKGROUND_SLICES: "fixed" } },
+  { label: "time-sized slices (≤ 2 ms)", env: {} },
+] as const;
+
+export async function runMixed(label: string, databaseUrl: string, dataFile: string, opts: { requests: number; sets: number; levels: number[] }): Promise<void> {
+  const rand = rng(14);
+  const t0 = performance.now();
+  const { sample, head } = await sampleRows(dataFile, 5_000, rand);
+  const sets = filterSets(sample, opts.sets, rand);
+  console.log(`\n${label}, mixed traffic: ${sets.length} filter sets drawn from ${sample.length} sampled rows in ${((performance.now() - t0) / 1000).toFixed(1)} s, e.g.`);
+  for (const s of sets.slice(0, 5)) console.log(`  ${pageUrl(s)}  |  ${apiUrl(s)}`);
+  // The import phase re-imports the dump's first rows as they are: a new catalogue generation
+  // (index rebuild, recounts) without changing the data the next run measures.
+  const slice = path.join(os.tmpdir(), `modelyard-mixed-${process.pid}.jsonl`);
+  fs.writeFileSync(slice, head.join("\n") + "\n");
+
+  const results: Array<{ mode: string; warmMs: number; warmDelay: Delay | null; phases: Phase[] }> = [];
+  for (const mode of MODES) {
+    const handle = openDatabase(databaseUrl);
+    await dropStoredFacetCounts(handle.db).finally(() => handle.close());
+    const server = await startServer(databaseUrl, mode.env);
+    const phases: Phase[] = [];
+    try {
+      console.log(`  ${mode.label}: warm ${(server.warmMs / 1000).toFixed(1)} s after listening; event loop during warm-up ${delayText(server.warmDelay)} ms`);
+      for (const c of opts.levels) {
+        const p = await traffic(server, sets, c, opts.requests, `concurrency ${c}`, rng(100 + c));
+        phases.push(p);
+        process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
+      }
+      // Traffic while another process imports (as `modelyard import` would): the server notices the
+      // new generation and rebuilds. A separate process, so the import's CPU is not this client's.
+      const importing = runImport(databaseUrl, slice);
+      const during = traffic(server, sets, 4, opts.requests, "concurrency 4, during an import and the rebuild after it", rng(999));
+      await importing;
+      phases.push(await during);
+    } finally {
+      await server.stop();
+    }
+    results.push({ mode: mode.label, warmMs: server.warmMs, warmDelay: server.warmDelay, phases });
+  }
+  fs.rmSync(slice, { force: true });
+
+  console.log(`\n### ${label}, mixed traffic over HTTP (${opts.requests} requests per phase, page and API interleaved; ms as p50 / p95 / p99)\n`);
+  console.log("| phase | background work | /models | /api/models | first request of a set p50 (max) | event-loop delay p50 / p99 / max | errors |");
+  console.log("|---|---|---:|---:|---:|---:|---:|");
+  for (const r of results) console.log(`| warm-up (${(r.warmMs / 1000).toFixed(1)} s) | ${r.mode} | – | – | – | ${delayText(r.warmDelay)} | – |`);
+  const names = results[0]?.phases.map((p) => p.name) ?? [];
+  const failed = new Set<string>();
+  for (const [i, name] of names.entries()) {
+    for (const r of results) {
+      const p = r.phases[i];
+      if (!p) continue;
+      for (const x of p.failed) failed.add(x);
+      console.log(`| ${name} | ${r.mode} | ${trio(p.page)} | ${trio(p.api)} | ${f(pct(p.first, 50))} (${f(Math.max(...p.first))}) | ${delayText(p.delay)} | ${p.errors} |`);
+    }
+  }
+  if (failed.size) console.log(`\nFailed requests (counted under errors, timed all the same): ${[...failed].join(", ")}`);
+}
