@@ -34,6 +34,7 @@ describe("parameters checked against @huggingface/tasks' input specs", () => {
     ["conversational", { max_tokens: -5 }, "parameters.max_tokens", /at least 0/],
     ["conversational", { max_tokens: 1.5 }, "parameters.max_tokens", /whole number/],
     ["conversational", { max_tokens: "10" }, "parameters.max_tokens", /whole number, not a string/],
+    ["conversational", { max_tokens: 1e30 }, "parameters.max_tokens", /2147483647 \(int32\)/],
     ["conversational", { top_logprobs: 6 }, "parameters.top_logprobs", /at most 5/],
     ["conversational", { frequency_penalty: -3 }, "parameters.frequency_penalty", /at least -2/],
     ["conversational", { stop: "x" }, "parameters.stop", /must be an array/],

@@ -133,6 +133,13 @@ function boundsOf(node: SpecNode): { min?: number; max?: number; exclusiveMin?: 
 
 const describe = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "string" ? "a string" : `${typeof v}`);
 
+const INTEGER_FORMATS: Readonly<Record<string, readonly [number, number]>> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  uint32: [0, 2 ** 32 - 1],
+  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  uint64: [0, Number.MAX_SAFE_INTEGER],
+};
+
 function checkType(type: string, value: unknown): string | null {
   switch (type) {
     case "string":
@@ -174,6 +181,11 @@ function checkNode(node0: SpecNode, value: unknown, field: string, spec: TaskSpe
   if (typeof node["type"] === "string") {
     const wrong = checkType(node["type"], value);
     if (wrong) return { field, message: `${field} ${wrong}` };
+  }
+  // The spec's integer formats are the providers' wire types: a value past them overflows there.
+  const range = typeof node["format"] === "string" ? INTEGER_FORMATS[node["format"]] : undefined;
+  if (range && typeof value === "number" && (value < range[0] || value > range[1])) {
+    return { field, message: `${field} must be between ${range[0]} and ${range[1]} (${String(node["format"])})` };
   }
   if (Array.isArray(node["enum"]) && !node["enum"].includes(value)) {
     return { field, message: `${field} must be one of ${node["enum"].map((v) => JSON.stringify(v)).join(", ")}` };
