@@ -42,8 +42,8 @@ function build(rows: FacetSourceRow[]) {
 
 describe("facet index", () => {
   it("finishes in slices to the same index as in one go (background builds yield between slices)", async () => {
-    // Past two slice boundaries, with gaps in the row ids.
-    const rows: FacetSourceRow[] = Array.from({ length: 210_000 }, (_, i) => ({ ...ROWS[i % ROWS.length]!, rid: 10 + i * 2 }));
+    // Past two slice boundaries of rows and of profiles (20,000 distinct tags), with gaps in the ids.
+    const rows: FacetSourceRow[] = Array.from({ length: 210_000 }, (_, i) => ({ ...ROWS[i % ROWS.length]!, rid: 10 + i * 2, tags: `["t${i % 20_000}"]` }));
     const fill = () => {
       const b = new FacetIndexBuilder();
       for (const r of rows) b.add(r);
@@ -56,6 +56,12 @@ describe("facet index", () => {
     expect(sliced?.rows).toBe(rows.length);
     expect(sliced?.tallyFilters(F({}))).toEqual(whole?.tallyFilters(F({})));
     expect(sliced?.tallyRids([10, 11, 12, 420_008])).toEqual(whole?.tallyRids([10, 11, 12, 420_008]));
+    expect(sliced?.profiles).toBeGreaterThan(16_000);
+    let tallyPauses = 0;
+    for (const filters of [F({}), F({ pipelineTag: "text-generation" }), F({ tags: ["t7"] })]) {
+      expect(await sliced?.tallyFiltersInSlices(filters, async () => void tallyPauses++)).toEqual(whole?.tallyFilters(filters));
+    }
+    expect(tallyPauses).toBeGreaterThan(2);
   });
 
   it("shares one profile between rows that agree on every facet, tags in any order", () => {
