@@ -103,3 +103,13 @@ export interface CatalogModel extends CatalogModelSummary {
   inferenceProviderMapping: ProviderMapping[];
   spaces: string[];
 }
+
+/**
+ * Whether the catalogue holds this model's counts. A Hub dump carries its snapshot date and live
+ * records carry real counts; a model that came only from a local folder or a card has neither, and
+ * its zeros are the importer's defaults, not counts. A live record with no downloads and no likes
+ * at all is shown without counts too: leaving a true zero out says nothing false.
+ */
+export function hasKnownCounts(model: Pick<CatalogModelSummary, "downloads" | "likes" | "statsAsOf">): boolean {
+  return model.statsAsOf !== null || model.downloads > 0 || model.likes > 0;
+}

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { hasKnownCounts } from "#app/catalog/model-record.ts";
 import { CopyButton } from "#app/components/copy-button.tsx";
 import type { ModelHeaderView } from "#app/routes/model-page.server.ts";
 import { formatDate, formatNumber, formatParams } from "#app/utils/format.ts";
@@ -82,8 +83,14 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
         {actions}
       </div>
       <dl className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm text-gray-800 dark:text-gray-200">
-        <Stat label="Likes">{formatNumber(model.likes)}</Stat>
-        <Stat label={model.statsAsOf ? "Downloads (30 days)" : "Downloads (last 30 days)"}>{formatNumber(model.downloads)}</Stat>
+        {hasKnownCounts(model) ? (
+          <>
+            <Stat label="Likes">{formatNumber(model.likes)}</Stat>
+            <Stat label={model.statsAsOf ? "Downloads (30 days)" : "Downloads (last 30 days)"}>{formatNumber(model.downloads)}</Stat>
+          </>
+        ) : (
+          <Stat label="Downloads and likes">not in this catalogue</Stat>
+        )}
         {/* Counts from a snapshot are that day's, not today's: say so once, beside them. */}
         {model.statsAsOf ? <Stat label="Counts as of">{model.statsAsOf} snapshot</Stat> : null}
         {params ? <Stat label="Parameters">{params}</Stat> : null}

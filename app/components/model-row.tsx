@@ -1,4 +1,4 @@
-import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
+import { type CatalogModelSummary, hasKnownCounts } from "#app/catalog/model-record.ts";
 import { COLOR_CLASSES, getTaskInfo } from "#app/catalog/task-colors.ts";
 import { libraryLabel } from "#app/catalog/library-labels.ts";
 import { formatCompact, formatParams, rowDateText } from "#app/utils/format.ts";
@@ -33,14 +33,18 @@ export function ModelRow({ model, spaces = 0 }: { model: CatalogModelSummary; sp
         {model.libraryName && <span>{libraryLabel(model.libraryName)}</span>}
         {params && <span title="Parameters">{params} params</span>}
         {date && <span>{date}</span>}
-        <span title={`${model.downloads.toLocaleString("en-US")} downloads in 30 days${model.statsAsOf ? ` (snapshot of ${model.statsAsOf})` : ""}`}>
-          <span aria-hidden="true">↓</span>
-          <span className="sr-only">Downloads:</span> {formatCompact(model.downloads)}
-        </span>
-        <span title={`${model.likes.toLocaleString("en-US")} likes`}>
-          <span aria-hidden="true">♥</span>
-          <span className="sr-only">Likes:</span> {formatCompact(model.likes)}
-        </span>
+        {hasKnownCounts(model) && (
+          <>
+            <span title={`${model.downloads.toLocaleString("en-US")} downloads in 30 days${model.statsAsOf ? ` (snapshot of ${model.statsAsOf})` : ""}`}>
+              <span aria-hidden="true">↓</span>
+              <span className="sr-only">Downloads:</span> {formatCompact(model.downloads)}
+            </span>
+            <span title={`${model.likes.toLocaleString("en-US")} likes`}>
+              <span aria-hidden="true">♥</span>
+              <span className="sr-only">Likes:</span> {formatCompact(model.likes)}
+            </span>
+          </>
+        )}
         {spaces > 0 && (
           <a
             href={`/spaces?model=${encodeURIComponent(model.id)}`}

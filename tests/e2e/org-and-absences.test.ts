@@ -168,7 +168,12 @@ describe("honest absences", () => {
   it("says a repository has no README when the catalogue holds an empty card, without advice to fetch it", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "empty-card-"));
     try {
-      fs.writeFileSync(path.join(dir, "empty.jsonl"), `${JSON.stringify({ id: "empty-card/repo", readme: "", pipeline_tag: "fill-mask", downloads: 3 })}\n`);
+      const records = [
+        { id: "empty-card/repo", readme: "", pipeline_tag: "fill-mask", downloads: 3 },
+        // As a card folder or local folder import gives: no counts at all.
+        { id: "no-counts/repo", readme: "# A local model\n" },
+      ];
+      fs.writeFileSync(path.join(dir, "empty.jsonl"), records.map((r) => JSON.stringify(r)).join("\n") + "\n");
       importIntoServer(server, path.join(dir, "empty.jsonl"));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -177,6 +182,16 @@ describe("honest absences", () => {
     expect(html).toContain("data-card-known-empty");
     expect(html).toContain("has no README, or an empty one");
     expect(html).not.toContain("MODELYARD_LIVE=1");
+
+    // Counts the catalogue does not hold are said to be missing, not shown as zeros.
+    const { context, page } = await open();
+    await page.goto(`${server.url}/no-counts/repo`);
+    const facts = await page.locator("header dl").innerText();
+    expect(facts).toMatch(/Downloads and likes\s+not in this catalogue/);
+    expect(facts).not.toMatch(/Likes\s+0/);
+    await page.goto(`${server.url}/empty-card/repo`);
+    expect(await page.locator("header dl").innerText()).toMatch(/Downloads \(last 30 days\)\s+3/);
+    await context.close();
   });
 
   it("leaves unknown file sizes out instead of dashing them", async () => {
