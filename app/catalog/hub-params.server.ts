@@ -4,7 +4,7 @@ import { z } from "zod";
 import { HUB_EXPANDABLE, HUB_SORTS, type HubExpandable, type HubSort } from "#app/catalog/hub-api.ts";
 import { isLanguageCode } from "#app/catalog/languages.ts";
 import { type CatalogFilters, MAX_SEARCH_LENGTH, emptyFilters } from "#app/catalog/listing-params.ts";
-import { isPipelineType } from "#app/catalog/task-colors.ts";
+import { isCatalogueTask } from "#app/catalog/task-colors.ts";
 import type { Cursor } from "#app/db/queries/catalog-sql.server.ts";
 
 /**
@@ -74,7 +74,7 @@ export function parseListParams(params: URLSearchParams): ListParams {
   filters.author = parseToken(params, "author", "a user or organisation name");
   const task = parseToken(params, "pipeline_tag", "a pipeline tag");
   if (task !== null) {
-    if (!isPipelineType(task)) throw new ParamError("pipeline_tag", `Unknown pipeline_tag '${task}'`, PIPELINE_TYPES);
+    if (!isCatalogueTask(task)) throw new ParamError("pipeline_tag", `Unknown pipeline_tag '${task}'`, PIPELINE_TYPES);
     filters.pipelineTag = task;
   }
   filters.library = parseToken(params, "library", "a library name such as transformers");
@@ -91,7 +91,7 @@ export function parseListParams(params: URLSearchParams): ListParams {
       const r = token.safeParse(f);
       if (!r.success) throw new ParamError("filter", `'filter' is not a valid tag: '${f.slice(0, 60)}'`, "tags such as text-generation, license:mit, en");
       // The Hub lets a task be given as a filter tag; its pipeline_tag is the reliable field.
-      if (isPipelineType(r.data) && filters.pipelineTag === null) filters.pipelineTag = r.data;
+      if (isCatalogueTask(r.data) && filters.pipelineTag === null) filters.pipelineTag = r.data;
       else filters.tags.push(r.data);
     }
   }

@@ -12,6 +12,11 @@ describe("parseListingState", () => {
     expect(state.pipelineTag).toBeNull();
     expect(problems.length).toBe(2);
   });
+  it("filters by a task @huggingface/tasks has retired but Hub rows still carry", () => {
+    const { state, problems } = parseListingState(new URLSearchParams("pipeline_tag=text2text-generation"));
+    expect(state.pipelineTag).toBe("text2text-generation");
+    expect(problems).toEqual([]);
+  });
 });
 
 describe("author", () => {

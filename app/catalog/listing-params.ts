@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isLanguageCode } from "#app/catalog/languages.ts";
-import { isPipelineType } from "#app/catalog/task-colors.ts";
+import { isCatalogueTask } from "#app/catalog/task-colors.ts";
 
 /**
  * The /models view state, read from and written to the URL so a copied link reproduces the view.
@@ -128,7 +128,7 @@ export function parseListingState(params: URLSearchParams): { state: ListingStat
 
   const task = one("pipeline_tag");
   if (task !== null) {
-    if (isPipelineType(task)) state.pipelineTag = task;
+    if (isCatalogueTask(task)) state.pipelineTag = task;
     else problems.push(`Unknown task “${task.slice(0, 60)}” was ignored.`);
   }
 

@@ -134,6 +134,15 @@ export function isPipelineType(id: string): id is PipelineType {
   return Object.hasOwn(TASK_INDEX, id);
 }
 
+/**
+ * A task the catalogue can filter by: today's @huggingface/tasks list plus the tasks it has since
+ * retired that Hub rows still carry (text2text-generation: 30,921 rows of the 2024 dump, 158 of
+ * the bundled catalogue), which TASK_COLORS keeps as data.
+ */
+export function isCatalogueTask(id: string): boolean {
+  return isPipelineType(id) || Object.hasOwn(TASK_COLORS, id);
+}
+
 /** Name, modality and colour for a pipeline tag; unknown tags get a neutral description. */
 export function getTaskInfo(id: string): TaskInfo {
   if (isPipelineType(id)) {

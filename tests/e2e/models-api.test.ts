@@ -102,6 +102,11 @@ describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
       expect(m.library_name).toBe("diffusers");
     }
 
+    // A task @huggingface/tasks has retired, which 158 bundled models still carry (flan-t5, …).
+    const retired = await list("/api/models?pipeline_tag=text2text-generation&limit=100");
+    expect(retired.items.length).toBeGreaterThan(50);
+    for (const m of retired.items) expect(m.pipeline_tag).toBe("text2text-generation");
+
     const lic = await list("/api/models?license=mit&limit=100");
     expect(lic.items.length).toBeGreaterThan(5);
     for (const m of lic.items) expect(m.tags as string[]).toContain("license:mit");
