@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { LANGUAGE_NAMES, isLanguageCode } from "#app/catalog/languages.ts";
 import { libraryLabel } from "#app/catalog/library-labels.ts";
-import { COUNT_CAP, type ListingState, PAGE_SIZE, PARAM_BUCKETS, clearedState, listingHref } from "#app/catalog/listing-params.ts";
+import { COUNT_CAP, type ListingState, PAGE_SIZE, PARAM_BUCKETS, SORT_KEYS, SORT_LABELS, type SortKey, clearedState, listingHref } from "#app/catalog/listing-params.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber } from "#app/utils/format.ts";
 
@@ -137,5 +137,53 @@ export function ActiveFilterChips({ state, active, href, clearAll }: { state: Li
         </li>
       )}
     </ul>
+  );
+}
+
+/**
+ * Hidden fields that carry the view's filters when its search form submits without JavaScript.
+ * An organisation page leaves the author out: it is the page's path, not a filter.
+ */
+export function FilterHiddenFields({ state, withAuthor }: { state: ListingState; withAuthor: boolean }) {
+  return (
+    <>
+      {withAuthor && state.author && <input type="hidden" name="author" value={state.author} />}
+      {state.pipelineTag && <input type="hidden" name="pipeline_tag" value={state.pipelineTag} />}
+      {state.library && <input type="hidden" name="library" value={state.library} />}
+      {state.license && <input type="hidden" name="license" value={state.license} />}
+      {state.language && <input type="hidden" name="language" value={state.language} />}
+      {state.other.map((t) => (
+        <input key={t} type="hidden" name="other" value={t} />
+      ))}
+      {state.provider && <input type="hidden" name="inference_provider" value={state.provider} />}
+      {state.params && <input type="hidden" name="params" value={state.params} />}
+    </>
+  );
+}
+
+/** The sort select, which applies at once with JavaScript, and the form's submit button. */
+export function SortAndSubmit({ id, sort, onSort }: { id: string; sort: SortKey; onSort: (sort: SortKey) => void }) {
+  return (
+    <div className="flex gap-2">
+      <label htmlFor={id} className="sr-only">
+        Sort by
+      </label>
+      <select
+        id={id}
+        name="sort"
+        value={sort}
+        onChange={(e) => onSort(SORT_KEYS.find((s) => s === e.target.value) ?? "trending")}
+        className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-2 py-2 text-sm sm:flex-none dark:border-gray-700 dark:bg-gray-900"
+      >
+        {SORT_KEYS.map((s) => (
+          <option key={s} value={s}>
+            {SORT_LABELS[s]}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500">
+        Search
+      </button>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate } from "react-router";
-import { SORT_KEYS, SORT_LABELS, listingHref, orgHref } from "#app/catalog/listing-params.ts";
+import { listingHref, orgHref } from "#app/catalog/listing-params.ts";
 import type { OrgPageData } from "#app/catalog/org-page.server.ts";
-import { ActiveFilterChips, EmptyResults, ListingProblems, PastEnd, type ViewHref, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
+import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, type ViewHref, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
 import { ModelRow } from "#app/components/model-row.tsx";
 import { Pagination } from "#app/components/pagination.tsx";
 
@@ -49,39 +49,8 @@ export function OrgListing({ data }: { data: OrgPageData }) {
           className={`min-w-0 flex-1 placeholder:text-gray-500 dark:placeholder:text-gray-400 ${field}`}
         />
         {/* Filters reached from a link (a task, a tag) carry over when the form submits. */}
-        {state.pipelineTag && <input type="hidden" name="pipeline_tag" value={state.pipelineTag} />}
-        {state.library && <input type="hidden" name="library" value={state.library} />}
-        {state.license && <input type="hidden" name="license" value={state.license} />}
-        {state.language && <input type="hidden" name="language" value={state.language} />}
-        {state.other.map((t) => (
-          <input key={t} type="hidden" name="other" value={t} />
-        ))}
-        {state.provider && <input type="hidden" name="inference_provider" value={state.provider} />}
-        {state.params && <input type="hidden" name="params" value={state.params} />}
-        <div className="flex gap-2">
-          <label htmlFor="org-sort" className="sr-only">
-            Sort by
-          </label>
-          <select
-            id="org-sort"
-            name="sort"
-            value={state.sort}
-            onChange={(e) => {
-              const sort = SORT_KEYS.find((s) => s === e.target.value) ?? "trending";
-              void navigate(href(state, { sort, page: 1 }), { preventScrollReset: true });
-            }}
-            className={`min-w-0 flex-1 px-2 sm:flex-none ${field}`}
-          >
-            {SORT_KEYS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500">
-            Search
-          </button>
-        </div>
+        <FilterHiddenFields state={state} withAuthor={false} />
+        <SortAndSubmit id="org-sort" sort={state.sort} onSort={(sort) => void navigate(href(state, { sort, page: 1 }), { preventScrollReset: true })} />
       </Form>
 
       <ListingProblems problems={problems} />

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, data, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
-import { COUNT_CAP, MAX_PAGE, SORT_KEYS, SORT_LABELS, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog/listing-params.ts";
+import { COUNT_CAP, MAX_PAGE, SORT_KEYS, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog/listing-params.ts";
 import { loadListingView } from "#app/catalog/listing-page.server.ts";
 import { FacetPanel } from "#app/components/facet-panel.tsx";
 import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
 import { ModelRow } from "#app/components/model-row.tsx";
 import { Pagination } from "#app/components/pagination.tsx";
-import { ActiveFilterChips, EmptyResults, ListingProblems, PastEnd, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
+import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -104,40 +104,12 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm placeholder:text-gray-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
         />
         {/* Hidden fields carry the filters when the form submits without JavaScript. */}
-        {state.author && <input type="hidden" name="author" value={state.author} />}
-        {state.pipelineTag && <input type="hidden" name="pipeline_tag" value={state.pipelineTag} />}
-        {state.library && <input type="hidden" name="library" value={state.library} />}
-        {state.license && <input type="hidden" name="license" value={state.license} />}
-        {state.language && <input type="hidden" name="language" value={state.language} />}
-        {state.other.map((t) => (
-          <input key={t} type="hidden" name="other" value={t} />
-        ))}
-        {state.provider && <input type="hidden" name="inference_provider" value={state.provider} />}
-        {state.params && <input type="hidden" name="params" value={state.params} />}
-        <div className="flex gap-2">
-          <label htmlFor="models-sort" className="sr-only">
-            Sort by
-          </label>
-          <select
-            id="models-sort"
-            name="sort"
-            value={state.sort}
-            onChange={(e) => {
-              const sort = SORT_KEYS.find((s) => s === e.target.value) ?? "trending";
-              void navigate(listingHref(state, { sort, search: query.trim(), page: 1 }), { preventScrollReset: true });
-            }}
-            className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-2 py-2 text-sm sm:flex-none dark:border-gray-700 dark:bg-gray-900"
-          >
-            {SORT_KEYS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500">
-            Search
-          </button>
-        </div>
+        <FilterHiddenFields state={state} withAuthor />
+        <SortAndSubmit
+          id="models-sort"
+          sort={state.sort}
+          onSort={(sort) => void navigate(listingHref(state, { sort, search: query.trim(), page: 1 }), { preventScrollReset: true })}
+        />
       </Form>
 
       <ListingProblems problems={problems} />
