@@ -16,9 +16,11 @@ import path from "node:path";
 import readline from "node:readline";
 import zlib from "node:zlib";
 import type { Kysely } from "kysely";
+import { DEFAULT_STATE, listingHref } from "#app/catalog/listing-params.ts";
 import { openDatabase } from "#app/db/client.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { awaitServeUrl } from "#tests/support/serve-url.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SORTS = [
@@ -118,16 +120,18 @@ function filterSets(rows: DumpRow[], n: number, rand: () => number): FilterSet[]
   return out;
 }
 
+/** The page's own URL for the filter set, written by the listing's own `listingHref`. */
 function pageUrl(f: FilterSet): string {
-  const p = new URLSearchParams();
-  if (f.search) p.set("search", f.search);
-  if (f.author) p.set("author", f.author);
-  if (f.task) p.set("pipeline_tag", f.task);
-  if (f.library) p.set("library", f.library);
-  if (f.license) p.set("license", f.license);
-  if (f.tag) p.append("other", f.tag);
-  if (f.sort[0] !== "trending") p.set("sort", f.sort[0]);
-  return `/models?${p}`;
+  return listingHref({
+    ...DEFAULT_STATE,
+    search: f.search ?? "",
+    author: f.author ?? null,
+    pipelineTag: f.task ?? null,
+    library: f.library ?? null,
+    license: f.license ?? null,
+    other: f.tag ? [f.tag] : [],
+    sort: f.sort[0],
+  });
 }
 
 function apiUrl(f: FilterSet): string {
@@ -183,17 +187,7 @@ async function startServer(databaseUrl: string, env: Record<string, string>): Pr
     }
   });
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 300_000);
-    child.stdout!.on("data", () => {
-      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!.replace("localhost", "127.0.0.1"));
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
+  const url = await awaitServeUrl(child, () => out, 300_000);
   const t0 = performance.now();
   while (!/facet index ready|statistics failed/.test(out) && performance.now() - t0 < 180_000) await new Promise((r) => setTimeout(r, 50));
   const warmMs = performance.now() - t0;

@@ -53,6 +53,7 @@ import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { awaitServeUrl } from "#tests/support/serve-url.ts";
 import { runMixed } from "./catalog-mixed.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -274,17 +275,7 @@ async function startServer(databaseUrl: string): Promise<{ url: string; child: C
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 300_000);
-    child.stdout!.on("data", () => {
-      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!.replace("localhost", "127.0.0.1"));
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
+  const url = await awaitServeUrl(child, () => out, 300_000);
   // Steady state: the server warms its statistics and facet index in the background after start.
   const warmStart = performance.now();
   while (!/facet index ready|statistics failed/.test(out) && performance.now() - warmStart < 120_000) await new Promise((r) => setTimeout(r, 100));

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { awaitServeUrl } from "#tests/support/serve-url.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 
@@ -30,21 +31,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; data
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 180 s:\n${out}`)), 180_000);
-    const check = () => {
-      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!.replace("localhost", "127.0.0.1"));
-      }
-    };
-    child.stdout!.on("data", check);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with code ${code}:\n${out}`));
-    });
-  });
+  const url = await awaitServeUrl(child, () => out, 180_000);
   return {
     url,
     dir,
