@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { launchBrowser, openOfflinePage } from "#tests/e2e/support/browser.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 
@@ -36,12 +36,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function open(opts: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(opts);
-  await allowOnlyLoopback(context);
-  const page = await context.newPage();
-  return { context, page };
-}
+const open = (opts: Parameters<Browser["newContext"]>[0] = {}) => openOfflinePage(browser, opts);
 
 /** Waits until React has hydrated and the rendered view is the one in the address bar. */
 async function settled(page: Page): Promise<void> {

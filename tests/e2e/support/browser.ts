@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 
 /** Debian's Chromium; playwright-core never downloads a browser of its own here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -46,4 +46,12 @@ export async function allowOnlyLoopback(context: BrowserContext): Promise<string
     }
   });
   return blocked;
+}
+
+/** A fresh context that reaches only this machine, with a page open in it. */
+export async function openOfflinePage(browser: Browser, opts: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(opts);
+  await allowOnlyLoopback(context);
+  const page = await context.newPage();
+  return { context, page };
 }
