@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
-import { IslandStoreContext } from "#app/components/html-island.tsx";
+import { IslandStoreContext } from "#app/ui/html-island.tsx";
 import { scopeOf } from "#app/utils/request-context.ts";
 
 // React Router's default Node entry, plus two things: the request's HTML island store is given to

@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { SiteFooter } from "#app/components/site-footer.tsx";
-import { SiteHeader } from "#app/components/site-header.tsx";
+import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { SiteFooter } from "#app/ui/site-footer.tsx";
+import { SiteHeader } from "#app/ui/site-header.tsx";
 import { type Theme, themeFromCookie } from "#app/utils/theme.ts";
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -19,7 +19,7 @@ export function createNonce(): string {
  */
 const REMOTE_MEDIA = ["https:", "http:"];
 
-/** The only third-party frame: the task guides' click-to-play video (app/components/task-video.tsx). */
+/** The only third-party frame: the task guides' click-to-play video (app/task-guides/task-video.tsx). */
 const VIDEO_FRAME_ORIGIN = "https://www.youtube-nocookie.com";
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ggufFilesWithQuant, ggufHeaderOf, ggufSignals, isGgufRepo } from "#app/catalog/gguf.ts";
 import { toHubModelInfo } from "#app/catalog/hub-api.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
-import { fixtureById, loadLibraryFixtures } from "#app/snippets/fixtures/load-fixtures.ts";
-import { buildGgufPanel, ggufFileOptions } from "#app/routes/model-page-gguf.server.ts";
+import { fixtureById, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
+import { buildGgufPanel, ggufFileOptions } from "#app/model-page/gguf.server.ts";
 
 const fixtures = loadLibraryFixtures().map((f) => f.catalog);
 const qwen = fixtureById(fixtures, "Qwen/Qwen2-0.5B-Instruct-GGUF");

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SQLITE_PATH, describeDatabaseUrl, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
-import { testDialects } from "#app/db/testing/test-databases.ts";
+import { testDialects } from "#tests/support/test-databases.ts";
 
 describe("describeDatabaseUrl", () => {
   it("maps DATABASE_URL to an engine", () => {

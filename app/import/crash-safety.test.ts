@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { testDialects } from "#app/db/testing/test-databases.ts";
+import { testDialects } from "#tests/support/test-databases.ts";
 import { hubListRows } from "#tests/support/fixtures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");

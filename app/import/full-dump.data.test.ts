@@ -8,7 +8,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
 

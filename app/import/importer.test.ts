@@ -6,7 +6,7 @@ import { GGUFValueType, serializeGgufMetadata } from "@huggingface/gguf";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { ImportFileError } from "#app/import/read-sources.ts";
 import { hubListRows, modelCards, modelDetailRecords } from "#tests/support/fixtures.ts";

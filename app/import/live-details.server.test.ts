@@ -3,8 +3,8 @@
  * sockets, stored in a real database (SQLite, and PostgreSQL when TEST_DATABASE_URL is set).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TestDatabase } from "#app/db/testing/test-databases.ts";
-import { testDialects } from "#app/db/testing/test-databases.ts";
+import type { TestDatabase } from "#tests/support/test-databases.ts";
+import { testDialects } from "#tests/support/test-databases.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { createHubClient } from "#app/import/hub-client.server.ts";
 import { importItems } from "#app/import/importer.server.ts";

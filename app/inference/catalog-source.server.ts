@@ -2,7 +2,7 @@
  * The gateway's view of the catalogue: models by id (briefly cached, since every call and every
  * library Hub lookup asks) and the /api/tasks payload.
  */
-import { getApiTasksPayload } from "#app/catalog/tasks.server.ts";
+import { getApiTasksPayload } from "#app/task-guides/tasks.server.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { MarkdownContent } from "#app/components/markdown-content.tsx";
-import { shouldShowTableOfContents, TableOfContents, tocEntries } from "#app/components/table-of-contents.tsx";
+import { MarkdownContent } from "#app/markdown/markdown-content.tsx";
+import { shouldShowTableOfContents, TableOfContents, tocEntries } from "#app/ui/table-of-contents.tsx";
 import { HeadingWithAnchor } from "#app/markdown/heading-anchor.tsx";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 

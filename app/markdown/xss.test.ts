@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { auditHtml } from "#app/markdown/audit-html.ts";
 import { DEFAULT_ID_PREFIX, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
-import { xssCorpus } from "#app/markdown/xss-corpus.ts";
+import { xssCorpus } from "#tests/support/xss-corpus.ts";
 
 const resolveRelativeUrl = (path: string, kind: "link" | "image") =>
   `/models/acme/model/${kind === "image" ? "resolve" : "blob"}/main/${path.replace(/^\.?\//, "")}`;

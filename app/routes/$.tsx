@@ -1,4 +1,4 @@
-import { ErrorPanel, GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
+import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 
 export const meta = () => [{ title: "Page not found · Modelyard" }];
 

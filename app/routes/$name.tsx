@@ -1,9 +1,9 @@
 import type { ComponentType } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/$name";
-import { loadOrgPage } from "#app/catalog/org-page.server.ts";
-import { OrgListing } from "#app/components/org-listing.tsx";
-import { loadModelPage } from "#app/routes/model-page.server.ts";
+import { loadOrgPage } from "#app/catalog-search/org-page.server.ts";
+import { OrgListing } from "#app/catalog-search/org-listing.tsx";
+import { loadModelPage } from "#app/model-page/model-page.server.ts";
 // Legacy ids without an organisation (e.g. /gpt2) share the model page's view and boundary.
 import ModelPage, { ErrorBoundary, meta as modelMeta } from "./$org.$name.tsx";
 

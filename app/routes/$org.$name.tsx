@@ -1,18 +1,18 @@
 import { useLocation } from "react-router";
 import type { Route } from "./+types/$org.$name";
-import { ErrorPanel, GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { InferenceSnippets } from "#app/components/inference-snippets.tsx";
-import { ModelCard, ModelCardToc } from "#app/components/model-card.tsx";
-import { ModelFiles } from "#app/components/model-files.tsx";
-import { ModelHeader } from "#app/components/model-header.tsx";
-import { ModelChatDemo } from "#app/components/chat-demo-slot.tsx";
-import { GgufPanel } from "#app/components/gguf-panel.tsx";
-import { ModelProviders, ModelSpaces, ModelTree } from "#app/components/model-sidebar.tsx";
-import { MODEL_TABS, ModelTabs } from "#app/components/model-tabs.tsx";
-import { UseThisModel } from "#app/components/use-this-model.tsx";
-import { ChatTemplateTab, ChatTemplateWarning } from "#app/components/chat-template-tab.tsx";
-import { LiveDetailsNotice } from "#app/components/live-details-notice.tsx";
-import { loadModelPage } from "#app/routes/model-page.server.ts";
+import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
+import { ModelCard, ModelCardToc } from "#app/model-page/model-card.tsx";
+import { ModelFiles } from "#app/model-page/model-files.tsx";
+import { ModelHeader } from "#app/model-page/model-header.tsx";
+import { ModelChatDemo } from "#app/demos/chat/slot.tsx";
+import { GgufPanel } from "#app/model-page/gguf-panel.tsx";
+import { ModelProviders, ModelSpaces, ModelTree } from "#app/model-page/model-sidebar.tsx";
+import { MODEL_TABS, ModelTabs } from "#app/model-page/model-tabs.tsx";
+import { UseThisModel } from "#app/model-page/use-this-model.tsx";
+import { ChatTemplateTab, ChatTemplateWarning } from "#app/chat-template/model-tab.tsx";
+import { LiveDetailsNotice } from "#app/model-page/live-details-notice.tsx";
+import { loadModelPage } from "#app/model-page/model-page.server.ts";
 
 export const meta: Route.MetaFunction = ({ data }) => {
   if (!data) return [{ title: "Model not found · Modelyard" }, { name: "robots", content: "noindex" }];

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/_index";
 import { MODALITIES, MODALITY_LABELS, TASK_INDEX } from "#app/catalog/catalog-index.generated.ts";
-import { ModelRow } from "#app/components/model-row.tsx";
-import { TaskChip } from "#app/components/task-chip.tsx";
+import { ModelRow } from "#app/catalog-search/model-row.tsx";
+import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { listModelPage } from "#app/db/queries/models.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateChatTemplate } from "#app/chat-template/validate.server.ts";
 import { getDb, setDb } from "#app/db/db.server.ts";
 import { getModelChatTemplate, listChatTemplateModels } from "#app/db/queries/chat-templates.server.ts";
-import { testDialects, type TestDatabase } from "#app/db/testing/test-databases.ts";
+import { testDialects, type TestDatabase } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { action, loader, MAX_BODY_BYTES } from "#app/routes/api.chat-template.render.ts";
 import { FIXTURE_IDS, writeChatTemplateFixtures, type ChatTemplateFixtures } from "#tests/e2e/chat-template-fixtures.ts";

@@ -1,7 +1,7 @@
 import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { chatDemoInfo } from "#app/inference/chat-demo-info.server.ts";
+import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
 import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 import { clientKeyOf } from "#app/utils/request-context.ts";

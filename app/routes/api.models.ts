@@ -1,9 +1,9 @@
 import type { Route } from "./+types/api.models";
 import { HUB_SORTS, toHubListItem } from "#app/catalog/hub-api.ts";
-import { type ListParams, ParamError, paramErrorResponse, parseListParams } from "#app/catalog/hub-params.server.ts";
+import { type ListParams, ParamError, paramErrorResponse, parseListParams } from "#app/catalog-search/hub-params.server.ts";
 import { getDb } from "#app/db/db.server.ts";
-import { getListExtras, listCatalogPage } from "#app/db/queries/catalog.server.ts";
-import { getCatalogueStats } from "#app/db/queries/facets.server.ts";
+import { getListExtras, listCatalogPage } from "#app/catalog-search/catalog.server.ts";
+import { getCatalogueStats } from "#app/catalog-search/facets.server.ts";
 import { methodNotAllowed } from "#app/utils/http.server.ts";
 
 /**

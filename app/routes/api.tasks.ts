@@ -1,4 +1,4 @@
-import { getApiTasksPayload } from "#app/catalog/tasks.server.ts";
+import { getApiTasksPayload } from "#app/task-guides/tasks.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/chat-template";
 import { loadLab } from "#app/chat-template/lab.server.ts";
 import { requestScope } from "#app/utils/request-context.ts";
-import { ChatTemplateLab } from "#app/components/chat-template-lab.tsx";
-import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
+import { ChatTemplateLab } from "#app/chat-template/lab.tsx";
+import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Chat template lab · Modelyard" },

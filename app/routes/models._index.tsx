@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, data, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
-import { COUNT_CAP, MAX_PAGE, SORT_KEYS, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog/listing-params.ts";
-import { loadListingView } from "#app/catalog/listing-page.server.ts";
-import { FacetPanel } from "#app/components/facet-panel.tsx";
-import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { ModelRow } from "#app/components/model-row.tsx";
-import { Pagination } from "#app/components/pagination.tsx";
-import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, activeFilters, countText, rangeText } from "#app/components/listing-summary.tsx";
+import { COUNT_CAP, MAX_PAGE, SORT_KEYS, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog-search/listing-params.ts";
+import { loadListingView } from "#app/catalog-search/listing-page.server.ts";
+import { FacetPanel } from "#app/catalog-search/facet-panel.tsx";
+import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { ModelRow } from "#app/catalog-search/model-row.tsx";
+import { Pagination } from "#app/ui/pagination.tsx";
+import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 
 const SEARCH_DEBOUNCE_MS = 250;

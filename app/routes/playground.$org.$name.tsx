@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/playground.$org.$name";
-import { ChatDemo, type ChatSettings } from "#app/components/chat-demo.tsx";
-import { ErrorPanel, GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { InferenceSnippets } from "#app/components/inference-snippets.tsx";
+import { ChatDemo, type ChatSettings } from "#app/demos/chat/chat-demo.tsx";
+import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { chatDemoInfo, isConversationalModel } from "#app/inference/chat-demo-info.server.ts";
-import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/routes/model-page-inference.server.ts";
+import { chatDemoInfo, isConversationalModel } from "#app/demos/chat/demo-info.server.ts";
+import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/model-page/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 
 export const meta: Route.MetaFunction = ({ data: d }) =>

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/spaces.$org.$name";
-import { ErrorPanel, GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { ModelRow } from "#app/components/model-row.tsx";
-import { TaskChip } from "#app/components/task-chip.tsx";
+import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { ModelRow } from "#app/catalog-search/model-row.tsx";
+import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { ensureTaskSpaces, getSpace } from "#app/db/queries/spaces.server.ts";
 import { formatNumber } from "#app/utils/format.ts";

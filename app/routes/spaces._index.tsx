@@ -1,9 +1,9 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/spaces._index";
 import { getTaskInfo, isPipelineType } from "#app/catalog/task-colors.ts";
-import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { Pagination } from "#app/components/pagination.tsx";
-import { TaskChip } from "#app/components/task-chip.tsx";
+import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { Pagination } from "#app/ui/pagination.tsx";
+import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { ensureTaskSpaces, listSpaces } from "#app/db/queries/spaces.server.ts";
 import { formatNumber } from "#app/utils/format.ts";

@@ -11,13 +11,13 @@ import {
   loadTaskGuide,
   suggestTasks,
   taskAssetUrl,
-} from "#app/catalog/tasks.server.ts";
-import { MarkdownContent } from "#app/components/markdown-content.tsx";
-import { shouldShowTableOfContents, TableOfContents } from "#app/components/table-of-contents.tsx";
-import { type ResolvedDemoEntry, TaskDemo } from "#app/components/task-demo.tsx";
-import { ExampleList, ExternalMark, type ExampleItem } from "#app/components/task-examples.tsx";
-import { Section, TaskErrorBoundary } from "#app/components/task-page-parts.tsx";
-import { TaskVideo } from "#app/components/task-video.tsx";
+} from "#app/task-guides/tasks.server.ts";
+import { MarkdownContent } from "#app/markdown/markdown-content.tsx";
+import { shouldShowTableOfContents, TableOfContents } from "#app/ui/table-of-contents.tsx";
+import { type ResolvedDemoEntry, TaskDemo } from "#app/task-guides/task-demo.tsx";
+import { ExampleList, ExternalMark, type ExampleItem } from "#app/task-guides/task-examples.tsx";
+import { Section, TaskErrorBoundary } from "#app/task-guides/task-page-parts.tsx";
+import { TaskVideo } from "#app/task-guides/task-video.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { findCatalogueModelIds, getTaskModelCounts } from "#app/db/queries/task-counts.server.ts";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";

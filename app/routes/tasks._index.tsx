@@ -2,10 +2,10 @@ import { useState } from "react";
 import { Form } from "react-router";
 import type { Route } from "./+types/tasks._index";
 import { COLOR_CLASSES } from "#app/catalog/task-colors.ts";
-import { taskMatches } from "#app/catalog/task-search.ts";
-import { listTaskGroups } from "#app/catalog/tasks.server.ts";
-import { GeneralErrorBoundary } from "#app/components/general-error-boundary.tsx";
-import { TaskCard } from "#app/components/task-card.tsx";
+import { taskMatches } from "#app/task-guides/task-search.ts";
+import { listTaskGroups } from "#app/task-guides/tasks.server.ts";
+import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { TaskCard } from "#app/task-guides/task-card.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { getTaskModelCounts } from "#app/db/queries/task-counts.server.ts";
 

@@ -16,7 +16,7 @@ import { LOCAL_APPS, type LocalApp, MODEL_LIBRARIES_UI_ELEMENTS, type ModelData 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { deriveTransformersInfo } from "#app/import/transformers-info.ts";
 import { type LibrarySnippets, getLibrarySnippets } from "#app/snippets/library-snippets.ts";

@@ -3,7 +3,7 @@ import { snippets } from "@huggingface/inference";
 import type { ModelData } from "@huggingface/tasks";
 import { describe, expect, it } from "vitest";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
-import { fixtureById, loadInferenceFixtures, loadLibraryFixtures, slug } from "#app/snippets/fixtures/load-fixtures.ts";
+import { fixtureById, loadInferenceFixtures, loadLibraryFixtures, slug } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import type { InferenceSnippetsResult, LibraryProviderMapping } from "#app/snippets/inference-snippets.ts";
 import {
   SnippetInputError,

@@ -1,6 +1,6 @@
 import { MODEL_LIBRARIES_UI_ELEMENTS } from "@huggingface/tasks";
 import { describe, expect, it } from "vitest";
-import { fixtureById, loadLibraryFixtures, slug } from "#app/snippets/fixtures/load-fixtures.ts";
+import { fixtureById, loadLibraryFixtures, slug } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { getLibrarySnippets, isModelLibraryKey, libraryUiElement } from "#app/snippets/library-snippets.ts";
 
 const fixtures = loadLibraryFixtures();

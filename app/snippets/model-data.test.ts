@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
-import { fixtureById, loadLibraryFixtures } from "#app/snippets/fixtures/load-fixtures.ts";
+import { fixtureById, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { isWidgetExample, maskTokenFor, pipelineTagFor, toModelData } from "#app/snippets/model-data.ts";
 
 const fixtures = loadLibraryFixtures();

@@ -2,7 +2,7 @@ import type { InferenceProvider } from "@huggingface/inference";
 import { INFERENCE_PROVIDERS, PROVIDERS_OR_POLICIES, snippets } from "@huggingface/inference";
 import type { ModelData, WidgetType } from "@huggingface/tasks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fixtureById, loadInferenceFixtures, loadLibraryFixtures } from "#app/snippets/fixtures/load-fixtures.ts";
+import { fixtureById, loadInferenceFixtures, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { isPipelineType } from "#app/snippets/model-data.ts";
 import {
   AUTO_POLICY,

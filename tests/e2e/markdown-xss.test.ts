@@ -1,5 +1,5 @@
 /**
- * Renders the whole hostile corpus (app/markdown/xss-corpus.ts) with the real renderer, serves it
+ * Renders the whole hostile corpus (tests/support/xss-corpus.ts) with the real renderer, serves it
  * from a local HTTP server with the real prose CSS and KaTeX CSS, and drives Chromium over it:
  * waits for failing images, focuses, hovers and clicks everything, tabs through the page and
  * toggles <details>. Nothing may run (window.__pwned stays undefined, no dialog), nothing may
@@ -15,7 +15,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
-import { xssCorpus } from "#app/markdown/xss-corpus.ts";
+import { xssCorpus } from "#tests/support/xss-corpus.ts";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");

@@ -15,7 +15,7 @@ import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { getInferenceSnippetsFor, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
-import { loadLibraryFixtures } from "#app/snippets/fixtures/load-fixtures.ts";
+import { loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 import type { TestServer } from "./support/server.ts";

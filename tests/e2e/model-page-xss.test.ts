@@ -1,5 +1,5 @@
 /**
- * The hostile corpus (app/markdown/xss-corpus.ts) as model cards on real model pages: each vector
+ * The hostile corpus (tests/support/xss-corpus.ts) as model cards on real model pages: each vector
  * family is one card (plus one card with the whole corpus), imported with `modelyard import` and
  * served by the real server with the page's own scripts running. Chromium focuses, hovers and
  * clicks everything in the card and tabs through the page: window.__pwned stays unset, no dialog
@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
-import { xssCorpus } from "#app/markdown/xss-corpus.ts";
+import { xssCorpus } from "#tests/support/xss-corpus.ts";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 import type { TestServer } from "./support/server.ts";
 import { importIntoServer, startModelPageServer } from "./model-page-support.ts";

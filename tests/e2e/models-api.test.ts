@@ -1,7 +1,7 @@
 import { listModels, modelInfo } from "@huggingface/hub";
 import { InferenceClient } from "@huggingface/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { type TestDatabase, testDialects } from "#app/db/testing/test-databases.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { writeRecords } from "#tests/support/fixtures.ts";
 

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
+import { baselineCount, countAndFacets } from "#app/catalog-search/catalog.server.ts";
+import {
+  computeExactFacets,
+  describeFacetIndex,
+  facetsFromIndex,
+  forgetFacetIndex,
+  getCatalogueStats,
+  warmCatalogueStats,
+} from "#app/catalog-search/facets.server.ts";
+import { importItems } from "#app/import/importer.server.ts";
+import type { SourceItem } from "#app/import/read-sources.ts";
+
+/**
+ * The facet index belongs to one catalogue generation: an import makes it unusable at once (the
+ * database answers meanwhile) and the next warm-up builds the new one. SQLite and PostgreSQL.
+ */
+
+const F = (p: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters(), ...p });
+
+async function* records(rows: Array<Record<string, unknown>>): AsyncGenerator<SourceItem> {
+  let line = 0;
+  for (const value of rows) yield { kind: "record", source: "test", line: ++line, value };
+}
+
+const model = (id: string, pipeline_tag: string, tags: string[]) => ({ id, pipeline_tag, library_name: "transformers", tags, downloads: 10, likes: 1 });
+
+describe.each(testDialects())("facet index across imports on $name", (dialect) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await dialect.create();
+    await importItems(db.handle, records([model("a/one", "text-generation", ["en", "conversational"]), model("b/two", "fill-mask", ["en"])]));
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("counts a language that only the model card names, as the tag filter does", async () => {
+    const h = db.handle;
+    await importItems(h, records([{ ...model("d/four", "translation", ["translation"]), cardData: { language: ["de"] } }]));
+    await warmCatalogueStats(h);
+    const de = F({ tags: ["de"] });
+    expect(await baselineCount(h, de)).toBe(1);
+    expect((await facetsFromIndex(h, de))?.total).toBe(1);
+    expect((await facetsFromIndex(h, F({})))?.languages).toContainEqual({ value: "de", count: 1 });
+    // The database path (no index) agrees.
+    forgetFacetIndex(h);
+    expect((await computeExactFacets(h, F({ pipelineTag: "translation" }))).languages).toEqual([{ value: "de", count: 1 }]);
+    await warmCatalogueStats(h);
+  });
+
+  it("is built by warm-up, dropped by an import and rebuilt with the new rows", async () => {
+    const h = db.handle;
+    await warmCatalogueStats(h);
+    expect(await describeFacetIndex(h)).toMatchObject({ rows: 3 });
+    expect((await facetsFromIndex(h, F({ tags: ["en"] })))?.total).toBe(2);
+
+    await importItems(h, records([model("c/three", "text-generation", ["en", "fr"])]));
+    // The old index no longer answers; the database does, and counts the new row.
+    expect(await describeFacetIndex(h)).toBeNull();
+    expect(await facetsFromIndex(h, F({ tags: ["en"] }))).toBeNull();
+    const stats = await getCatalogueStats(h);
+    const counted = await countAndFacets(h, F({ pipelineTag: "text-generation" }), stats);
+    expect(counted.count).toEqual({ value: 2, exact: true });
+
+    await warmCatalogueStats(h);
+    expect(await describeFacetIndex(h)).toMatchObject({ rows: 4 });
+    const fromIndex = await facetsFromIndex(h, F({ tags: ["en"] }));
+    expect(fromIndex?.total).toBe(3);
+    expect(fromIndex?.languages).toEqual([
+      { value: "en", count: 3 },
+      { value: "fr", count: 1 },
+    ]);
+    expect(fromIndex?.tasks).toEqual([
+      { value: "text-generation", count: 2 },
+      { value: "fill-mask", count: 1 },
+    ]);
+    expect((await facetsFromIndex(h, F({})))?.total).toBe(4);
+  });
+});

@@ -1,0 +1,483 @@
+import { PARAM_BUCKETS, type CatalogFilters } from "#app/catalog-search/listing-params.ts";
+
+/**
+ * The catalogue's facet columns, laid out for counting (docs/decisions/0010-facet-index.md).
+ *
+ * Rows that agree on every facet (task, library, licence, size bucket, bare tags, providers) share
+ * one "profile"; a catalogue of 760k models has far fewer profiles than rows. Each row keeps only
+ * its profile number, so counting the facets of any set of row ids is a tally of profiles, and the
+ * exact count and facets of a filter set without a search or an author are a pass over the
+ * profiles alone: no row is read from the database on the request path.
+ */
+
+/** Counts per facet value for one set of rows, before sorting and trimming for display. */
+export interface FacetTally {
+  total: number;
+  tasks: Map<string, number>;
+  libraries: Map<string, number>;
+  licenses: Map<string, number>;
+  params: Map<string, number>;
+  tags: Map<string, number>;
+  providers: Map<string, number>;
+}
+
+export function emptyTally(): FacetTally {
+  return { total: 0, tasks: new Map(), libraries: new Map(), licenses: new Map(), params: new Map(), tags: new Map(), providers: new Map() };
+}
+
+// Dictionary ids are 32-bit: licences and libraries come from free-form card data.
+const NONE = 0xffffffff;
+const NO_BUCKET = 0xff;
+
+/** The size bucket's index in PARAM_BUCKETS, or NO_BUCKET when the parameter count is unknown. */
+export function bucketIndex(params: number | null): number {
+  if (params === null || Number.isNaN(params)) return NO_BUCKET;
+  const i = PARAM_BUCKETS.findIndex((b) => params >= b.min && (b.max === null || params < b.max));
+  return i < 0 ? NO_BUCKET : i;
+}
+
+/** Strings to small numbers, in order of first sight. */
+class Dictionary {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+  find(value: string): number | undefined {
+    return this.ids.get(value);
+  }
+}
+
+/** Growable typed array (a plain number[] costs 8+ bytes a slot; these cost 1–4). */
+class Column<T extends Uint8Array | Uint32Array | Int32Array> {
+  length = 0;
+  constructor(
+    public data: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(Math.max(16, this.data.length * 2));
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  trimmed(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+}
+
+const u8 = (n: number) => new Uint8Array(n);
+const u32 = (n: number) => new Uint32Array(n);
+
+/** One facet row as the database holds it (tags and providers as JSON lists). */
+export interface FacetSourceRow {
+  rid: number;
+  pipeline_tag: string | null;
+  library_name: string | null;
+  license: string | null;
+  params: number | null;
+  tags: string;
+  providers: string;
+  /** model_details.languages (card and tag languages), or null without a details row. */
+  languages: string | null;
+}
+
+/**
+ * Row ids index an array directly; a catalogue whose ids have huge gaps (mass deletes) is left
+ * to the database rather than paying for an array mostly of holes.
+ */
+export function isIndexableSpan(span: number, rows: number): boolean {
+  return span <= Math.max(1_000_000, rows * 4);
+}
+
+/**
+ * Calls `fn` with each of a row's bare facet tags as model_tags holds them: its own tags without a
+ * prefix (license:, dataset:, base_model:, …) plus its card's languages. Repeats are possible.
+ */
+function forEachBareTag(tagsJson: string, languagesJson: string | null, fn: (tag: string) => void): void {
+  for (const list of languagesJson === null ? [tagsJson] : [tagsJson, languagesJson]) {
+    const values: unknown = JSON.parse(list);
+    if (Array.isArray(values)) for (const t of values) if (typeof t === "string" && t !== "" && !t.includes(":")) fn(t);
+  }
+}
+
+/** A row's distinct bare facet tags (see forEachBareTag). */
+export function bareTags(tagsJson: string, languagesJson: string | null): Set<string> {
+  const out = new Set<string>();
+  forEachBareTag(tagsJson, languagesJson, (t) => out.add(t));
+  return out;
+}
+
+/** `into`, holding `ids` sorted ascending without repeats. */
+function distinctSorted(into: number[]): number[] {
+  into.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < into.length; i++) if (i === 0 || into[i] !== into[i - 1]) into[n++] = into[i]!;
+  into.length = n;
+  return into;
+}
+
+// Rows per slice of finishInSlices: a pass over this many takes about a millisecond.
+const FINISH_SLICE = 100_000;
+// Profiles per slice of tallyFiltersInSlices: about 2–3 ms for the broadest filter.
+const PROFILE_SLICE = 8_000;
+
+/** Collects rows (in any order), then freezes them into a FacetIndex. */
+export class FacetIndexBuilder {
+  private readonly tasks = new Dictionary();
+  private readonly libraries = new Dictionary();
+  private readonly licenses = new Dictionary();
+  private readonly tags = new Dictionary();
+  private readonly providers = new Dictionary();
+  private readonly profileIds = new Map<string, number>();
+  private readonly pTask = new Column(u32(1024), u32);
+  private readonly pLibrary = new Column(u32(1024), u32);
+  private readonly pLicense = new Column(u32(1024), u32);
+  private readonly pBucket = new Column(u8(1024), u8);
+  private readonly pTagEnd = new Column(u32(1024), u32);
+  private readonly tagIds = new Column(u32(4096), u32);
+  private readonly pProviderEnd = new Column(u32(1024), u32);
+  private readonly providerIds = new Column(u32(256), u32);
+  private readonly rowRid = new Column(u32(4096), u32);
+  private readonly rowProfile = new Column(u32(4096), u32);
+
+  // Reused for every row: the build reads the whole catalogue, and per-row arrays would be garbage.
+  private readonly scratchTags: number[] = [];
+  private readonly scratchProviders: number[] = [];
+
+  add(row: FacetSourceRow): void {
+    const task = row.pipeline_tag ? this.tasks.id(row.pipeline_tag) : NONE;
+    const library = row.library_name ? this.libraries.id(row.library_name) : NONE;
+    const license = row.license ? this.licenses.id(row.license) : NONE;
+    const bucket = bucketIndex(row.params === null ? null : Number(row.params));
+    // The bare tags of model_tags, which the tag filter reads.
+    const tagList = this.scratchTags;
+    tagList.length = 0;
+    forEachBareTag(row.tags, row.languages, (t) => tagList.push(this.tags.id(t)));
+    distinctSorted(tagList);
+    const providerList = this.scratchProviders;
+    providerList.length = 0;
+    if (row.providers !== "[]") {
+      for (const p of JSON.parse(row.providers) as unknown[]) if (typeof p === "string" && p !== "") providerList.push(this.providers.id(p));
+    }
+    distinctSorted(providerList);
+    const key = `${task},${library},${license},${bucket}|${tagList.join(",")}|${providerList.join(",")}`;
+    let profile = this.profileIds.get(key);
+    if (profile === undefined) {
+      profile = this.pTask.length;
+      this.profileIds.set(key, profile);
+      this.pTask.push(task);
+      this.pLibrary.push(library);
+      this.pLicense.push(license);
+      this.pBucket.push(bucket);
+      for (const t of tagList) this.tagIds.push(t);
+      this.pTagEnd.push(this.tagIds.length);
+      for (const p of providerList) this.providerIds.push(p);
+      this.pProviderEnd.push(this.providerIds.length);
+    }
+    this.rowRid.push(Number(row.rid));
+    this.rowProfile.push(profile);
+  }
+
+  /** The index, or null when row ids are too sparse to address directly (see FacetIndex). */
+  finish(generation: number): FacetIndex | null {
+    const steps = this.finishSteps(generation);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same as finish, with `pause` awaited between slices: over 760k rows the passes take some
+   * 20 ms, too long to hold the event loop that serves requests.
+   */
+  async finishInSlices(generation: number, pause: () => Promise<void>): Promise<FacetIndex | null> {
+    const steps = this.finishSteps(generation);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  /** finish's passes over the rows, yielding every FINISH_SLICE rows; one code path for both. */
+  private *finishSteps(generation: number): Generator<void, FacetIndex | null> {
+    const rids = this.rowRid.trimmed();
+    yield;
+    const profiles = this.rowProfile.trimmed();
+    yield;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = -1;
+    for (let i = 0; i < rids.length; i++) {
+      const r = rids[i]!;
+      if (r < lo) lo = r;
+      if (r > hi) hi = r;
+      if ((i + 1) % FINISH_SLICE === 0) yield;
+    }
+    if (rids.length === 0) lo = 0;
+    const span = hi - lo + 1;
+    if (!isIndexableSpan(span, rids.length)) return null;
+    const byRid = new Int32Array(Math.max(0, span)).fill(-1);
+    yield;
+    const counts = new Uint32Array(this.pTask.length);
+    for (let i = 0; i < rids.length; i++) {
+      const p = profiles[i]!;
+      byRid[rids[i]! - lo] = p;
+      counts[p]! += 1;
+      if ((i + 1) % FINISH_SLICE === 0) yield;
+    }
+    return new FacetIndex({
+      generation,
+      ridBase: lo,
+      byRid,
+      counts,
+      pTask: this.pTask.trimmed(),
+      pLibrary: this.pLibrary.trimmed(),
+      pLicense: this.pLicense.trimmed(),
+      pBucket: this.pBucket.trimmed(),
+      pTagEnd: this.pTagEnd.trimmed(),
+      tagIds: this.tagIds.trimmed(),
+      pProviderEnd: this.pProviderEnd.trimmed(),
+      providerIds: this.providerIds.trimmed(),
+      tasks: this.tasks,
+      libraries: this.libraries,
+      licenses: this.licenses,
+      tags: this.tags,
+      providers: this.providers,
+    });
+  }
+}
+
+interface IndexData {
+  generation: number;
+  ridBase: number;
+  /** Row id − ridBase → profile number, −1 for ids with no row. */
+  byRid: Int32Array;
+  /** Rows per profile. */
+  counts: Uint32Array;
+  pTask: Uint32Array;
+  pLibrary: Uint32Array;
+  pLicense: Uint32Array;
+  pBucket: Uint8Array;
+  /** Profile p's tags are tagIds[pTagEnd[p-1] .. pTagEnd[p]), ascending. */
+  pTagEnd: Uint32Array;
+  tagIds: Uint32Array;
+  pProviderEnd: Uint32Array;
+  providerIds: Uint32Array;
+  tasks: Dictionary;
+  libraries: Dictionary;
+  licenses: Dictionary;
+  tags: Dictionary;
+  providers: Dictionary;
+}
+
+/** A profile test compiled from filters; null when the filters need something profiles lack. */
+type ProfileTest = (p: number) => boolean;
+
+export class FacetIndex {
+  readonly generation: number;
+  constructor(private readonly d: IndexData) {
+    this.generation = d.generation;
+  }
+
+  get rows(): number {
+    let n = 0;
+    for (const c of this.d.counts) n += c;
+    return n;
+  }
+
+  get profiles(): number {
+    return this.d.counts.length;
+  }
+
+  /** Bytes held by the typed arrays (the dictionaries' strings come on top). */
+  get bytes(): number {
+    const d = this.d;
+    return [d.byRid, d.counts, d.pTask, d.pLibrary, d.pLicense, d.pBucket, d.pTagEnd, d.tagIds, d.pProviderEnd, d.providerIds].reduce((s, a) => s + a.byteLength, 0);
+  }
+
+  /** Facet counts over these row ids (ids with no row are skipped). */
+  tallyRids(rids: readonly number[]): FacetTally {
+    const { byRid, ridBase } = this.d;
+    const perProfile = new Map<number, number>();
+    for (const rid of rids) {
+      const p = byRid[rid - ridBase];
+      if (p === undefined || p < 0) continue;
+      perProfile.set(p, (perProfile.get(p) ?? 0) + 1);
+    }
+    return this.tallyProfiles((add) => perProfile.forEach((n, p) => add(p, n)));
+  }
+
+  /**
+   * Exact facet counts over every row matching `filters`, or null when the filters hold a search,
+   * an author, a tag with a prefix (dataset:, base_model:, …) or a size range that is not made of
+   * whole buckets: those need the database.
+   */
+  tallyFilters(filters: CatalogFilters): FacetTally | null {
+    const steps = this.tallyFilterSteps(filters);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same as tallyFilters, with `pause` awaited between slices of profiles: a broad filter
+   * visits all 60k profiles of the 760k-row catalogue (some 20 ms), too long for background work
+   * to hold the event loop.
+   */
+  async tallyFiltersInSlices(filters: CatalogFilters, pause: () => Promise<void>): Promise<FacetTally | null> {
+    const steps = this.tallyFilterSteps(filters);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  private *tallyFilterSteps(filters: CatalogFilters): Generator<void, FacetTally | null> {
+    const test = this.compile(filters);
+    if (test === null) return null;
+    const { counts } = this.d;
+    const tally = this.tallier();
+    for (let p = 0; p < counts.length; p++) {
+      if (test(p)) tally.add(p, counts[p]!);
+      if ((p + 1) % PROFILE_SLICE === 0) yield;
+    }
+    return tally.done();
+  }
+
+  /** The exact number of rows matching `filters`, or null as for tallyFilters. */
+  countFilters(filters: CatalogFilters): number | null {
+    const test = this.compile(filters);
+    if (test === null) return null;
+    const { counts } = this.d;
+    let n = 0;
+    for (let p = 0; p < counts.length; p++) if (test(p)) n += counts[p]!;
+    return n;
+  }
+
+  private compile(f: CatalogFilters): ProfileTest | null {
+    if (f.search || f.author) return null;
+    const d = this.d;
+    const tests: ProfileTest[] = [];
+    // A value the catalogue never saw matches nothing.
+    const never: ProfileTest = () => false;
+    if (f.pipelineTag) {
+      const id = d.tasks.find(f.pipelineTag);
+      tests.push(id === undefined ? never : (p) => d.pTask[p] === id);
+    }
+    if (f.library) {
+      const id = d.libraries.find(f.library);
+      tests.push(id === undefined ? never : (p) => d.pLibrary[p] === id);
+    }
+    if (f.license) {
+      const id = d.licenses.find(f.license);
+      tests.push(id === undefined ? never : (p) => d.pLicense[p] === id);
+    }
+    for (const tag of new Set(f.tags)) {
+      if (tag.includes(":")) return null;
+      const id = d.tags.find(tag);
+      tests.push(id === undefined ? never : (p) => hasSorted(d.tagIds, p === 0 ? 0 : d.pTagEnd[p - 1]!, d.pTagEnd[p]!, id));
+    }
+    if (f.provider) {
+      const id = d.providers.find(f.provider);
+      tests.push(id === undefined ? never : (p) => hasSorted(d.providerIds, p === 0 ? 0 : d.pProviderEnd[p - 1]!, d.pProviderEnd[p]!, id));
+    }
+    if (f.paramsMin !== null || f.paramsMax !== null) {
+      const buckets = bucketsCovering(f.paramsMin ?? 0, f.paramsMax);
+      if (buckets === null) return null;
+      tests.push((p) => buckets.has(d.pBucket[p]!));
+    }
+    if (tests.length === 0) return () => true;
+    if (tests.length === 1) return tests[0]!;
+    return (p) => tests.every((t) => t(p));
+  }
+
+  /** `visit` calls add(profile, rows) once per profile to count. */
+  private tallyProfiles(visit: (add: (p: number, n: number) => void) => void): FacetTally {
+    const tally = this.tallier();
+    visit(tally.add);
+    return tally.done();
+  }
+
+  /** Counters that add(profile, rows) feeds, turned into a FacetTally by done(). */
+  private tallier(): { add: (p: number, n: number) => void; done: () => FacetTally } {
+    const d = this.d;
+    // Typed counters by dictionary id: a profile adds to a dozen values, and a broad filter
+    // matches tens of thousands of profiles, so string-keyed maps would dominate.
+    const tasks = new Uint32Array(d.tasks.values.length);
+    const libraries = new Uint32Array(d.libraries.values.length);
+    const licenses = new Uint32Array(d.licenses.values.length);
+    const tags = new Uint32Array(d.tags.values.length);
+    const providers = new Uint32Array(d.providers.values.length);
+    const buckets = new Uint32Array(PARAM_BUCKETS.length);
+    let total = 0;
+    const add = (p: number, n: number) => {
+      total += n;
+      const task = d.pTask[p]!;
+      if (task !== NONE) tasks[task]! += n;
+      const library = d.pLibrary[p]!;
+      if (library !== NONE) libraries[library]! += n;
+      const license = d.pLicense[p]!;
+      if (license !== NONE) licenses[license]! += n;
+      const b = d.pBucket[p]!;
+      if (b !== NO_BUCKET) buckets[b]! += n;
+      const tagEnd = d.pTagEnd[p]!;
+      for (let i = p === 0 ? 0 : d.pTagEnd[p - 1]!; i < tagEnd; i++) tags[d.tagIds[i]!]! += n;
+      const providerEnd = d.pProviderEnd[p]!;
+      for (let i = p === 0 ? 0 : d.pProviderEnd[p - 1]!; i < providerEnd; i++) providers[d.providerIds[i]!]! += n;
+    };
+    const toMap = (counts: Uint32Array, dict: Dictionary) => {
+      const m = new Map<string, number>();
+      for (let i = 0; i < counts.length; i++) if (counts[i]! > 0) m.set(dict.values[i]!, counts[i]!);
+      return m;
+    };
+    const done = (): FacetTally => {
+      const params = new Map<string, number>();
+      buckets.forEach((n, i) => {
+        if (n > 0) params.set(PARAM_BUCKETS[i]!.id, n);
+      });
+      return {
+        total,
+        tasks: toMap(tasks, d.tasks),
+        libraries: toMap(libraries, d.libraries),
+        licenses: toMap(licenses, d.licenses),
+        params,
+        tags: toMap(tags, d.tags),
+        providers: toMap(providers, d.providers),
+      };
+    };
+    return { add, done };
+  }
+}
+
+function hasSorted(a: Uint32Array, from: number, to: number, v: number): boolean {
+  for (let i = from; i < to; i++) {
+    const x = a[i]!;
+    if (x === v) return true;
+    if (x > v) return false;
+  }
+  return false;
+}
+
+/** The bucket indexes a size range covers, or null when its ends fall inside a bucket. */
+export function bucketsCovering(min: number, max: number | null): Set<number> | null {
+  const starts = min === 0 || PARAM_BUCKETS.some((b) => b.min === min);
+  const ends = max === null || PARAM_BUCKETS.some((b) => b.max === max);
+  if (!starts || !ends) return null;
+  const out = new Set<number>();
+  PARAM_BUCKETS.forEach((b, i) => {
+    if (b.min >= min && (max === null || (b.max !== null && b.max <= max))) out.add(i);
+  });
+  return out;
+}

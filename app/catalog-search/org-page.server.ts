@@ -1,0 +1,27 @@
+import { loadListingView } from "#app/catalog-search/listing-page.server.ts";
+import { emptyFilters, hasFilters, orgQueryToListing, parseListingState } from "#app/catalog-search/listing-params.ts";
+import { getDb } from "#app/db/db.server.ts";
+import { countCatalog } from "#app/catalog-search/catalog.server.ts";
+import { getCatalogueStats } from "#app/catalog-search/facets.server.ts";
+import { listModelsByAuthor } from "#app/db/queries/model-tree.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+
+/**
+ * An organisation's page (/<org>): the listing's own view with the author fixed by the path, or
+ * null when the catalogue holds no model by that author (the route then answers 404).
+ */
+export async function loadOrgPage(org: string, url: URL) {
+  const handle = getDb();
+  const [first] = await listModelsByAuthor(handle.db, org, 1);
+  if (first === undefined) return null;
+  const { state, problems } = parseListingState(orgQueryToListing(url.searchParams));
+  state.author = org;
+  const view = await loadListingView(state);
+  // The heading counts all of the organisation's models; the view's count may be narrowed by a search.
+  const narrowed = hasFilters({ ...state, author: null });
+  const total = narrowed ? await countCatalog(handle, { ...emptyFilters(), author: org }, await getCatalogueStats(handle)) : view.count;
+  const hub = getEnv().MODELYARD_HUB_URL.replace(/\/+$/, "");
+  return { org, hubUrl: `${hub}/${org}`, total, state, problems, ...view };
+}
+
+export type OrgPageData = NonNullable<Awaited<ReturnType<typeof loadOrgPage>>>;

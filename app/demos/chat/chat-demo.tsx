@@ -1,0 +1,382 @@
+/**
+ * The chat demo: a conversation with a conversational model through POST /api/inference
+ * (streamed), with a system prompt, provider picker, parameters from the chat-completion spec,
+ * stop / regenerate / edit-and-resend, per-reply metrics, errors shown in place with the input
+ * kept, and a refusal (with the reason) when the model's chat template failed validation.
+ */
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
+import { readVisitorToken } from "#app/demos/chat/token.ts";
+import { type ChatDemoInfo, routeFields } from "#app/demos/chat/demo-info.ts";
+import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
+
+type Final = Extract<StreamEvent, { type: "final" }>;
+
+interface Turn {
+  id: number;
+  role: "user" | "assistant";
+  content: string;
+  status: "streaming" | "done" | "stopped";
+  final?: Final;
+}
+
+interface DemoError {
+  message: string;
+  hint: string | null;
+  code: string;
+}
+
+export interface ChatSettings {
+  provider: string;
+  streaming: boolean;
+  temperature: number;
+  max_tokens: number;
+  top_p: number;
+}
+
+let nextId = 1;
+
+const fieldCls =
+  "w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm text-gray-900 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-100";
+
+function toDemoError(body: unknown, status: number): DemoError {
+  if (typeof body === "object" && body !== null && "error" in body) {
+    const e = (body as { error: unknown }).error;
+    if (typeof e === "object" && e !== null) {
+      const r = e as Record<string, unknown>;
+      return {
+        message: typeof r["message"] === "string" ? r["message"] : `The request failed (${status}).`,
+        hint: typeof r["hint"] === "string" ? r["hint"] : null,
+        code: typeof r["code"] === "string" ? r["code"] : "error",
+      };
+    }
+  }
+  return { message: `The request failed (${status}).`, hint: null, code: "error" };
+}
+
+export function ChatTemplateRefusal({ problem, modelId }: { problem: NonNullable<ChatDemoInfo["templateProblem"]>; modelId: string }) {
+  const where = [problem.templateName ? `template “${problem.templateName}”` : null, problem.line !== null ? `line ${problem.line}` : null, problem.column !== null ? `column ${problem.column}` : null]
+    .filter(Boolean)
+    .join(", ");
+  return (
+    <div role="status" data-chat-template-refusal="" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100">
+      <p className="font-semibold">No live demo: this model’s chat template failed validation.</p>
+      <p className="mt-1">
+        The conversation could not be formatted the way {modelId} expects, so a demo would show misleading replies. The problem{where ? ` (${where})` : ""}:
+      </p>
+      <pre className="mt-2 whitespace-pre-wrap rounded bg-white/70 p-2 font-mono text-xs dark:bg-black/30">{problem.message}</pre>
+    </div>
+  );
+}
+
+export function ChatDemo({ info, onSettingsChange, compact = false }: { info: ChatDemoInfo; onSettingsChange?: (s: ChatSettings) => void; compact?: boolean }) {
+  const ids = useId();
+  const [system, setSystem] = useState("");
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [input, setInput] = useState("");
+  const [provider, setProvider] = useState(info.providers[0]?.value ?? "");
+  const [temperature, setTemperature] = useState(info.parameters.temperature.default);
+  const [maxTokens, setMaxTokens] = useState(info.parameters.max_tokens.default);
+  const [topP, setTopP] = useState(info.parameters.top_p.default);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<DemoError | null>(null);
+  const [hasToken, setHasToken] = useState<boolean | null>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => setHasToken(readVisitorToken() !== null), []);
+  useEffect(() => {
+    onSettingsChange?.({ provider, streaming: true, temperature, max_tokens: maxTokens, top_p: topP });
+  }, [provider, temperature, maxTokens, topP, onSettingsChange]);
+  useEffect(() => {
+    const el = logRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [turns]);
+
+  if (info.templateProblem) return <ChatTemplateRefusal problem={info.templateProblem} modelId={info.modelId} />;
+
+  /** Runs one reply for `history` (ending with the user's message). */
+  async function run(history: Turn[], restoreInput: string) {
+    setError(null);
+    const assistant: Turn = { id: nextId++, role: "assistant", content: "", status: "streaming" };
+    setTurns([...history, assistant]);
+    setBusy(true);
+    const controller = new AbortController();
+    abortRef.current = controller;
+    const messages = [
+      ...(system.trim() ? [{ role: "system" as const, content: system.trim() }] : []),
+      ...history.map((t) => ({ role: t.role, content: t.content })),
+    ];
+    const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "text/event-stream" };
+    const token = readVisitorToken();
+    if (token) headers["Authorization"] = `Bearer ${token}`;
+    const update = (patch: Partial<Turn>) => setTurns((ts) => ts.map((t) => (t.id === assistant.id ? { ...t, ...patch } : t)));
+    let content = "";
+    let failed: DemoError | null = null;
+    try {
+      const res = await fetch("/api/inference", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          model: info.modelId,
+          ...routeFields(provider),
+          messages,
+          parameters: { temperature, max_tokens: maxTokens, top_p: topP },
+          stream: true,
+        }),
+        signal: controller.signal,
+      });
+      if (!res.ok || !res.headers.get("content-type")?.startsWith("text/event-stream")) {
+        failed = toDemoError(await res.json().catch(() => null), res.status);
+      } else if (res.body) {
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        const feed = createStreamEventParser((event) => {
+          if (event.type === "token") {
+            content += event.delta;
+            update({ content });
+          } else if (event.type === "final") {
+            update({ content: event.message.content, final: event, status: "done" });
+          } else if (event.type === "error") {
+            failed = { message: event.error.message, hint: event.error.hint ?? null, code: event.error.code };
+          }
+        });
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          feed(value);
+        }
+      }
+    } catch (e) {
+      if (controller.signal.aborted) {
+        update({ status: "stopped" });
+      } else {
+        failed = { message: e instanceof Error ? e.message : String(e), hint: "The connection to Modelyard failed. Check your network and try again.", code: "network" };
+      }
+    } finally {
+      abortRef.current = null;
+      setBusy(false);
+    }
+    if (!failed) setTurns((ts) => ts.map((t) => (t.id === assistant.id && t.status === "streaming" ? { ...t, status: "done" } : t)));
+    if (failed) {
+      // Shown where the reply would have been; the message goes back in the box so nothing is lost.
+      setTurns(history.slice(0, -1));
+      setInput(restoreInput);
+      setError(failed);
+      requestAnimationFrame(() => inputRef.current?.focus());
+    }
+  }
+
+  function send(e?: FormEvent) {
+    e?.preventDefault();
+    const text = input.trim();
+    if (!text || busy) return;
+    setInput("");
+    void run([...turns.filter((t) => t.status !== "streaming"), { id: nextId++, role: "user", content: text, status: "done" }], text);
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  }
+
+  function stop() {
+    abortRef.current?.abort();
+  }
+
+  function regenerate() {
+    const lastUser = turns.map((t) => t.role).lastIndexOf("user");
+    if (lastUser < 0 || busy) return;
+    const history = turns.slice(0, lastUser + 1);
+    void run(history, history[lastUser]?.content ?? "");
+  }
+
+  function edit(index: number) {
+    if (busy) return;
+    const turn = turns[index];
+    if (!turn) return;
+    setTurns(turns.slice(0, index));
+    setInput(turn.content);
+    setError(null);
+    requestAnimationFrame(() => inputRef.current?.focus());
+  }
+
+  const last = turns.at(-1);
+  const providerLabel = info.providers.find((p) => p.value === provider)?.label ?? provider;
+
+  return (
+    <div className="space-y-3 text-sm" data-chat-demo={info.modelId}>
+      <details className="rounded-md border border-gray-200 dark:border-gray-800" open={!compact}>
+        <summary className="cursor-pointer select-none px-3 py-2 font-medium">Settings</summary>
+        <div className={`grid gap-3 px-3 pb-3 ${compact ? "" : "sm:grid-cols-2"}`}>
+          <label className="block">
+            <span className="mb-1 block text-xs font-medium text-gray-600 dark:text-gray-400">Provider</span>
+            <select name="provider" value={provider} onChange={(e) => setProvider(e.target.value)} className={fieldCls} disabled={busy}>
+              {info.providers.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.kind === "endpoint" ? `${p.label} (configured endpoint)` : p.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="block">
+            <span className="mb-1 block text-xs font-medium text-gray-600 dark:text-gray-400" title={info.parameters.max_tokens.description}>
+              Max tokens
+            </span>
+            <input
+              type="number"
+              name="max_tokens"
+              min={info.parameters.max_tokens.min}
+              max={info.parameters.max_tokens.max}
+              step={1}
+              value={maxTokens}
+              onChange={(e) => setMaxTokens(Math.min(info.parameters.max_tokens.max, Math.max(info.parameters.max_tokens.min, Math.round(Number(e.target.value) || 1))))}
+              className={fieldCls}
+            />
+          </label>
+          <label className="block">
+            <span className="mb-1 flex justify-between text-xs font-medium text-gray-600 dark:text-gray-400" title={info.parameters.temperature.description}>
+              <span>Temperature</span>
+              <output>{temperature.toFixed(2)}</output>
+            </span>
+            <input
+              type="range"
+              name="temperature"
+              min={info.parameters.temperature.min}
+              max={info.parameters.temperature.max}
+              step={info.parameters.temperature.step}
+              value={temperature}
+              onChange={(e) => setTemperature(Number(e.target.value))}
+              className="w-full accent-indigo-600"
+            />
+          </label>
+          <label className="block">
+            <span className="mb-1 flex justify-between text-xs font-medium text-gray-600 dark:text-gray-400" title={info.parameters.top_p.description}>
+              <span>Top-p</span>
+              <output>{topP.toFixed(2)}</output>
+            </span>
+            <input
+              type="range"
+              name="top_p"
+              min={info.parameters.top_p.min}
+              max={info.parameters.top_p.max}
+              step={info.parameters.top_p.step}
+              value={topP}
+              onChange={(e) => setTopP(Number(e.target.value))}
+              className="w-full accent-indigo-600"
+            />
+          </label>
+          <label className={`block ${compact ? "" : "sm:col-span-2"}`}>
+            <span className="mb-1 block text-xs font-medium text-gray-600 dark:text-gray-400">System prompt</span>
+            <textarea name="system" rows={2} value={system} onChange={(e) => setSystem(e.target.value)} placeholder="Optional instructions for the model" className={fieldCls} />
+          </label>
+        </div>
+      </details>
+
+      <div
+        ref={logRef}
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        className={`${compact ? "max-h-96" : "max-h-[32rem]"} min-h-24 space-y-3 overflow-y-auto rounded-md border border-gray-200 bg-gray-50 p-3 dark:border-gray-800 dark:bg-gray-900/50`}
+      >
+        {turns.length === 0 && !error ? (
+          <p className="text-gray-500 dark:text-gray-400">
+            Send a message to chat with {info.modelId} on {providerLabel}.
+          </p>
+        ) : null}
+        {turns.map((t, i) =>
+          t.role === "user" ? (
+            <div key={t.id} className="group ml-6 rounded-lg bg-indigo-600 px-3 py-2 text-white" data-turn="user">
+              <p className="whitespace-pre-wrap break-words">{t.content}</p>
+              <button type="button" onClick={() => edit(i)} disabled={busy} className="mt-1 text-xs text-indigo-100 underline hover:text-white disabled:opacity-50">
+                Edit and resend
+              </button>
+            </div>
+          ) : (
+            <div key={t.id} className="mr-6 rounded-lg bg-white px-3 py-2 ring-1 ring-gray-200 dark:bg-gray-950 dark:ring-gray-800" data-turn="assistant" data-status={t.status}>
+              {t.content === "" && t.status === "streaming" ? <p className="animate-pulse text-gray-500 dark:text-gray-400">Waiting for the first token…</p> : <ChatMarkdown source={t.content} />}
+              {t.status === "stopped" ? <p className="mt-1 text-xs text-gray-500 dark:text-gray-400">Stopped.</p> : null}
+              {t.final ? <Metrics final={t.final} /> : null}
+            </div>
+          ),
+        )}
+        {error ? (
+          <div role="alert" data-chat-error={error.code} className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100">
+            <p className="font-medium">{error.hint ?? error.message}</p>
+            {error.hint ? <p className="mt-1 break-words font-mono text-xs opacity-80">{error.message}</p> : null}
+            {error.code === "missing_token" || error.code === "token_rejected" || error.code === "hf_token_not_accepted" ? (
+              <a href="/settings" className="mt-1 inline-block text-xs font-medium underline">
+                Open settings
+              </a>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+
+      <form onSubmit={send} className="space-y-2">
+        <label htmlFor={`${ids}-input`} className="sr-only">
+          Message
+        </label>
+        <textarea
+          id={`${ids}-input`}
+          ref={inputRef}
+          name="message"
+          rows={compact ? 2 : 3}
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Message (Enter to send, Shift+Enter for a new line)"
+          className={`${fieldCls} resize-y`}
+        />
+        <div className="flex flex-wrap items-center gap-2">
+          {busy ? (
+            <button type="button" onClick={stop} className="rounded-md bg-gray-800 px-3 py-1.5 font-medium text-white hover:bg-gray-700 dark:bg-gray-200 dark:text-gray-900">
+              Stop
+            </button>
+          ) : (
+            <button type="submit" disabled={input.trim() === ""} className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
+              Send
+            </button>
+          )}
+          <button
+            type="button"
+            onClick={regenerate}
+            disabled={busy || !last || last.role !== "assistant"}
+            className="rounded-md border border-gray-300 px-3 py-1.5 hover:bg-gray-50 disabled:opacity-50 dark:border-gray-700 dark:hover:bg-gray-900"
+          >
+            Regenerate
+          </button>
+          {turns.length > 0 && !busy ? (
+            <button type="button" onClick={() => { setTurns([]); setError(null); }} className="px-2 py-1.5 text-gray-600 underline dark:text-gray-400">
+              Clear
+            </button>
+          ) : null}
+          <span className="ml-auto text-xs text-gray-500 dark:text-gray-400">
+            {hasToken ? "Using your token from " : info.serverKey ? "Using this site’s key · " : "No token yet · "}
+            <a href="/settings" className="underline">
+              {hasToken ? "settings" : "add yours"}
+            </a>
+          </span>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function Metrics({ final }: { final: Final }) {
+  const u = final.usage;
+  const parts = [
+    final.timing.timeToFirstTokenMs !== null ? `first token ${Math.round(final.timing.timeToFirstTokenMs)} ms` : null,
+    final.timing.tokensPerSecond !== null ? `${final.timing.tokensPerSecond.toFixed(1)} tokens/s` : null,
+    u.promptTokens !== null ? `${u.promptTokens} prompt` : null,
+    u.completionTokens !== null ? `${u.completionTokens} completion tokens${u.source === "counted" ? " (counted)" : ""}` : null,
+  ].filter((p): p is string => p !== null);
+  return (
+    <p className="mt-2 border-t border-gray-100 pt-1 text-xs text-gray-500 dark:border-gray-800 dark:text-gray-400" data-chat-metrics="">
+      {parts.join(" · ")}
+    </p>
+  );
+}

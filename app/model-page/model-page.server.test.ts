@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { htmlWithToken, isUsableToken, maskTokenForDisplay } from "#app/snippets/snippets-panel.tsx";
+import { loadInferenceFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
+import { getInferenceSnippetsFor, maskedTokenValue, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
+import { supportedProvidersFor } from "#app/snippets/providers.ts";
+import { highlightCode } from "#app/utils/highlight.server.ts";
+import { fileUrlResolver, guessSnippetLanguage } from "#app/model-page/model-page.server.ts";
+import { buildFilesView } from "#app/model-page/files.server.ts";
+import { buildInferencePanel, parseInferenceState } from "#app/model-page/inference-panel.server.ts";
+
+const models = loadInferenceFixtures();
+const TOKEN = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+
+/** Text content of shiki HTML: tags dropped, entities decoded. */
+function textOf(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&amp;/g, "&");
+}
+
+describe("saved tokens are filled in on the client", () => {
+  it("gives exactly the library's output for the token, for every fixture model, provider and streaming mode", () => {
+    let compared = 0;
+    for (const model of models) {
+      for (const provider of supportedProvidersFor(model)) {
+        for (const streaming of [false, true]) {
+          const placeholder = getInferenceSnippetsFor(model, { provider, streaming });
+          const real = getInferenceSnippetsFor(model, { provider, streaming, accessToken: TOKEN });
+          expect(real.languages.length).toBe(placeholder.languages.length);
+          placeholder.languages.forEach((lang, i) => {
+            lang.clients.forEach((client, j) => {
+              expect(client.content.split(TOKEN_PLACEHOLDER).join(TOKEN)).toBe(real.languages[i]!.clients[j]!.content);
+              compared++;
+            });
+          });
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it("masks the same way as the snippets module", () => {
+    for (const t of [TOKEN, "hf_short", "hf_123456789", "hf_x"]) expect(maskTokenForDisplay(t)).toBe(maskedTokenValue(t));
+    expect(isUsableToken(TOKEN)).toBe(true);
+    expect(isUsableToken("sk-abc123456")).toBe(false);
+    expect(isUsableToken('hf_abc"</script>')).toBe(false);
+  });
+
+  it("swaps the placeholder in highlighted HTML without changing the rest of the text", () => {
+    const model = models.find((m) => m.id === "meta-llama/Llama-3.3-70B-Instruct")!;
+    const panel = buildInferencePanel(model, parseInferenceState(new URLSearchParams("provider=together&stream=1"), model));
+    for (const lang of panel.languages) {
+      for (const c of lang.clients) {
+        const shown = htmlWithToken(c.html, c.text, TOKEN_PLACEHOLDER, maskTokenForDisplay(TOKEN));
+        expect(textOf(shown)).toBe(c.text.split(TOKEN_PLACEHOLDER).join(maskTokenForDisplay(TOKEN)));
+        expect(shown).not.toContain(TOKEN);
+      }
+    }
+  });
+});
+
+describe("inference panel state from the query string", () => {
+  const llama = models.find((m) => m.id === "meta-llama/Llama-3.3-70B-Instruct")!;
+  const bert = models.find((m) => m.id === "google-bert/bert-base-uncased")!;
+
+  it("defaults to the first offered provider, JavaScript, no streaming", () => {
+    const { state, inputError } = parseInferenceState(new URLSearchParams(), llama);
+    expect(state).toEqual({ provider: supportedProvidersFor(llama)[0], streaming: false, billTo: "", lang: "js" });
+    expect(inputError).toBeNull();
+  });
+
+  it("reports and ignores unusable values", () => {
+    const { state, inputError } = parseInferenceState(new URLSearchParams("provider=nope&bill_to=a b&lang=cobol"), llama);
+    expect(state.provider).toBe(supportedProvidersFor(llama)[0]);
+    expect(state.billTo).toBe("");
+    expect(state.lang).toBe("js");
+    expect(inputError).toMatch(/nope.*Bill to.*cobol/s);
+  });
+
+  it("offers streaming only to conversational models", () => {
+    expect(parseInferenceState(new URLSearchParams("stream=1"), llama).state.streaming).toBe(true);
+    expect(parseInferenceState(new URLSearchParams("stream=1"), bert).state.streaming).toBe(false);
+  });
+
+  it("shows exactly the library text, highlighted, with bill-to applied", () => {
+    const panel = buildInferencePanel(llama, parseInferenceState(new URLSearchParams("provider=groq&bill_to=acme-org"), llama));
+    const direct = getInferenceSnippetsFor(llama, { provider: "groq", streaming: false, billTo: "acme-org" });
+    const flat = (l: typeof panel.languages) => l.flatMap((x) => x.clients.map((c) => c.text)).sort();
+    expect(flat(panel.languages)).toEqual(direct.languages.flatMap((x) => x.clients.map((c) => c.content)).sort());
+    expect(panel.languages.map((l) => l.language)).toEqual(["js", "python", "sh"]);
+    for (const lang of panel.languages) for (const c of lang.clients) expect(textOf(c.html)).toBe(c.text);
+    expect(flat(panel.languages).some((t) => t.includes("acme-org"))).toBe(true);
+    // groq chat through huggingface.js was executed against the simulator.
+    expect(panel.languages.find((l) => l.language === "js")!.clients.find((c) => c.client === "huggingface.js")!.verified).toBe(true);
+  });
+});
+
+describe("relative card URLs", () => {
+  const resolve = fileUrlResolver("https://hub.example", "org/model", "abc123");
+  it("point images at resolve/ and links at blob/ for the revision", () => {
+    expect(resolve("images/arch.png", "image")).toBe("https://hub.example/org/model/resolve/abc123/images/arch.png");
+    expect(resolve("./config.json", "link")).toBe("https://hub.example/org/model/blob/abc123/config.json");
+    expect(resolve("/LICENSE", "link")).toBe("https://hub.example/org/model/blob/abc123/LICENSE");
+    expect(resolve("my file.md", "link")).toBe("https://hub.example/org/model/blob/abc123/my%20file.md");
+    expect(resolve("../other/x", "link")).toBeNull();
+  });
+});
+
+describe("snippet language guess changes only colours", () => {
+  it("keeps every character, 4-space indentation included", () => {
+    const samples = [
+      "from transformers import pipeline\n\npipe = pipeline(\"text-generation\")\nfor x in y:\n    print(x)\n",
+      "pip install -U diffusers\n",
+      'import { pipeline } from "@huggingface/transformers";\n\nconst p = await pipeline("x");',
+      "\tmixed\ttabs  and trailing  \n\n",
+    ];
+    for (const s of samples) expect(textOf(highlightCode(s, guessSnippetLanguage(s)))).toBe(s);
+    expect(guessSnippetLanguage(samples[0]!)).toBe("python");
+    expect(guessSnippetLanguage(samples[1]!)).toBe("shellscript");
+    expect(guessSnippetLanguage(samples[2]!)).toBe("javascript");
+  });
+});
+
+describe("files tab", () => {
+  const base = models[0]!;
+  const model = {
+    ...base,
+    siblings: [
+      { rfilename: "config.json", size: 700 },
+      { rfilename: "model.safetensors", size: 5_000_000 },
+      { rfilename: "README.md", size: null },
+    ],
+    config: { architectures: ["LlamaForCausalLM"], model_type: "llama", tokenizer_config: { bos_token: "<s>", chat_template: "{{ x }}" } },
+    cardMarkdown: "---\nlicense: mit\n---\n# Hi",
+  };
+
+  it("lists siblings with sizes and offers the stored metadata files", () => {
+    const view = buildFilesView(model, null, "https://hub.example", "main");
+    expect(view.files.map((f) => [f.path, f.size, f.viewable])).toEqual([
+      ["config.json", 700, true],
+      ["model.safetensors", 5_000_000, false],
+      ["README.md", null, true],
+    ]);
+    expect(view.totalBytes).toBeNull();
+    expect(view.viewable.map((v) => v.path)).toEqual(["config.json", "tokenizer_config.json", "README.md"]);
+  });
+
+  it("shows config.json without the merged tokenizer config, and tokenizer_config.json on its own", () => {
+    const config = buildFilesView(model, "config.json", "https://hub.example", "main").viewer;
+    expect(config?.status).toBe("shown");
+    if (config?.status !== "shown") return;
+    expect(JSON.parse(config.text)).toEqual({ architectures: ["LlamaForCausalLM"], model_type: "llama" });
+    expect(textOf(config.html.html ?? "")).toBe(config.text);
+    const tok = buildFilesView(model, "tokenizer_config.json", "https://hub.example", "main").viewer;
+    expect(tok?.status === "shown" && JSON.parse(tok.text)).toEqual({ bos_token: "<s>", chat_template: "{{ x }}" });
+  });
+
+  it("says when the catalogue does not hold a file and links to it", () => {
+    const viewer = buildFilesView(model, "model.safetensors", "https://hub.example", "r1").viewer;
+    expect(viewer).toEqual({ path: "model.safetensors", status: "not-stored", url: "https://hub.example/" + model.id + "/blob/r1/model.safetensors" });
+  });
+});
