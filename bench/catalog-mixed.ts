@@ -16,7 +16,7 @@ import path from "node:path";
 import readline from "node:readline";
 import zlib from "node:zlib";
 import type { Kysely } from "kysely";
-import { DEFAULT_STATE, listingHref } from "#app/catalog/listing-params.ts";
+import { DEFAULT_STATE, listingHref } from "#app/catalog-search/listing-params.ts";
 import { openDatabase } from "#app/db/client.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";

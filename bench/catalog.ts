@@ -22,7 +22,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type CatalogFilters, PAGE_SIZE, type SortKey, emptyFilters } from "#app/catalog/listing-params.ts";
+import { type CatalogFilters, PAGE_SIZE, type SortKey, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import {
@@ -37,7 +37,7 @@ import {
   forgetCounts,
   forgetSearchIds,
   listCatalogPage,
-} from "#app/db/queries/catalog.server.ts";
+} from "#app/catalog-search/catalog.server.ts";
 import {
   facetsForRids,
   describeFacetIndex,
@@ -48,7 +48,7 @@ import {
   liveFacetsBaseline,
   settleFacetJobs,
   warmCatalogueStats,
-} from "#app/db/queries/facets.server.ts";
+} from "#app/catalog-search/facets.server.ts";
 import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";

@@ -7,7 +7,7 @@ import type { ServerBuild } from "react-router";
 import { openDatabase } from "#app/db/client.server.ts";
 import { setDb } from "#app/db/db.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
-import { warmCatalogueStats } from "#app/db/queries/facets.server.ts";
+import { warmCatalogueStats } from "#app/catalog-search/facets.server.ts";
 import { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
