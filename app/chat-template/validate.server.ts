@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ChatTemplateIssue, ChatTemplateSource, ChatTemplateStatus } from "#app/catalog/model-record.ts";
 import { getChatTemplateSandbox, type ChatTemplateSandbox } from "#app/chat-template/sandbox.server.ts";
+import { Lru } from "#app/utils/lru.ts";
 
 export interface ChatTemplateValidation {
   status: ChatTemplateStatus;
@@ -39,8 +40,7 @@ export const STANDARD_VALIDATION_TOOLS = [
 
 type SingleResult = { ok: true } | { ok: false; issue: Omit<ChatTemplateIssue, "templateName"> };
 
-const cache = new Map<string, Promise<SingleResult>>();
-const CACHE_LIMIT = 10_000;
+const cache = new Lru<Promise<SingleResult>>({ maxEntries: 10_000 });
 
 function cacheKey(template: string, bosToken: string | null, eosToken: string | null): string {
   return createHash("sha256").update(JSON.stringify([template, bosToken, eosToken])).digest("hex");
@@ -83,7 +83,6 @@ function validateCached(
   const hit = cache.get(key);
   if (hit) return hit;
   const pending = validateOne(sandbox, template, bosToken, eosToken);
-  if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, pending);
   return pending;
 }

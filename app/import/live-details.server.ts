@@ -14,7 +14,7 @@ import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { type HubClient, type HubFailureKind, type HubRecord, HubFetchError, createHubClient } from "#app/import/hub-client.server.ts";
 import { type TemplateValidator, importItems } from "#app/import/importer.server.ts";
-import { ByteLru } from "#app/markdown/byte-lru.ts";
+import { Lru } from "#app/utils/lru.ts";
 
 export type LiveOutcome =
   | { state: "stored" }
@@ -84,7 +84,7 @@ export function createLiveDetails(opts: LiveDetailsOptions): LiveDetails {
   const now = opts.now ?? Date.now;
   const ttl = opts.failureTtlMs ?? 5 * 60_000;
   // Successes are remembered too: a repo the Hub itself gives no files or card must not be asked again on every visit.
-  const remembered = new ByteLru<Extract<LiveOutcome, { state: "failed" }> | { state: "stored"; retryAt: number }>({
+  const remembered = new Lru<Extract<LiveOutcome, { state: "failed" }> | { state: "stored"; retryAt: number }>({
     maxBytes: opts.failureCacheBytes ?? 512 * 1024,
     sizeOf: (f) => 64 + (f.state === "failed" ? f.message.length * 2 : 0),
   });

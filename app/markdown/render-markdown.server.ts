@@ -20,7 +20,7 @@ import remarkMath from "remark-math";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
-import { ByteLru, stringBytes } from "#app/markdown/byte-lru.ts";
+import { Lru, stringBytes } from "#app/utils/lru.ts";
 import { splitFrontMatter } from "#app/markdown/front-matter.ts";
 import { createSanitizeSchema, filterStyle } from "#app/markdown/sanitize-schema.ts";
 import { Slugger } from "#app/markdown/slugger.ts";
@@ -110,7 +110,7 @@ function getProcessor(idPrefix: string) {
 
 const katexProcessor = unified().use(rehypeKatex, KATEX_OPTIONS).freeze();
 
-const cache = new ByteLru<RenderedMarkdown>({
+const cache = new Lru<RenderedMarkdown>({
   maxBytes: 64 * 1024 * 1024,
   sizeOf: (value) =>
     stringBytes(value.html) +

@@ -45,7 +45,7 @@ import yaml from "shiki/langs/yaml.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
 // The high-contrast light theme: plain github-light has token colours below 4.5:1 on the block background.
 import githubLight from "shiki/themes/github-light-high-contrast.mjs";
-import { ByteLru, stringBytes } from "#app/markdown/byte-lru.ts";
+import { Lru, stringBytes } from "#app/utils/lru.ts";
 
 const THEMES = { light: "github-light-high-contrast", dark: "github-dark-default" } as const;
 
@@ -147,7 +147,7 @@ export function highlightToHast(code: string, lang: string | null | undefined): 
   });
 }
 
-const htmlCache = new ByteLru<string>({ maxBytes: 8 * 1024 * 1024, sizeOf: stringBytes });
+const htmlCache = new Lru<string>({ maxBytes: 8 * 1024 * 1024, sizeOf: stringBytes });
 
 /** Highlighted code as an HTML string (trusted: the code is escaped by shiki). Cached. */
 export function highlightCode(code: string, lang: string): string {
