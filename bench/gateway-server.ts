@@ -1,7 +1,7 @@
 /**
  * The gateway alone, for bench/gateway.ts --server bare: createInferenceGateway over a fresh SQLite
- * catalogue (the bundled snapshot), served on loopback by the production server's Node adapter
- * (app/inference/node-adapter.server.ts) without Express (`--adapter=fetch`: the Fetch path React Router uses). Prints "gateway at
+ * catalogue (the bundled snapshot), served on loopback by the one /api/inference handler
+ * (app/inference/node-adapter.server.ts) without Express. Prints "gateway at
  * http://127.0.0.1:<port>" when ready.
  */
 import fs from "node:fs";
@@ -20,7 +20,7 @@ const handle = openDatabase(`sqlite:${path.join(dir, "catalogue.db")}`);
 await migrate(handle);
 await importPaths(handle, [path.join(ROOT, "catalogue", "hub-catalogue-2024-07-11.jsonl.gz")], { statsAsOf: "2024-07-11" });
 const gateway = createInferenceGateway({ catalog: databaseCatalog(() => handle), env: process.env, log: () => {} });
-const served = await serveGateway(gateway, { adapter: process.argv.includes("--adapter=fetch") ? "fetch" : "node" });
+const served = await serveGateway(gateway);
 console.log(`gateway at ${served.url}`);
 const stop = async () => {
   await served.close();

@@ -1,6 +1,8 @@
+import { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "#app/inference/errors.server.ts";
-import { RateLimiter, readBodyLimited } from "#app/inference/limits.server.ts";
+import { RateLimiter, readNodeBodyLimited } from "#app/inference/limits.server.ts";
 
 describe("RateLimiter", () => {
   it("allows `limit` requests per window per client and refills evenly", () => {
@@ -22,15 +24,22 @@ describe("RateLimiter", () => {
   });
 });
 
-describe("readBodyLimited", () => {
-  const req = (body: string, headers: Record<string, string> = {}) => new Request("http://x/", { method: "POST", body, headers });
+describe("readNodeBodyLimited", () => {
+  // A Node request stream with no Content-Length, so the limit is checked as the bytes arrive.
+  const req = (body: string): IncomingMessage => {
+    const message = new IncomingMessage(new Socket());
+    message.push(Buffer.from(body.slice(0, 50)));
+    message.push(Buffer.from(body.slice(50)));
+    message.push(null);
+    return message;
+  };
 
   it("returns bodies up to the limit", async () => {
-    expect(await readBodyLimited(req("x".repeat(100)), 100)).toBe("x".repeat(100));
+    expect(await readNodeBodyLimited(req("x".repeat(100)), 100)).toBe("x".repeat(100));
   });
 
   it("refuses larger bodies with a 413 GatewayError", async () => {
-    const error = await readBodyLimited(req("x".repeat(101)), 100).catch((e: unknown) => e);
+    const error = await readNodeBodyLimited(req("x".repeat(101)), 100).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).body).toMatchObject({ status: 413, code: "body_too_large" });
   });

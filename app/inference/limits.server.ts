@@ -4,7 +4,6 @@
  */
 import type { IncomingMessage } from "node:http";
 import { GatewayError } from "#app/inference/errors.server.ts";
-import { readBytesCapped } from "#app/utils/http.server.ts";
 
 export interface RateLimitConfig {
   /** Requests allowed per window and client. */
@@ -98,12 +97,10 @@ function decodeBody(bytes: Uint8Array): string {
   }
 }
 
-/** Reads the body as text, stopping (413) as soon as it passes maxBytes; Content-Length is checked first. */
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<string> {
-  return decodeBody(await readBytesCapped(request, maxBytes, () => tooLarge(maxBytes)));
-}
-
-/** readBodyLimited for a Node request: past maxBytes the rest is read and dropped, so the 413 can still be sent. */
+/**
+ * The body as text, refused (413) as soon as it declares or passes maxBytes; past the limit the
+ * rest is read and dropped, so the 413 can still be sent.
+ */
 export function readNodeBodyLimited(req: IncomingMessage, maxBytes: number): Promise<string> {
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > maxBytes) {

@@ -1,6 +1,7 @@
 /**
- * POST /api/inference on Node's http objects: the production server answers it here, before
- * Express's middleware and React Router (docs/decisions/0008-inference-fast-path.md). No Fetch
+ * POST /api/inference on Node's http objects: the one handler for that URL, mounted by the
+ * production server (server/app.ts) and by `react-router dev` (server/dev-inference-plugin.ts),
+ * before any middleware or React Router (docs/decisions/0008-inference-fast-path.md). No Fetch
  * Request or Response is built; SSE text goes straight to the socket, with the events of one
  * upstream read written together (one syscall), each token still sent as soon as it arrives.
  */
@@ -9,12 +10,7 @@ import type { GatewayOutcome, InferenceGateway } from "#app/inference/gateway.se
 import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
 import { readNodeBodyLimited } from "#app/inference/limits.server.ts";
 import { pumpStream, type StreamPumpOptions } from "#app/inference/stream.server.ts";
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) return void res.end();
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
-  res.end(JSON.stringify(body));
-}
+import { writeJsonError } from "#app/utils/http.server.ts";
 
 /** The process-wide gateway answers `req`; a bad MODELYARD_INFERENCE_* value answers 503 JSON. */
 export function serveInference(req: IncomingMessage, res: ServerResponse): void {
@@ -23,7 +19,7 @@ export function serveInference(req: IncomingMessage, res: ServerResponse): void 
     gateway = getInferenceGateway();
   } catch (error) {
     // The message names the variable, never a secret.
-    sendJson(res, 503, { error: { message: error instanceof Error ? error.message : "The inference gateway is misconfigured.", code: "gateway_misconfigured" } });
+    writeJsonError(res, 503, error instanceof Error ? error.message : "The inference gateway is misconfigured.", { code: "gateway_misconfigured" });
     return;
   }
   void handleNodeRequest(gateway, req, res);
@@ -46,7 +42,7 @@ export async function handleNodeRequest(gateway: InferenceGateway, req: Incoming
     });
     await writeOutcome(outcome, res);
   } catch (error) {
-    sendJson(res, 500, { error: { message: "The inference gateway failed unexpectedly.", code: "internal_error" } });
+    writeJsonError(res, 500, "The inference gateway failed unexpectedly.", { code: "internal_error" });
     console.error(`[inference] adapter error: ${error instanceof Error ? error.name : "unknown"}`);
   }
 }

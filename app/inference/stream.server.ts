@@ -2,12 +2,10 @@
  * Turns the library's stream into the gateway's SSE answer: token events as chunks arrive, then
  * one final event (message, usage, time to first token, tokens per second), then done; or an
  * error event then done when the stream fails after it started. The pump writes SSE text to a
- * sink: the Node adapter writes it to the socket, the Fetch adapter to a ReadableStream.
+ * sink: the Node adapter (node-adapter.server.ts) writes it to the socket.
  */
 import type { ChunkStream, StreamChunk } from "#app/inference/run-task.server.ts";
 import type { StreamEvent, StreamUsage } from "#app/inference/stream-events.ts";
-
-const encoder = new TextEncoder();
 
 /** One SSE message. Token events, one per streamed token, skip JSON.stringify of the whole object. */
 export function eventText(event: StreamEvent): string {
@@ -16,10 +14,6 @@ export function eventText(event: StreamEvent): string {
     return `event: token\ndata: {"type":"token","index":${event.index},"delta":${JSON.stringify(event.delta)}}\n\n`;
   }
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-}
-
-export function encodeEvent(event: StreamEvent): Uint8Array {
-  return encoder.encode(eventText(event));
 }
 
 /** Where the pump writes: SSE text as events are ready, then one close. */
@@ -141,33 +135,6 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => voi
     opts.rest.return().catch(() => {});
     opts.onEnd({ outcome: "cancelled", tokens: 0, ttftMs: null, totalMs: performance.now() - opts.startedAt });
   };
-}
-
-/** The stream as a ReadableStream of SSE bytes (the Fetch adapter's Response body). */
-export function sseStream(opts: StreamPumpOptions): ReadableStream<Uint8Array> {
-  let cancel: (() => void) | null = null;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let open = true;
-      cancel = pumpStream(opts, {
-        write: (text) => {
-          if (open) controller.enqueue(encoder.encode(text));
-        },
-        close: () => {
-          if (!open) return;
-          open = false;
-          try {
-            controller.close();
-          } catch {
-            // already closed by the consumer's cancel
-          }
-        },
-      });
-    },
-    cancel() {
-      cancel?.();
-    },
-  });
 }
 
 function round(n: number): number {

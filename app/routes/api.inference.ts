@@ -2,27 +2,19 @@ import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
-import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
-import { clientKeyOf } from "#app/utils/request-context.ts";
 
 /**
- * POST /api/inference: the inference gateway (app/inference/gateway.server.ts). A resource route:
- * JSON, media bytes or text/event-stream, never HTML.
  * GET /api/inference?model=<id>: what the chat demo needs for that model ({demo: ChatDemoInfo | null}).
+ * POST never reaches this module: both servers answer it first with the one inference handler
+ * (app/inference/node-adapter.server.ts; server/app.ts in production, server/dev-inference-plugin.ts
+ * under `react-router dev`). Other methods are refused here.
  */
-export async function action({ request, context }: { request: Request; context: unknown }) {
-  if (request.method !== "POST") {
-    return jsonError(405, `${request.method} is not supported on /api/inference; use POST.`, { code: "method_not_allowed" }, { Allow: "GET, POST" });
+export function action({ request }: { request: Request }) {
+  if (request.method === "POST") {
+    return jsonError(500, "POST /api/inference is answered by the server's inference handler, which this server did not mount.", { code: "internal_error" });
   }
-  let gateway;
-  try {
-    gateway = getInferenceGateway();
-  } catch (error) {
-    // A bad MODELYARD_INFERENCE_* value: say which, as JSON (the message names the variable, never a secret).
-    return jsonError(503, error instanceof Error ? error.message : "The inference gateway is misconfigured.", { code: "gateway_misconfigured" });
-  }
-  return gateway.handle(request, { clientKey: clientKeyOf(context) });
+  return jsonError(405, `${request.method} is not supported on /api/inference; use POST.`, { code: "method_not_allowed" }, { Allow: "GET, POST" });
 }
 
 export async function loader({ request }: { request: Request }) {

@@ -1,3 +1,5 @@
+import type { ServerResponse } from "node:http";
+
 /**
  * Throws a Response when a condition fails, for loaders: the route's ErrorBoundary renders it.
  * The message is shown to the visitor, so it must never carry a secret.
@@ -8,9 +10,27 @@ export function invariantResponse(condition: unknown, message: string, init?: Re
   }
 }
 
-/** A JSON error body in one shape for every API route: {error: {message, ...details}}. */
+/**
+ * The one JSON error body of every API answer, as text: {error: {message, ...details}}. The
+ * Fetch answer (jsonError), the Node one (writeJsonError) and the inference gateway's outcomes
+ * are all written from it. The Hub-compatible /api/models errors keep the Hub's own shape.
+ */
+export function jsonErrorBody(message: string, details: Record<string, unknown> = {}): string {
+  return JSON.stringify({ error: { message, ...details } });
+}
+
+/** A JSON error answer for a Fetch handler (routes, loaders). */
 export function jsonError(status: number, message: string, details: Record<string, unknown> = {}, headers: HeadersInit = {}): Response {
-  return Response.json({ error: { message, ...details } }, { status, headers });
+  const merged = new Headers(headers);
+  if (!merged.has("Content-Type")) merged.set("Content-Type", "application/json");
+  return new Response(jsonErrorBody(message, details), { status, headers: merged });
+}
+
+/** A JSON error answer on Node's response (handlers that run before React Router); ends it if headers already went. */
+export function writeJsonError(res: ServerResponse, status: number, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers });
+  res.end(jsonErrorBody(message, details));
 }
 
 // What each /api resource answers, for the Allow header of its 405: the routes' own 405s and the

@@ -1,0 +1,186 @@
+/**
+ * The gateway's last step: one resolved call through @huggingface/inference under the deadline,
+ * with the bounded 503 retry, answered as JSON, media bytes, or an event stream to pump. The
+ * deadline and the visitor going away both abort the upstream call.
+ */
+import type { EnvLike } from "#app/inference/credentials.server.ts";
+import { endpointOrigins } from "#app/inference/endpoints.server.ts";
+import { ClientClosedError, classifyError, DeadlineExceededError, type GatewayErrorBody } from "#app/inference/errors.server.ts";
+import type { GatewayConfig } from "#app/inference/gateway-config.server.ts";
+import { createGatewayFetch, runWithGatewayFetch, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
+import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
+import type { InferenceTarget } from "#app/inference/resolve-target.server.ts";
+import { callLibrary, type ChunkStream, type StreamChunk, streamLibrary, type TaskCall, withBoundedRetry } from "#app/inference/run-task.server.ts";
+import { SSE_HEADERS, type StreamPumpOptions } from "#app/inference/stream.server.ts";
+
+/** The answer, for the adapter to write: JSON text, media bytes, or an event stream to pump. */
+export type GatewayOutcome =
+  | { kind: "json"; status: number; headers: Record<string, string>; body: string }
+  | { kind: "blob"; status: number; headers: Record<string, string>; blob: Blob }
+  | { kind: "stream"; status: number; headers: Record<string, string>; stream: StreamPumpOptions };
+
+export type LogFields = Record<string, string | number | null | undefined>;
+
+export interface ExecuteContext {
+  catalog: GatewayCatalog;
+  env: EnvLike;
+  config: GatewayConfig;
+  /** performance.now() when the request arrived: the deadline and timings count from it. */
+  startedAt: number;
+  /** Aborts when the visitor goes away. */
+  signal: AbortSignal;
+  /** Every secret of this request, scrubbed from error messages. */
+  secrets: ReadonlyArray<string | undefined>;
+  /** The request's log line, written once it ends. */
+  logLine(fields: LogFields): void;
+  /** An error answer, logged with `extra`. */
+  fail(body: GatewayErrorBody, extra: LogFields): GatewayOutcome;
+}
+
+/**
+ * Whether @huggingface/inference 3.13.1 may call the global fetch for this call: only chat and
+ * text generation with a model and an explicit provider (or an endpoint) are known not to (no
+ * default-model or "auto" lookup, no media download).
+ */
+export function usesGlobalFetch(call: TaskCall): boolean {
+  if (call.task !== "conversational" && call.task !== "text-generation") return true;
+  if (call.endpointUrl !== undefined) return false;
+  return call.model === undefined || call.provider === undefined || call.provider === "auto";
+}
+
+export async function executeCall(target: InferenceTarget, ctx: ExecuteContext): Promise<GatewayOutcome> {
+  const { call, providerLabel } = target;
+  const { config, startedAt } = ctx;
+  const controller = new AbortController();
+  let deadline: DeadlineExceededError | null = null;
+  let clientClosed = false;
+  const timer = setTimeout(() => {
+    deadline = new DeadlineExceededError(config.deadlineMs);
+    controller.abort(deadline);
+  }, config.deadlineMs);
+  const onClientAbort = () => {
+    clientClosed = true;
+    controller.abort(new ClientClosedError("The client closed the request."));
+  };
+  if (ctx.signal.aborted) onClientAbort();
+  else ctx.signal.addEventListener("abort", onClientAbort, { once: true });
+  const cleanup = () => {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onClientAbort);
+  };
+
+  const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0 };
+  const gatewayFetch = createGatewayFetch({
+    catalog: ctx.catalog,
+    override: config.override,
+    signal: controller.signal,
+    endpointOrigins: endpointOrigins(ctx.env),
+    requireCredential: target.requireCredential,
+    observation,
+  });
+  // The scoped global-fetch hook costs every promise in the process while active, so only calls
+  // that can reach the library's global fetch (default model, "auto", media downloads) enter it.
+  const inScope = <T>(fn: () => Promise<T>): Promise<T> => (usesGlobalFetch(call) ? runWithGatewayFetch(gatewayFetch, fn) : fn());
+  const libraryOptions = {
+    retry_on_error: false,
+    fetch: gatewayFetch,
+    signal: controller.signal,
+    ...(call.billTo ? { billTo: call.billTo } : {}),
+  };
+  let retries = 0;
+  const retryPolicy = {
+    maxRetries: config.maxRetries,
+    baseDelayMs: config.retryBaseMs,
+    deadlineAt: startedAt + config.deadlineMs,
+    signal: controller.signal,
+    observation,
+    onRetry: () => {
+      retries += 1;
+    },
+  };
+  const classify = (error: unknown): GatewayErrorBody => {
+    const out = classifyError(error, { observation, deadline, clientClosed, secrets: ctx.secrets, provider: target.provider });
+    if (out.code === "model_loading") {
+      out.retryAfterSec = Math.max(1, Math.ceil(observation.estimatedTimeSec ?? 30));
+      out.message = `${out.message} (gave up after ${retries + 1} attempt${retries === 0 ? "" : "s"})`;
+    }
+    return out;
+  };
+  const model = target.requestedModel;
+  const baseLog = { task: target.task ?? "(none)", provider: providerLabel, model: model ?? "(none)", auth: target.credential.source, stream: target.stream ? 1 : 0 };
+
+  if (!target.stream) {
+    try {
+      const result = await inScope(() => withBoundedRetry(() => callLibrary(call, libraryOptions), retryPolicy));
+      const ms = Math.round(performance.now() - startedAt);
+      ctx.logLine({ status: 200, ...baseLog, retries, ms });
+      const headers: Record<string, string> = {
+        "Cache-Control": "no-store",
+        "X-Modelyard-Provider": providerLabel,
+        "Server-Timing": `inference;dur=${ms}`,
+      };
+      if (result.kind === "blob") {
+        return { kind: "blob", status: 200, blob: result.blob, headers: { ...headers, "Content-Type": result.blob.type || "application/octet-stream" } };
+      }
+      return {
+        kind: "json",
+        status: 200,
+        body: JSON.stringify({ output: result.data, provider: providerLabel, model, task: target.task, timing: { totalMs: ms } }),
+        headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
+      };
+    } catch (error) {
+      return ctx.fail(classify(error), { ...baseLog, retries });
+    } finally {
+      cleanup();
+    }
+  }
+
+  // Streaming: wait for the first chunk (or failure) so errors before any token get a real status.
+  let started: { gen: ChunkStream; first: IteratorResult<StreamChunk, undefined> };
+  try {
+    started = await inScope(() =>
+      withBoundedRetry(async () => {
+        const gen = streamLibrary(call, libraryOptions);
+        const first = await gen.next();
+        return { gen, first };
+      }, retryPolicy),
+    );
+  } catch (error) {
+    cleanup();
+    return ctx.fail(classify(error), { ...baseLog, retries });
+  }
+  const streamOptions: StreamPumpOptions = {
+    first: started.first,
+    rest: started.gen,
+    startedAt,
+    provider: providerLabel,
+    model,
+    toError: (error) => {
+      const out = classify(error);
+      const e: { status: number; code: string; message: string; hint?: string } = { status: out.status, code: out.code, message: out.message };
+      if (out.hint) e.hint = out.hint;
+      return e;
+    },
+    clientGone: () => ctx.signal.aborted,
+    abortUpstream: () => {
+      if (!controller.signal.aborted) {
+        clientClosed = true;
+        controller.abort(new ClientClosedError("The client closed the stream."));
+      }
+    },
+    onEnd: (s) => {
+      cleanup();
+      ctx.logLine({
+        status: s.outcome === "cancelled" ? 499 : 200,
+        ...baseLog,
+        outcome: s.outcome,
+        code: s.errorCode,
+        tokens: s.tokens,
+        ttft_ms: s.ttftMs === null ? null : Math.round(s.ttftMs),
+        ms: Math.round(s.totalMs),
+        retries,
+      });
+    },
+  };
+  return { kind: "stream", status: 200, headers: { ...SSE_HEADERS, "X-Modelyard-Provider": providerLabel }, stream: streamOptions };
+}
