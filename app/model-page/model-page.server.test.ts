@@ -6,7 +6,7 @@ import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
 import { fileUrlResolver, guessSnippetLanguage } from "#app/model-page/model-page.server.ts";
 import { buildFilesView } from "#app/model-page/files.server.ts";
-import { buildInferencePanel, parseInferenceState } from "#app/model-page/inference-panel.server.ts";
+import { buildInferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 
 const models = loadInferenceFixtures();
 const TOKEN = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";

@@ -18,7 +18,7 @@ import { highlightCode } from "#app/utils/highlight.server.ts";
 import { COLOR_CLASSES, getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber, formatParams } from "#app/utils/format.ts";
 import { buildFilesView, type FilesView } from "#app/model-page/files.server.ts";
-import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/model-page/inference-panel.server.ts";
+import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 import { type ChatTemplateTabData, chatTemplateWarning, loadChatTemplateTab } from "#app/chat-template/model-tab.server.ts";
 import { type LiveDetailsNotice, withLiveDetails } from "#app/model-page/live.server.ts";
 

@@ -5,7 +5,7 @@ import { loadOrgPage } from "#app/catalog-search/org-page.server.ts";
 import { OrgListing } from "#app/catalog-search/org-listing.tsx";
 import { loadModelPage } from "#app/model-page/model-page.server.ts";
 // Legacy ids without an organisation (e.g. /gpt2) share the model page's view and boundary.
-import ModelPage, { ErrorBoundary, meta as modelMeta } from "./$org.$name.tsx";
+import ModelPage, { ErrorBoundary, meta as modelMeta } from "#app/routes/$org.$name.tsx";
 
 export { ErrorBoundary };
 

@@ -1,7 +1,7 @@
 import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { buildInferencePanel, parseInferenceState } from "#app/model-page/inference-panel.server.ts";
+import { buildInferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 

@@ -7,7 +7,7 @@ import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo, isConversationalModel } from "#app/demos/chat/demo-info.server.ts";
-import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/model-page/inference-panel.server.ts";
+import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 
 export const meta: Route.MetaFunction = ({ data: d }) =>

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { CodeBlock } from "#app/ui/code-block.tsx";
 import { CopyButton } from "#app/ui/copy-button.tsx";
-import type { InferencePanel, PanelLanguage } from "#app/model-page/inference-panel.server.ts";
+import type { InferencePanel, PanelLanguage } from "#app/snippets/inference-panel.server.ts";
 
 /** Where the settings page keeps the visitor's Hugging Face token (browser only, never sent by this panel). */
 export const TOKEN_STORAGE_KEY = "modelyard.hfToken";
