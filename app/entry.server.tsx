@@ -13,7 +13,21 @@ import { scopeOf } from "#app/utils/request-context.ts";
 
 export const streamTimeout = 5_000;
 
-// server/app.ts builds each request's context with the build's own copy of the context key.
+// What `modelyard serve` (cli/serve-command.ts, server/app.ts) runs in its process, taken from
+// this build rather than imported from app/ again, so the process holds one copy of each module
+// and its state: the database handle, the gateway, the facet index, the log (ADR 0019).
+export { warmCatalogueStats } from "#app/catalog-search/facets.server.ts";
+export { validateChatTemplate } from "#app/chat-template/validate.server.ts";
+export { openDatabase } from "#app/db/client.server.ts";
+export { setDb } from "#app/db/db.server.ts";
+export { migrate } from "#app/db/migrate.server.ts";
+export { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
+export { countModels } from "#app/db/queries/stats.server.ts";
+export { importPaths } from "#app/import/importer.server.ts";
+export { serveInference } from "#app/inference/node-adapter.server.ts";
+export { getEnv } from "#app/utils/env.server.ts";
+export { createIslandStore } from "#app/utils/html-island.ts";
+export { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
 export { createRequestContext } from "#app/utils/request-context.ts";
 
 export default function handleRequest(

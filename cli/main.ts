@@ -1,6 +1,4 @@
 import { parseArgs } from "node:util";
-import { runImport } from "#cli/import-command.ts";
-import { runServe } from "#cli/serve-command.ts";
 
 const HELP = `modelyard — a self-hostable model catalogue
 
@@ -28,6 +26,9 @@ async function main(): Promise<number> {
     case "serve":
     case "start": {
       const { values } = parseArgs({ args: rest, options: { port: { type: "string" } } });
+      // Each command imports only its own module: `serve` must load no copy of app/ beside the
+      // build's (ADR 0019), which a static import of the import command would bring in.
+      const { runServe } = await import("#cli/serve-command.ts");
       return runServe({ port: values.port ? Number(values.port) : undefined });
     }
     case "import": {
@@ -40,6 +41,7 @@ async function main(): Promise<number> {
         const { runHubImport } = await import("#cli/import-hub-command.ts");
         return runHubImport(positionals);
       }
+      const { runImport } = await import("#cli/import-command.ts");
       return runImport(positionals, {
         statsAsOf: values["stats-as-of"],
         live: values.live ?? false,

@@ -4,17 +4,9 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
-import { openDatabase } from "#app/db/client.server.ts";
-import { setDb } from "#app/db/db.server.ts";
-import { migrate } from "#app/db/migrate.server.ts";
-import { warmCatalogueStats } from "#app/catalog-search/facets.server.ts";
-import { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
-import { countModels } from "#app/db/queries/stats.server.ts";
-import { importPaths } from "#app/import/importer.server.ts";
-import { getEnv } from "#app/utils/env.server.ts";
 import { createApp } from "#server/app.ts";
+import { serverEntryOf } from "#server/server-entry.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
-import { loadTemplateValidator } from "#cli/template-validator.ts";
 import { startEventLoopProbe } from "#cli/event-loop-probe.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -88,8 +80,16 @@ export async function ensureBuild(): Promise<void> {
   console.log(`  · built in ${((performance.now() - started) / 1000).toFixed(1)} s (full output in build/${BUILD_LOG}).`);
 }
 
+/**
+ * Builds if needed, then runs everything from the build: the process holds the bundle's copy of
+ * app/ and no other, so the database handle, the gateway and the facet index are plain module
+ * state (ADR 0019). Nothing of app/ is imported here but types.
+ */
 export async function runServe(opts: { port?: number }): Promise<number> {
   const started = performance.now();
+  if (process.env["MODELYARD_SKIP_BUILD"] !== "1") await ensureBuild();
+  const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
+  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, warmCatalogueStats } = serverEntryOf(build);
   const env = getEnv();
   const port = opts.port ?? env.PORT;
   const handle = openDatabase(env.DATABASE_URL);
@@ -103,13 +103,12 @@ export async function runServe(opts: { port?: number }): Promise<number> {
     const summary = await importPaths(handle, [BUNDLED_CATALOGUE], {
       statsAsOf: BUNDLED_STATS_DATE,
       onProgress: progress.update,
-      validateTemplate: await loadTemplateValidator(),
+      // The sandbox's worker threads start only when a record carries a template.
+      validateTemplate: (source, bos, eos) => validateChatTemplate(source, bos, eos),
     }).finally(() => progress.done());
     console.log(formatSummary(summary));
   }
 
-  if (process.env["MODELYARD_SKIP_BUILD"] !== "1") await ensureBuild();
-  const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
   const app = createApp(build, BUILD_CLIENT);
   const total = await countModels(handle.db);
 

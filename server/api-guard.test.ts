@@ -2,17 +2,19 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiErrorHandler, apiMethodGuard } from "#server/api-guard.ts";
+import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
+import { createApiGuard } from "#server/api-guard.ts";
 
 let server: Server;
 let base = "";
 
 beforeAll(async () => {
+  const guard = createApiGuard({ jsonError, methodNotAllowed });
   const app = express();
-  app.use(apiMethodGuard);
+  app.use(guard.methodGuard);
   // Stands where React Router would: anything the guard lets through.
   app.use((_req, res) => void res.status(200).type("text/plain").send("routed"));
-  app.use(apiErrorHandler);
+  app.use(guard.errorHandler);
   server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

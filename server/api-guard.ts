@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response as ExpressResponse } from "express";
-import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
+import type { ServerEntry } from "#server/server-entry.ts";
 
 /**
  * What the routes under /api cannot answer themselves, in their JSON shape rather than Express's
@@ -32,25 +32,37 @@ function decodedPath(url: string): string | null {
   }
 }
 
-export const apiMethodGuard: RequestHandler = (req, res, next) => {
-  if (!isApiPath(req.originalUrl)) return next();
-  if (!ROUTED_METHODS.has(req.method)) return void send(res, methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? "/api"));
-  // React Router's patterns never match across a line break, so an encoded control character in
-  // the path fell through to the HTML 404 page.
-  if (/[\u0000-\u001f\u007f]/.test(decodedPath(req.originalUrl) ?? "")) {
-    return void send(res, jsonError(400, "The URL path holds a control character.", { field: "path" }, { "Cache-Control": "no-store" }));
-  }
-  next();
-};
+export interface ApiGuard {
+  /** First in the chain: what React Router would answer outside the JSON shape. */
+  methodGuard: RequestHandler;
+  /** Last in the chain: a URL Express could not decode. */
+  errorHandler: ErrorRequestHandler;
+}
 
-export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
-  if (!isApiPath(req.originalUrl) || res.headersSent) return next(error);
-  const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
-  if (status >= 400 && status < 500) {
-    // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
-    void send(res, jsonError(status, "The URL is not valid: its percent-encoding is malformed.", { field: "path" }, { "Cache-Control": "no-store" }));
-    return;
-  }
-  console.error(`[api] ${req.method} ${req.originalUrl.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
-  void send(res, jsonError(500, "The server failed unexpectedly.", { code: "internal_error" }, { "Cache-Control": "no-store" }));
-};
+/** The JSON errors come from the server build (server/server-entry.ts), as all of app/ the server runs does. */
+export function createApiGuard({ jsonError, methodNotAllowed }: Pick<ServerEntry, "jsonError" | "methodNotAllowed">): ApiGuard {
+  const methodGuard: RequestHandler = (req, res, next) => {
+    if (!isApiPath(req.originalUrl)) return next();
+    if (!ROUTED_METHODS.has(req.method)) return void send(res, methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? "/api"));
+    // React Router's patterns never match across a line break, so an encoded control character in
+    // the path fell through to the HTML 404 page.
+    if (/[\u0000-\u001f\u007f]/.test(decodedPath(req.originalUrl) ?? "")) {
+      return void send(res, jsonError(400, "The URL path holds a control character.", { field: "path" }, { "Cache-Control": "no-store" }));
+    }
+    next();
+  };
+
+  const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
+    if (!isApiPath(req.originalUrl) || res.headersSent) return next(error);
+    const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
+    if (status >= 400 && status < 500) {
+      // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
+      void send(res, jsonError(status, "The URL is not valid: its percent-encoding is malformed.", { field: "path" }, { "Cache-Control": "no-store" }));
+      return;
+    }
+    console.error(`[api] ${req.method} ${req.originalUrl.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
+    void send(res, jsonError(500, "The server failed unexpectedly.", { code: "internal_error" }, { "Cache-Control": "no-store" }));
+  };
+
+  return { methodGuard, errorHandler };
+}

@@ -3,20 +3,20 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
-import { serveInference } from "#app/inference/node-adapter.server.ts";
-import { createIslandStore } from "#app/utils/html-island.ts";
-import type { createRequestContext } from "#app/utils/request-context.ts";
-import { apiErrorHandler, apiMethodGuard } from "#server/api-guard.ts";
+import { createApiGuard } from "#server/api-guard.ts";
 import { applySecurityHeaders } from "#server/security-headers.ts";
+import { serverEntryOf } from "#server/server-entry.ts";
 
 /**
  * The HTTP server around the React Router build: compressed responses, long-cached hashed
  * assets, and a JSON 404 for unknown /api paths. Streaming responses (SSE) bypass compression.
  * POST /api/inference is answered first, on Node's own request and response, without the
- * middleware or React Router (docs/decisions/0008-inference-fast-path.md).
+ * middleware or React Router (docs/decisions/0008-inference-fast-path.md). What the server runs
+ * of app/ comes from the build's entry, never from an import of app/ here (ADR 0019).
  */
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const requestContext = requestContextFactory(build);
+  const { createRequestContext, createIslandStore, serveInference, jsonError, methodNotAllowed } = serverEntryOf(build);
+  const apiGuard = createApiGuard({ jsonError, methodNotAllowed });
   const app = express();
   app.disable("x-powered-by");
   // First, so the inference fast path below gets the same headers as everything else.
@@ -24,7 +24,7 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
     res.locals["cspNonce"] = applySecurityHeaders(res);
     next();
   });
-  app.use(apiMethodGuard);
+  app.use(apiGuard.methodGuard);
   app.post("/api/inference", (req, res) => serveInference(req, res));
   app.use(
     compression({
@@ -45,7 +45,7 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
       // The socket address, for per-client limits (the inference gateway's rate limit).
       // islands: document requests put large HTML in the markup only (app/utils/html-island.ts).
       getLoadContext: (req, res) =>
-        requestContext({
+        createRequestContext({
           clientAddress: req.socket.remoteAddress ?? "",
           cspNonce: typeof res.locals["cspNonce"] === "string" ? res.locals["cspNonce"] : undefined,
           islands: createIslandStore(req.path.endsWith(".data") ? "inline" : "defer"),
@@ -53,17 +53,7 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
     }),
   );
   // Last: a URL Express could not decode, under /api, answers JSON (server/api-guard.ts).
-  app.use(apiErrorHandler);
+  app.use(apiGuard.errorHandler);
   return app;
 }
 
-/**
- * The request context comes from the build itself: the CLI loads app/ through tsx and the build
- * has its own copy, and a context key from one copy is a stranger to the other (ADR 0015).
- */
-function requestContextFactory(build: ServerBuild): typeof createRequestContext {
-  const entry: object = build.entry.module;
-  const factory = "createRequestContext" in entry ? entry.createRequestContext : undefined;
-  if (typeof factory !== "function") throw new Error("The server build's entry does not export createRequestContext; rebuild with `modelyard build`.");
-  return factory as typeof createRequestContext;
-}

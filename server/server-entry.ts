@@ -1,0 +1,38 @@
+import type { ServerBuild } from "react-router";
+
+/**
+ * The server build's entry module (app/entry.server.tsx). `modelyard serve` takes what it runs
+ * from here instead of importing app/ itself, so its process holds one copy of app/ (ADR 0019).
+ * Only the type comes from app/; the values come from the build.
+ */
+export type ServerEntry = typeof import("#app/entry.server.tsx");
+
+// Every export, so a build from older sources (or a mistyped re-export) is named at start-up
+// rather than failing on first use.
+const EXPORTS = {
+  default: true,
+  streamTimeout: true,
+  warmCatalogueStats: true,
+  validateChatTemplate: true,
+  openDatabase: true,
+  setDb: true,
+  migrate: true,
+  syncTaskSpaces: true,
+  countModels: true,
+  importPaths: true,
+  serveInference: true,
+  getEnv: true,
+  createIslandStore: true,
+  jsonError: true,
+  methodNotAllowed: true,
+  createRequestContext: true,
+} as const satisfies Record<keyof ServerEntry, true>;
+
+export function serverEntryOf(build: ServerBuild): ServerEntry {
+  const entry: object = build.entry.module;
+  const missing = Object.keys(EXPORTS).filter((name) => !(name in entry));
+  if (missing.length) {
+    throw new Error(`The server build's entry lacks ${missing.join(", ")}; rebuild it with \`modelyard build\`.`);
+  }
+  return entry as ServerEntry;
+}
