@@ -25,34 +25,17 @@ import { parseArgs } from "node:util";
 import { type CatalogFilters, PAGE_SIZE, type SortKey, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
-import {
-  FACET_SAMPLE,
-  type PageQuery,
-  baselineCount,
-  baselinePage,
-  browseCatalog,
-  collectMatchIds,
-  countAndFacets,
-  countCatalog,
-  forgetCounts,
-  forgetSearchIds,
-  listCatalogPage,
-} from "#app/catalog-search/catalog.server.ts";
-import {
-  facetsForRids,
-  describeFacetIndex,
-  ensureFacetIndex,
-  forgetFacetIndex,
-  forgetFacetMemory,
-  getCatalogueStats,
-  liveFacetsBaseline,
-  settleFacetJobs,
-  warmCatalogueStats,
-} from "#app/catalog-search/facets.server.ts";
+import { FACET_SAMPLE, countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";
+import { facetsForRids, readFacetIndex } from "#app/catalog-search/facets.server.ts";
+import { settleBackgroundWork } from "#app/catalog-search/background.server.ts";
+import { type PageQuery, collectMatchIds, listCatalogPage } from "#app/catalog-search/planner.server.ts";
+import { search } from "#app/catalog-search/search.server.ts";
+import { type CatalogSnapshot, newMemos, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { baselineCount, baselinePage, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 import { runMixed } from "./catalog-mixed.ts";
 
@@ -167,44 +150,42 @@ const F = (patch: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters
 const P = (sort: SortKey, offset = 0): PageQuery => ({ sort, ascending: false, offset, limit: PAGE_SIZE });
 
 async function handlerClasses(h: DatabaseHandle, withBase: boolean): Promise<ClassResult[]> {
-  const stats = await getCatalogueStats(h);
-  settle = () => settleFacetJobs(h);
+  const snap = await openSnapshot(h);
+  settle = () => settleBackgroundWork(h);
+  // What a first request of a filter set finds: nothing remembered in this process. Exact counts of
+  // large match sets stored in the database for this generation still count.
+  const unremembered = (): CatalogSnapshot => ({ ...snap, memos: newMemos() });
   const page = (filters: CatalogFilters, q: PageQuery): Case => ({
     label: JSON.stringify(filters),
-    run: () => listCatalogPage(h, filters, q, stats),
+    run: () => listCatalogPage(snap, filters, q),
     base: () => baselinePage(h, filters, q),
   });
   const count = (filters: CatalogFilters): Case => ({
     label: JSON.stringify(filters),
-    run: () => countCatalog(h, filters, stats),
+    run: () => countCatalog(snap, filters),
     base: () => baselineCount(h, filters),
   });
   const facets = (filters: CatalogFilters): Case => ({
     label: JSON.stringify(filters),
-    run: () => countAndFacets(h, filters, stats),
+    run: () => countAndFacets(snap, filters),
     base: () => liveFacetsBaseline(h, filters),
   });
-  const cold = (filters: CatalogFilters): Case => ({
+  const cold = (filters: CatalogFilters, s: () => CatalogSnapshot = unremembered): Case => ({
     label: JSON.stringify(filters),
     // What a request pays before any cached count exists: the capped id collection and the facets
     // of every match (up to 10,000) or of a sample (beyond).
     run: async () => {
-      forgetSearchIds(h);
-      const rids = await collectMatchIds(h, filters, stats);
-      return rids.length <= 10_000 ? facetsForRids(h, rids, true) : facetsForRids(h, rids.slice(0, FACET_SAMPLE), false);
+      const fresh = s();
+      const rids = await collectMatchIds(fresh, filters);
+      return rids.length <= 10_000 ? facetsForRids(fresh, rids, true) : facetsForRids(fresh, rids.slice(0, FACET_SAMPLE), false);
     },
   });
-  const firstCount = (filters: CatalogFilters): Case => ({
+  const firstCount = (filters: CatalogFilters, s: () => CatalogSnapshot = unremembered): Case => ({
     label: JSON.stringify(filters),
-    // The first request for a filter set in this process: nothing remembered in memory for it
-    // (exact counts of large match sets stored in the database for this generation still count).
-    run: async () => {
-      forgetCounts(h);
-      forgetFacetMemory(h);
-      forgetSearchIds(h);
-      return countAndFacets(h, filters, stats);
-    },
+    run: () => countAndFacets(s(), filters),
   });
+  // The seconds after an import, before the facet index of the new generation is built.
+  const withoutIndex = (): CatalogSnapshot => ({ ...unremembered(), index: null });
 
   const tl = [
     F({ pipelineTag: "text-generation", library: "transformers" }),
@@ -244,19 +225,16 @@ async function handlerClasses(h: DatabaseHandle, withBase: boolean): Promise<Cla
   out.push(await measure("facets, unfiltered", [facets(F({}))], withBase));
   out.push(await measure("facets, filtered", [facets(F({ pipelineTag: "text-generation" })), ...tl.map(facets)], withBase));
   out.push(await measure("facets, with search", [...common, ...rare, ...combos].map(facets), withBase));
-  out.push(await measure("facets, no cache (sample path)", [F({ pipelineTag: "text-generation" }), ...common, ...combos].map(cold), false));
-  out.push(await measure("count + facets, first request of a filter set", [...tl, ...common, ...rare, ...combos].map(firstCount), false));
-  // The same before the facet index of a new generation is built (the seconds after an import).
-  const withoutIndex = (c: Case): Case => ({ label: c.label, run: () => (forgetFacetIndex(h), c.run()) });
-  out.push(await measure("facets, no cache, no facet index yet", [F({ pipelineTag: "text-generation" }), ...common, ...combos].map(cold).map(withoutIndex), false));
-  out.push(await measure("count + facets, first request, no facet index yet", [...tl, ...common, ...rare, ...combos].map(firstCount).map(withoutIndex), false));
-  await ensureFacetIndex(h, stats?.generation ?? 0);
+  out.push(await measure("facets, no cache (sample path)", [F({ pipelineTag: "text-generation" }), ...common, ...combos].map((x) => cold(x)), false));
+  out.push(await measure("count + facets, first request of a filter set", [...tl, ...common, ...rare, ...combos].map((x) => firstCount(x)), false));
+  out.push(await measure("facets, no cache, no facet index yet", [F({ pipelineTag: "text-generation" }), ...common, ...combos].map((x) => cold(x, withoutIndex)), false));
+  out.push(await measure("count + facets, first request, no facet index yet", [...tl, ...common, ...rare, ...combos].map((x) => firstCount(x, withoutIndex)), false));
   out.push(
     await measure(
       "whole loader (page + count + facets)",
       [F({}), F({ search: "llama" }), tl[0]!, F({ search: "zephyr-7b" }), combos[0]!].map((x) => ({
         label: "",
-        run: () => browseCatalog(h, x, P("trending")),
+        run: () => search(snap, x, { ...P("trending"), counts: "facets" }),
       })),
       false,
     ),
@@ -350,14 +328,13 @@ async function runEngine(label: string, databaseUrl: string, handlerGoal: number
     if (opt.db && label === "SQLite") await migrate(handle);
     else await ensureImported(handle, label);
     const t0 = performance.now();
-    const stats = await warmCatalogueStats(handle);
+    const stats = await startBackgroundWork(handle);
     console.log(
       `${label}: ${stats.total.toLocaleString("en-US")} models; unfiltered facet counts ready in ${((performance.now() - t0) / 1000).toFixed(2)} s (once per catalogue generation, off the request path).`,
     );
-    forgetFacetIndex(handle);
+    // Built again, apart, to time it: the server's own was built by the warm-up above.
     const t1 = performance.now();
-    await ensureFacetIndex(handle, stats.generation);
-    const idx = await describeFacetIndex(handle);
+    const idx = await readFacetIndex(handle, stats.generation);
     console.log(
       `${label}: facet index built in ${((performance.now() - t1) / 1000).toFixed(2)} s (once per catalogue generation, off the request path): ${idx?.rows.toLocaleString("en-US")} rows in ${idx?.profiles.toLocaleString("en-US")} facet profiles, ${((idx?.bytes ?? 0) / 1e6).toFixed(1)} MB of typed arrays.`,
     );

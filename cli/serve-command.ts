@@ -89,7 +89,7 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   const started = performance.now();
   if (process.env["MODELYARD_SKIP_BUILD"] !== "1") await ensureBuild();
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
-  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, warmCatalogueStats } = serverEntryOf(build);
+  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork } = serverEntryOf(build);
   const env = getEnv();
   const port = opts.port ?? env.PORT;
   const handle = openDatabase(env.DATABASE_URL);
@@ -127,7 +127,7 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   // Off the request path: the task guides' Spaces and the unfiltered facet counts, so the first
   // visitor of /spaces and /models does not pay for them.
   void syncTaskSpaces(handle.db)
-    .then(() => warmCatalogueStats(handle))
+    .then(() => startBackgroundWork(handle))
     .then(() => {
       console.log(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`);
       probe?.report("warm-up");

@@ -12,7 +12,7 @@ export type ServerEntry = typeof import("#app/entry.server.tsx");
 const EXPORTS = {
   default: true,
   streamTimeout: true,
-  warmCatalogueStats: true,
+  startBackgroundWork: true,
   validateChatTemplate: true,
   openDatabase: true,
   setDb: true,

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
-import { baselineCount, countAndFacets } from "#app/catalog-search/catalog.server.ts";
-import {
-  computeExactFacets,
-  describeFacetIndex,
-  facetsFromIndex,
-  forgetFacetIndex,
-  getCatalogueStats,
-  warmCatalogueStats,
-} from "#app/catalog-search/facets.server.ts";
+import { countAndFacets } from "#app/catalog-search/counts.server.ts";
+import { computeExactFacets, facetsFromIndex } from "#app/catalog-search/facets.server.ts";
+import { openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
+import { baselineCount } from "#tests/support/catalog-baseline.ts";
 import { importItems } from "#app/import/importer.server.ts";
 import type { SourceItem } from "#app/import/read-sources.ts";
 
@@ -41,34 +36,36 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
   it("counts a language that only the model card names, as the tag filter does", async () => {
     const h = db.handle;
     await importItems(h, records([{ ...model("d/four", "translation", ["translation"]), cardData: { language: ["de"] } }]));
-    await warmCatalogueStats(h);
+    await startBackgroundWork(h);
+    const snap = await openSnapshot(h);
     const de = F({ tags: ["de"] });
     expect(await baselineCount(h, de)).toBe(1);
-    expect((await facetsFromIndex(h, de))?.total).toBe(1);
-    expect((await facetsFromIndex(h, F({})))?.languages).toContainEqual({ value: "de", count: 1 });
+    expect(facetsFromIndex(snap, de)?.total).toBe(1);
+    expect(facetsFromIndex(snap, F({}))?.languages).toContainEqual({ value: "de", count: 1 });
     // The database path (no index) agrees.
-    forgetFacetIndex(h);
-    expect((await computeExactFacets(h, F({ pipelineTag: "translation" }))).languages).toEqual([{ value: "de", count: 1 }]);
-    await warmCatalogueStats(h);
+    expect((await computeExactFacets({ ...snap, index: null }, F({ pipelineTag: "translation" }))).languages).toEqual([{ value: "de", count: 1 }]);
   });
 
   it("is built by warm-up, dropped by an import and rebuilt with the new rows", async () => {
     const h = db.handle;
-    await warmCatalogueStats(h);
-    expect(await describeFacetIndex(h)).toMatchObject({ rows: 3 });
-    expect((await facetsFromIndex(h, F({ tags: ["en"] })))?.total).toBe(2);
+    await startBackgroundWork(h);
+    const before = await openSnapshot(h);
+    expect(before.index?.rows).toBe(3);
+    expect(facetsFromIndex(before, F({ tags: ["en"] }))?.total).toBe(2);
 
     await importItems(h, records([model("c/three", "text-generation", ["en", "fr"])]));
     // The old index no longer answers; the database does, and counts the new row.
-    expect(await describeFacetIndex(h)).toBeNull();
-    expect(await facetsFromIndex(h, F({ tags: ["en"] }))).toBeNull();
-    const stats = await getCatalogueStats(h);
-    const counted = await countAndFacets(h, F({ pipelineTag: "text-generation" }), stats);
+    const during = await openSnapshot(h);
+    expect(during.generation).toBeGreaterThan(before.generation);
+    expect(during.index).toBeNull();
+    expect(facetsFromIndex(during, F({ tags: ["en"] }))).toBeNull();
+    const counted = await countAndFacets(during, F({ pipelineTag: "text-generation" }));
     expect(counted.count).toEqual({ value: 2, exact: true });
 
-    await warmCatalogueStats(h);
-    expect(await describeFacetIndex(h)).toMatchObject({ rows: 4 });
-    const fromIndex = await facetsFromIndex(h, F({ tags: ["en"] }));
+    await startBackgroundWork(h);
+    const after = await openSnapshot(h);
+    expect(after.index?.rows).toBe(4);
+    const fromIndex = facetsFromIndex(after, F({ tags: ["en"] }));
     expect(fromIndex?.total).toBe(3);
     expect(fromIndex?.languages).toEqual([
       { value: "en", count: 3 },
@@ -78,6 +75,6 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
       { value: "text-generation", count: 2 },
       { value: "fill-mask", count: 1 },
     ]);
-    expect((await facetsFromIndex(h, F({})))?.total).toBe(4);
+    expect(facetsFromIndex(after, F({}))?.total).toBe(4);
   });
 });

@@ -1,9 +1,8 @@
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { isLanguageCode } from "#app/catalog/languages.ts";
-import { type CatalogFilters, PARAM_BUCKETS, filtersKey, isUnfiltered } from "#app/catalog-search/listing-params.ts";
+import { type CatalogFilters, PARAM_BUCKETS, filtersKey } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { andAll, buildPredicates } from "#app/catalog-search/sql.server.ts";
-import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import {
   emptyTally,
   type FacetIndex,
@@ -13,11 +12,12 @@ import {
   bareTags,
   isIndexableSpan,
 } from "#app/catalog-search/facet-index.server.ts";
-import type { Database } from "#app/db/schema.ts";
+import { Lru } from "#app/utils/lru.ts";
 import { createSliceSizer, fixedSlices, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 /**
- * Facet counts (task, library, licence, language, other tags, provider, size) for a filter set.
+ * Facet counts (task, library, licence, language, other tags, provider, size) for a filter set,
+ * counted in SQL or from the facet index, and the facet_cache store that keeps exact ones.
  *
  * Live GROUP BY over the whole catalogue costs 70–350 ms, so exact counts for large match sets are
  * computed off the request path and kept per catalogue generation (memory, then the facet_cache
@@ -55,6 +55,13 @@ const sliceSizer = () => createSliceSizer({ initial: 250, min: 25, max: 4_000 })
 type Counter = FacetTally;
 const newCounter = emptyTally;
 
+/** What facet counting reads: the catalogue, its generation and that generation's facet index, if built. */
+export interface FacetSource {
+  handle: DatabaseHandle;
+  generation: number;
+  index: FacetIndex | null;
+}
+
 const add = (m: Map<string, number>, k: string | null, n: number) => {
   if (k === null || k === "") return;
   m.set(k, (m.get(k) ?? 0) + n);
@@ -75,7 +82,7 @@ function sorted(m: Map<string, number>, limit = Infinity): FacetCount[] {
 }
 
 /** Languages and free tags come from model_tags; prefixed tags (license:, dataset:, arxiv:, …) are other facets or too many to list. */
-function finish(c: Counter, exact: boolean, generation: number): CatalogFacets {
+export function facetsFromTally(c: Counter, exact: boolean, generation: number): CatalogFacets {
   const languages = new Map<string, number>();
   const tags = new Map<string, number>();
   for (const [t, n] of c.tags) {
@@ -155,13 +162,11 @@ function heldMs(handle: DatabaseHandle, start: number, rowsArrived: number): num
 const TRUE = sql`1 = 1`;
 
 /** Exact counts over an explicit set of matches (at most a few thousand rows). */
-export async function facetsForRids(handle: DatabaseHandle, rids: number[], exact: boolean): Promise<CatalogFacets> {
-  const generation = await getCatalogueGeneration(handle.db);
-  const index = facetIndexFor(handle, generation);
-  if (index) return finish(index.tallyRids(rids), exact, generation);
+export async function facetsForRids(source: FacetSource, rids: number[], exact: boolean): Promise<CatalogFacets> {
+  if (source.index) return facetsFromTally(source.index.tallyRids(rids), exact, source.generation);
   const c = newCounter();
-  if (rids.length) await aggregate(handle, { kind: "rids", rids }, c);
-  return finish(c, exact, generation);
+  if (rids.length) await aggregate(source.handle, { kind: "rids", rids }, c);
+  return facetsFromTally(c, exact, source.generation);
 }
 
 /**
@@ -181,11 +186,10 @@ async function ridBounds(handle: DatabaseHandle): Promise<{ lo: number; hi: numb
  * Exact counts over every match of `filters`, in rowid slices with the event loop free between
  * them: SQLite's driver is synchronous and would otherwise stall every request for the whole scan.
  */
-export async function computeExactFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> {
-  const generation = await getCatalogueGeneration(handle.db);
-  const index = facetIndexFor(handle, generation) ?? (isUnfiltered(filters) ? await ensureFacetIndex(handle, generation) : null);
+export async function computeExactFacets(source: FacetSource, filters: CatalogFilters): Promise<CatalogFacets> {
+  const { handle, generation, index } = source;
   const tally = !index ? null : fixedSlices() ? index.tallyFilters(filters) : await index.tallyFiltersInSlices(filters, yieldToEventLoop);
-  if (tally) return finish(tally, true, generation);
+  if (tally) return facetsFromTally(tally, true, generation);
   const preds = buildPredicates(handle.dialect, filters);
   const where = preds.length ? andAll(preds.map((p) => p.where)) : TRUE;
   const c = newCounter();
@@ -198,75 +202,35 @@ export async function computeExactFacets(handle: DatabaseHandle, filters: Catalo
     start += n;
     await yieldToEventLoop();
   }
-  return finish(c, true, generation);
-}
-
-// ---- facet index ---------------------------------------------------------------------------
-
-interface Built {
-  generation: number;
-  /** Null when this generation's row ids were too sparse to index. */
-  index: FacetIndex | null;
-}
-
-interface IndexRegistry {
-  built: WeakMap<Kysely<Database>, Built>;
-  building: WeakMap<Kysely<Database>, { generation: number; promise: Promise<FacetIndex | null> }>;
-}
-const REGISTRY = Symbol.for("modelyard.facet-index");
-/**
- * On globalThis, not in module scope: `modelyard serve` (tsx) warms the index in its copy of this
- * module and the built server bundle, which loads another copy, answers the requests.
- */
-const registry: IndexRegistry = ((globalThis as { [REGISTRY]?: IndexRegistry })[REGISTRY] ??= { built: new WeakMap(), building: new WeakMap() });
-const { built, building } = registry;
-
-/** The facet index of this catalogue generation, once built (see app/catalog/facet-index.server.ts). */
-function facetIndexFor(handle: DatabaseHandle, generation: number): FacetIndex | null {
-  const b = built.get(handle.db);
-  return b && b.generation === generation ? b.index : null;
+  return facetsFromTally(c, true, generation);
 }
 
 /**
- * Builds this generation's index unless it is built or being built; resolves with it (null when
- * the catalogue cannot be indexed). A build that fails is remembered as "no index" until the next
- * generation.
+ * Exact count and facets of a filter set from the facet index alone, or null when the index is
+ * not built for this generation or the filters need the database (search, author, prefixed tags).
  */
-export function ensureFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
-  const db = handle.db;
-  const done = built.get(db);
-  if (done && done.generation === generation) return Promise.resolve(done.index);
-  const running = building.get(db);
-  if (running && running.generation === generation) return running.promise;
-  const promise = buildFacetIndex(handle, generation)
-    .catch((e: unknown) => {
-      // Remembered, so a broken row does not start a full build on every request; the database
-      // answers for this generation.
-      register(handle, generation, null);
-      throw e;
-    })
-    .finally(() => {
-      if (building.get(db)?.promise === promise) building.delete(db);
-    });
-  building.set(db, { generation, promise });
-  return promise;
+export function facetsFromIndex(source: FacetSource, filters: CatalogFilters): CatalogFacets | null {
+  const tally = source.index?.tallyFilters(filters);
+  return tally ? facetsFromTally(tally, true, source.generation) : null;
+}
+
+/** The exact count of a filter set from the facet index alone, or null as for facetsFromIndex. */
+export function countFromIndex(source: FacetSource, filters: CatalogFilters): number | null {
+  return source.index?.countFilters(filters) ?? null;
 }
 
 /**
  * Reads every row's facet columns, in rowid slices with the event loop free between them, into a
- * new index for `generation`. Null when the row ids are too sparse to index (the caller then
- * counts in SQL) or an import changed the catalogue meanwhile (its own recount builds the next).
+ * new index for `generation` (docs/decisions/0010-facet-index.md). Null when the row ids are too
+ * sparse to index: the database then counts.
  */
-async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
+export async function readFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const builder = new FacetIndexBuilder();
   const { lo, hi } = await ridBounds(handle);
   // Only a span past the floor of isIndexableSpan needs the row count (a cold count(*) at 760k
   // rows holds SQLite for some 7 ms).
   const countRows = async () => Number((await sql<{ n: number }>`select count(*) as n from models`.execute(handle.db)).rows[0]?.n ?? 0);
-  if (!isIndexableSpan(hi - lo + 1, 0) && !isIndexableSpan(hi - lo + 1, await countRows())) {
-    register(handle, generation, null);
-    return null;
-  }
+  if (!isIndexableSpan(hi - lo + 1, 0) && !isIndexableSpan(hi - lo + 1, await countRows())) return null;
   const sizer = sliceSizer();
   for (let start = lo; start <= hi; ) {
     const n = sizer.size;
@@ -279,215 +243,62 @@ async function buildFacetIndex(handle: DatabaseHandle, generation: number): Prom
     start += n;
     await yieldToEventLoop();
   }
-  const index = fixedSlices() ? builder.finish(generation) : await builder.finishInSlices(generation, yieldToEventLoop);
-  // An import that landed meanwhile made this a snapshot of an older generation: still right for
-  // the caller's count of that generation, never served as the current one.
-  if ((await getCatalogueGeneration(handle.db)) === generation) register(handle, generation, index);
-  return index;
+  return fixedSlices() ? builder.finish(generation) : builder.finishInSlices(generation, yieldToEventLoop);
 }
 
-/** Records this generation's index (or that it has none), unless a newer one is recorded. */
-function register(handle: DatabaseHandle, generation: number, index: FacetIndex | null): void {
-  const previous = built.get(handle.db);
-  if (!previous || previous.generation <= generation) built.set(handle.db, { generation, index });
-}
+// ---- facet_cache store -----------------------------------------------------------------------
 
-/**
- * Exact count and facets of a filter set from the facet index alone, or null when the index is
- * not built for this generation or the filters need the database (search, author, prefixed tags).
- */
-export async function facetsFromIndex(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets | null> {
-  const generation = await getCatalogueGeneration(handle.db);
-  const tally = facetIndexFor(handle, generation)?.tallyFilters(filters);
-  return tally ? finish(tally, true, generation) : null;
-}
-
-/** The exact count of a filter set from the facet index alone, or null as for facetsFromIndex. */
-export async function countFromIndex(handle: DatabaseHandle, filters: CatalogFilters): Promise<number | null> {
-  const generation = await getCatalogueGeneration(handle.db);
-  return facetIndexFor(handle, generation)?.countFilters(filters) ?? null;
-}
-
-/** Size of this generation's facet index, for benchmarks and the log; null before it is built. */
-export async function describeFacetIndex(handle: DatabaseHandle): Promise<{ rows: number; profiles: number; bytes: number } | null> {
-  const index = facetIndexFor(handle, await getCatalogueGeneration(handle.db));
-  return index ? { rows: index.rows, profiles: index.profiles, bytes: index.bytes } : null;
-}
-
-/** Drops the facet index; benchmarks use it to measure the database-only path. */
-export function forgetFacetIndex(handle: DatabaseHandle): void {
-  built.delete(handle.db);
-}
-
-// ---- cache ---------------------------------------------------------------------------------
-
-interface Entry {
+/** Exact facets of one filter set, and the catalogue generation they were counted for. */
+export interface FacetEntry {
   generation: number;
   facets: CatalogFacets;
 }
 
-const MEMORY_LIMIT = 256;
-const memory = new WeakMap<Kysely<Database>, Map<string, Entry>>();
-const inflight = new WeakMap<Kysely<Database>, Map<string, Promise<CatalogFacets>>>();
-const MAX_QUEUED = 16;
+/** Exact facets kept in memory in front of the facet_cache table. */
+export type FacetMemory = Lru<FacetEntry>;
 
-function mem(db: Kysely<Database>): Map<string, Entry> {
-  let m = memory.get(db);
-  if (!m) memory.set(db, (m = new Map()));
-  return m;
-}
-
-function remember(db: Kysely<Database>, key: string, e: Entry): void {
-  const m = mem(db);
-  m.delete(key);
-  m.set(key, e);
-  while (m.size > MEMORY_LIMIT) m.delete(m.keys().next().value as string);
-}
-
-async function readStored(db: Kysely<Database>, key: string): Promise<Entry | null> {
-  const row = await db.selectFrom("facet_cache").select(["generation", "value"]).where("key", "=", key).executeTakeFirst();
-  if (!row) return null;
-  return { generation: Number(row.generation), facets: JSON.parse(row.value) as CatalogFacets };
-}
-
-async function store(db: Kysely<Database>, key: string, facets: CatalogFacets): Promise<void> {
-  const value = JSON.stringify(facets);
-  const computed_at = new Date().toISOString();
-  await db
-    .insertInto("facet_cache")
-    .values({ key, generation: facets.generation, value, computed_at })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ generation: facets.generation, value, computed_at }))
-    .execute();
-}
+export const newFacetMemory = (): FacetMemory => new Lru<FacetEntry>({ maxEntries: 256 });
 
 const cacheKey = (filters: CatalogFilters) => `facets:v1:${filtersKey(filters)}`;
 
 /**
- * Exact facets for `filters` if some generation of them is known. `fresh` is false when they
- * predate the current catalogue generation (a recount is then scheduled).
+ * The newest exact facets known for `filters`: from memory, or from the facet_cache table when
+ * memory lacks this generation's. Possibly of an older generation; the caller decides.
  */
-export async function getCachedFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets | null> {
-  const db = handle.db;
+export async function readFacetCache(handle: DatabaseHandle, memory: FacetMemory, filters: CatalogFilters, generation: number): Promise<FacetEntry | null> {
   const key = cacheKey(filters);
-  const generation = await getCatalogueGeneration(db);
-  let entry = mem(db).get(key) ?? null;
+  let entry = memory.get(key) ?? null;
   if (!entry || entry.generation !== generation) {
-    const stored = await readStored(db, key);
+    const row = await handle.db.selectFrom("facet_cache").select(["generation", "value"]).where("key", "=", key).executeTakeFirst();
+    const stored = row ? { generation: Number(row.generation), facets: JSON.parse(row.value) as CatalogFacets } : null;
     if (stored && (!entry || stored.generation > entry.generation)) {
       entry = stored;
-      remember(db, key, stored);
+      memory.set(key, stored);
     }
   }
-  if (!entry) return null;
-  if (entry.generation === generation) return entry.facets;
-  scheduleExactFacets(handle, filters);
-  return { ...entry.facets, stale: true };
+  return entry;
 }
 
 /**
  * Keeps exact counts of a small match set for this catalogue generation, in memory only: there is
  * one per typed search, too many to store, and recounting one costs a single capped collection.
  */
-export function rememberExactFacets(handle: DatabaseHandle, filters: CatalogFilters, facets: CatalogFacets): void {
-  if (facets.exact && !facets.stale) remember(handle.db, cacheKey(filters), { generation: facets.generation, facets });
+export function rememberExactFacets(memory: FacetMemory, filters: CatalogFilters, facets: CatalogFacets): void {
+  if (facets.exact && !facets.stale) memory.set(cacheKey(filters), { generation: facets.generation, facets });
 }
 
-/** A closed database (shutdown, tests) is expected; anything else is worth a line in the log. */
-function logUnlessClosed(e: unknown): void {
-  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) console.error("facet count failed:", e);
-}
-
-/** Starts (at most once per key, a few keys at a time) the exact count for a filter set. */
-export function scheduleExactFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> | null {
-  const db = handle.db;
-  let running = inflight.get(db);
-  if (!running) inflight.set(db, (running = new Map()));
+/** Keeps exact counts in memory and in the facet_cache table, where other processes and restarts find them. */
+export async function storeExactFacets(handle: DatabaseHandle, memory: FacetMemory, filters: CatalogFilters, facets: CatalogFacets): Promise<void> {
   const key = cacheKey(filters);
-  const existing = running.get(key);
-  if (existing) return existing;
-  if (running.size >= MAX_QUEUED) return null;
-  const previous = [...running.values()].at(-1);
-  const job = (async () => {
-    // One recount at a time: they are long scans and would only slow each other down.
-    if (previous) await previous.catch(() => undefined);
-    const facets = await computeExactFacets(handle, filters);
-    remember(db, key, { generation: facets.generation, facets });
-    await store(db, key, facets);
-    return facets;
-  })();
-  running.set(key, job);
-  void job.then(
-    () => running.delete(key),
-    (e: unknown) => {
-      running.delete(key);
-      logUnlessClosed(e);
-    },
-  );
-  return job;
+  memory.set(key, { generation: facets.generation, facets });
+  const value = JSON.stringify(facets);
+  const computed_at = new Date().toISOString();
+  await handle.db
+    .insertInto("facet_cache")
+    .values({ key, generation: facets.generation, value, computed_at })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ generation: facets.generation, value, computed_at }))
+    .execute();
 }
 
-/**
- * The unfiltered facets, used as exact per-value selectivities by the planner. Null only before
- * the first count of a catalogue has finished (it is then started).
- */
-export async function getCatalogueStats(handle: DatabaseHandle): Promise<CatalogFacets | null> {
-  const empty: CatalogFilters = { search: null, author: null, pipelineTag: null, library: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
-  const cached = await getCachedFacets(handle, empty);
-  // Stored counts outlive the process; the index is rebuilt in each one, in the background.
-  if (cached && !cached.stale) ensureFacetIndex(handle, cached.generation).catch(logUnlessClosed);
-  if (cached) return cached;
-  scheduleExactFacets(handle, empty);
-  return null;
-}
-
-/** Waits for the unfiltered counts and the facet index; for warm-up after an import and for benchmarks. */
-export async function warmCatalogueStats(handle: DatabaseHandle): Promise<CatalogFacets> {
-  const empty: CatalogFilters = { search: null, author: null, pipelineTag: null, library: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
-  const cached = await getCachedFacets(handle, empty);
-  if (cached && !cached.stale) {
-    await ensureFacetIndex(handle, cached.generation);
-    return cached;
-  }
-  const job = scheduleExactFacets(handle, empty);
-  return job ?? computeExactFacets(handle, empty);
-}
-
-/** Resolves when every scheduled recount has finished; benchmarks use it to measure steady state. */
-export async function settleFacetJobs(handle: DatabaseHandle): Promise<void> {
-  for (;;) {
-    const jobs = [...(inflight.get(handle.db)?.values() ?? [])];
-    if (!jobs.length) return;
-    await Promise.allSettled(jobs);
-  }
-}
-
-/** Drops the in-memory cache; benchmarks use it to measure cold requests. */
-export function forgetFacetMemory(handle: DatabaseHandle): void {
-  memory.delete(handle.db);
-}
-
-/** Baseline for the benchmark: every facet by a live GROUP BY over all matches, no cache. */
-export async function liveFacetsBaseline(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> {
-  const generation = await getCatalogueGeneration(handle.db);
-  const preds = buildPredicates(handle.dialect, filters);
-  const where = preds.length ? andAll(preds.map((p) => p.where)) : TRUE;
-  const c = newCounter();
-  const group = async (col: string, m: Map<string, number>) => {
-    const r = await sql<{ v: string | null; n: number }>`select ${sql.raw(col)} as v, count(*) as n from models m where ${where} group by 1`.execute(handle.db);
-    for (const x of r.rows) add(m, x.v, Number(x.n));
-  };
-  await group("m.pipeline_tag", c.tasks);
-  await group("m.library_name", c.libraries);
-  await group("m.license", c.licenses);
-  const tags = await sql<{ v: string; n: number }>`select t.tag as v, count(*) as n from model_tags t join models m on m.rid = t.rid
-    where ${where} and t.tag not like '%:%' group by t.tag`.execute(handle.db);
-  for (const x of tags.rows) add(c.tags, x.v, Number(x.n));
-  const prov = await sql<{ v: string; n: number }>`select p.provider as v, count(*) as n from model_providers p join models m on m.rid = p.rid
-    where ${where} group by p.provider`.execute(handle.db);
-  for (const x of prov.rows) add(c.providers, x.v, Number(x.n));
-  const total = await sql<{ n: number }>`select count(*) as n from models m where ${where}`.execute(handle.db);
-  c.total = Number(total.rows[0]?.n ?? 0);
-  return finish(c, true, generation);
-}
-
-export { isUnfiltered };
+/** The key a filter set's recount is queued under (one recount per key at a time). */
+export const recountKey = cacheKey;

@@ -1,27 +1,27 @@
 import { type ListingState, MAX_PAGE, PAGE_SIZE, isPastEnd, lastPageOf, stateToFilters } from "#app/catalog-search/listing-params.ts";
-import { getDb } from "#app/db/db.server.ts";
-import { browseCatalog } from "#app/catalog-search/catalog.server.ts";
+import { search } from "#app/catalog-search/search.server.ts";
+import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { countSpacesForModels } from "#app/db/queries/spaces.server.ts";
 
 /**
  * One page of a model listing, as /models and /<org> show it: the rows, the (capped) count, the
  * facets, and where the pages end. Both pages call this, so they cannot disagree about counts.
  */
-export async function loadListingView(state: ListingState) {
-  const handle = getDb();
+export async function loadListingView(snapshot: CatalogSnapshot, state: ListingState) {
   // Deeper than MAX_PAGE is past the end whatever the count: ask for the first page instead, so the
   // request costs no more than any other (the count and facets are what the answer needs).
   const beyond = state.page > MAX_PAGE;
-  const result = await browseCatalog(handle, stateToFilters(state), {
+  const result = await search(snapshot, stateToFilters(state), {
     sort: state.sort,
     ascending: false,
     offset: beyond ? 0 : (state.page - 1) * PAGE_SIZE,
     limit: PAGE_SIZE,
+    counts: "facets",
   });
   const pastEnd = isPastEnd(state.page, beyond ? 0 : result.models.length);
   const models = pastEnd ? [] : result.models;
   const spaces = await countSpacesForModels(
-    handle.db,
+    snapshot.handle.db,
     models.map((m) => m.id),
   );
   const count = result.count;

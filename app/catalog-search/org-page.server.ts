@@ -1,8 +1,8 @@
 import { loadListingView } from "#app/catalog-search/listing-page.server.ts";
 import { emptyFilters, hasFilters, orgQueryToListing, parseListingState } from "#app/catalog-search/listing-params.ts";
 import { getDb } from "#app/db/db.server.ts";
-import { countCatalog } from "#app/catalog-search/catalog.server.ts";
-import { getCatalogueStats } from "#app/catalog-search/facets.server.ts";
+import { search } from "#app/catalog-search/search.server.ts";
+import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { listModelsByAuthor } from "#app/db/queries/model-tree.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 
@@ -16,10 +16,13 @@ export async function loadOrgPage(org: string, url: URL) {
   if (first === undefined) return null;
   const { state, problems } = parseListingState(orgQueryToListing(url.searchParams));
   state.author = org;
-  const view = await loadListingView(state);
+  const snapshot = await openSnapshot(handle);
+  const view = await loadListingView(snapshot, state);
   // The heading counts all of the organisation's models; the view's count may be narrowed by a search.
   const narrowed = hasFilters({ ...state, author: null });
-  const total = narrowed ? await countCatalog(handle, { ...emptyFilters(), author: org }, await getCatalogueStats(handle)) : view.count;
+  const total = narrowed
+    ? (await search(snapshot, { ...emptyFilters(), author: org }, { sort: state.sort, ascending: false, offset: 0, limit: 0, counts: "total" })).count
+    : view.count;
   const hub = getEnv().MODELYARD_HUB_URL.replace(/\/+$/, "");
   return { org, hubUrl: `${hub}/${org}`, total, state, problems, ...view };
 }

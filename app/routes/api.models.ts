@@ -2,8 +2,9 @@ import type { Route } from "./+types/api.models";
 import { HUB_SORTS, toHubListItem } from "#app/catalog/hub-api.ts";
 import { type ListParams, ParamError, paramErrorResponse, parseListParams } from "#app/catalog-search/hub-params.server.ts";
 import { getDb } from "#app/db/db.server.ts";
-import { getListExtras, listCatalogPage } from "#app/catalog-search/catalog.server.ts";
-import { getCatalogueStats } from "#app/catalog-search/facets.server.ts";
+import { search } from "#app/catalog-search/search.server.ts";
+import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { getListExtras } from "#app/db/queries/models.server.ts";
 import { methodNotAllowed } from "#app/utils/http.server.ts";
 
 /**
@@ -20,11 +21,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (e instanceof ParamError) return paramErrorResponse(e);
     throw e;
   }
-  const handle = getDb();
-  const stats = await getCatalogueStats(handle);
-  const page = await listCatalogPage(handle, p.filters, { sort: HUB_SORTS[p.sort], ascending: p.ascending, offset: 0, limit: p.limit, after: p.cursor }, stats);
+  const snapshot = await openSnapshot(getDb());
+  const page = await search(snapshot, p.filters, { sort: HUB_SORTS[p.sort], ascending: p.ascending, offset: 0, limit: p.limit, after: p.cursor, counts: "none" });
   const wantsExtras = p.full || p.cardData || p.config || p.expand.some((f) => ["sha", "siblings", "cardData", "config"].includes(f));
-  const extras = wantsExtras ? await getListExtras(handle.db, page.models.map((m) => m.id)) : null;
+  const extras = wantsExtras ? await getListExtras(snapshot.handle.db, page.models.map((m) => m.id)) : null;
   const items = page.models.map((m) =>
     toHubListItem(m, { full: p.full, cardData: p.cardData, config: p.config, expand: p.expand, extras: extras?.get(m.id) ?? null }),
   );

@@ -3,6 +3,8 @@ import { Form, Link, data, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
 import { COUNT_CAP, MAX_PAGE, SORT_KEYS, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog-search/listing-params.ts";
 import { loadListingView } from "#app/catalog-search/listing-page.server.ts";
+import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { getDb } from "#app/db/db.server.ts";
 import { FacetPanel } from "#app/catalog-search/facet-panel.tsx";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { ModelRow } from "#app/catalog-search/model-row.tsx";
@@ -23,7 +25,7 @@ export const meta: Route.MetaFunction = ({ data }) => {
 
 export async function loader({ url }: Route.LoaderArgs) {
   const { state, problems } = parseListingState(url.searchParams);
-  const view = await loadListingView(state);
+  const view = await loadListingView(await openSnapshot(getDb()), state);
   // A page past the last one is not a page: 404, with the listing around a link to the last page.
   return data({ state, problems, ...view }, { status: view.pastEnd ? 404 : 200 });
 }

@@ -11,6 +11,7 @@ import type {
   ProviderMapping,
 } from "#app/catalog/model-record.ts";
 import { isTransformersInfoSource } from "#app/catalog/model-record.ts";
+import type { ListExtras } from "#app/catalog/hub-api.ts";
 import type { Database, ModelsTable } from "#app/db/schema.ts";
 import { type DerivationInput, deriveTransformersInfo } from "#app/import/transformers-info.ts";
 
@@ -159,3 +160,25 @@ export async function listModelPage(
 }
 
 export { SUMMARY_COLUMNS };
+
+/** sha, file list, card metadata and config for a page of models (the API's full/cardData/config). */
+export async function getListExtras(db: Kysely<Database>, ids: string[]): Promise<Map<string, ListExtras>> {
+  const out = new Map<string, ListExtras>();
+  if (!ids.length) return out;
+  const rows = await db
+    .selectFrom("models")
+    .innerJoin("model_details", "model_details.rid", "models.rid")
+    .select(["models.id", "model_details.sha", "model_details.siblings", "model_details.card_data", "model_details.config"])
+    .where("models.id", "in", ids)
+    .execute();
+  for (const r of rows) {
+    const siblings = JSON.parse(r.siblings) as Array<{ rfilename: string }>;
+    out.set(r.id, {
+      sha: r.sha,
+      siblings: siblings.map((s) => ({ rfilename: s.rfilename })),
+      cardData: r.card_data == null ? null : (JSON.parse(r.card_data) as Record<string, unknown>),
+      config: r.config == null ? null : (JSON.parse(r.config) as Record<string, unknown>),
+    });
+  }
+  return out;
+}

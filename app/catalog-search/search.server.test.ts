@@ -3,21 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CatalogFilters, type SortKey, emptyFilters, isUnfiltered } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
-import { baselineCount, baselinePage, collectMatchIds, countAndFacets, countCatalog, listCatalogPage } from "#app/catalog-search/catalog.server.ts";
-import {
-  computeExactFacets,
-  facetsForRids,
-  facetsFromIndex,
-  forgetFacetIndex,
-  liveFacetsBaseline,
-  warmCatalogueStats,
-} from "#app/catalog-search/facets.server.ts";
+import { countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";
+import { computeExactFacets, facetsForRids, facetsFromIndex } from "#app/catalog-search/facets.server.ts";
+import { collectMatchIds, listCatalogPage } from "#app/catalog-search/planner.server.ts";
+import { type SearchResult, search } from "#app/catalog-search/search.server.ts";
+import type { Cursor } from "#app/catalog-search/sql.server.ts";
+import { type CatalogSnapshot, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
+import { baselineCount, baselinePage, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { listSpacesForModel, listSpaces, syncTaskSpaces, taskSpacesFromLibrary } from "#app/db/queries/spaces.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 
 /**
  * The listing planner must return exactly what the straightforward query returns, whichever
- * strategy it picks. Runs on SQLite always, and on PostgreSQL when TEST_DATABASE_URL is set.
+ * strategy it picks (tests/support/catalog-baseline.ts). Runs on SQLite always, and on PostgreSQL
+ * when TEST_DATABASE_URL is set.
  */
 
 const BUNDLED = path.resolve(import.meta.dirname, "..", "..", "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
@@ -49,6 +48,11 @@ const FILTERS: CatalogFilters[] = [
 describe.each(testDialects())("catalogue queries on $name", (dialect) => {
   let db: TestDatabase;
   let h: DatabaseHandle;
+  /** A snapshot with the statistics and facet index warm. */
+  const warm = async (): Promise<CatalogSnapshot> => {
+    await startBackgroundWork(h);
+    return openSnapshot(h);
+  };
 
   beforeAll(async () => {
     // A database of its own, created and dropped here (never the shared TEST_DATABASE_URL one).
@@ -62,7 +66,9 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
   });
 
   it("pages match the straightforward query for every filter, sort, direction and offset", async () => {
-    const stats = await warmCatalogueStats(h);
+    const snap = await warm();
+    // Before the first count: no statistics, no facet index, nothing remembered.
+    const cold: CatalogSnapshot = { ...snap, stats: null, index: null };
     for (const f of FILTERS) {
       for (const sort of ["trending", "downloads", "likes", "created", "updated"] as SortKey[]) {
         for (const [ascending, offset] of [
@@ -73,8 +79,8 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
           const page = { sort, ascending, offset, limit: 30 };
           const want = (await baselinePage(h, f, page)).map((m) => m.id);
           // With exact selectivities and without (before the first count), the answer is the same.
-          for (const s of [stats, null]) {
-            const got = await listCatalogPage(h, f, page, s);
+          for (const s of [snap, cold]) {
+            const got = await listCatalogPage(s, f, page);
             expect(got.models.map((m) => m.id), `${JSON.stringify(f)} ${sort} asc=${ascending} +${offset} (${got.plan})`).toEqual(want);
           }
         }
@@ -83,14 +89,14 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
   });
 
   it("walks every match in order through keyset cursors", async () => {
-    const stats = await warmCatalogueStats(h);
+    const snap = await warm();
     for (const f of [F({ search: "llama" }), F({ pipelineTag: "text-generation" }), F({})]) {
       for (const sort of ["downloads", "created", "updated"] as SortKey[]) {
         const all = (await baselinePage(h, f, { sort, ascending: false, offset: 0, limit: 400 })).map((m) => m.id);
         const walked: string[] = [];
-        let after = null;
+        let after: Cursor | null = null;
         for (let i = 0; i < 10; i++) {
-          const p = await listCatalogPage(h, f, { sort, ascending: false, offset: 0, limit: 40, after }, stats);
+          const p: SearchResult<"none"> = await search(snap, f, { sort, ascending: false, offset: 0, limit: 40, after, counts: "none" });
           walked.push(...p.models.map((m) => m.id));
           if (!p.next) break;
           after = p.next;
@@ -102,13 +108,13 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
   });
 
   it("counts exactly up to the cap and facet counts agree with a live GROUP BY", async () => {
-    const stats = await warmCatalogueStats(h);
+    const snap = await warm();
     for (const f of FILTERS) {
       const exact = await baselineCount(h, f);
-      const c = await countCatalog(h, f, stats);
+      const c = await countCatalog(snap, f);
       expect(c, JSON.stringify(f)).toEqual({ value: exact, exact: true });
-      expect((await collectMatchIds(h, f, stats, 100)).length).toBe(Math.min(exact, 101));
-      const { facets } = await countAndFacets(h, f, stats);
+      expect((await collectMatchIds(snap, f, 100)).length).toBe(Math.min(exact, 101));
+      const { facets } = await countAndFacets(snap, f);
       const live = await liveFacetsBaseline(h, f);
       expect(facets.exact).toBe(true);
       expect(facets.total).toBe(exact);
@@ -122,23 +128,33 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
   });
 
   it("the in-memory facet index counts exactly what the database counts", async () => {
-    const stats = await warmCatalogueStats(h);
-    const ids = await collectMatchIds(h, F({ search: "llama" }), stats, 3_000);
-    const withIndex = { rids: await facetsForRids(h, ids, false), exact: await Promise.all(FILTERS.map((f) => facetsFromIndex(h, f))) };
+    const snap = await warm();
+    expect(snap.index).not.toBeNull();
+    const ids = await collectMatchIds(snap, F({ search: "llama" }), 3_000);
+    const withIndex = { rids: await facetsForRids(snap, ids, false), exact: FILTERS.map((f) => facetsFromIndex(snap, f)) };
     // The index answers every filter set here but those with a search or an author.
     expect(withIndex.exact.map((x) => x !== null)).toEqual(FILTERS.map((f) => !f.search && !f.author));
-    forgetFacetIndex(h);
-    try {
-      expect(await facetsFromIndex(h, F({ pipelineTag: "text-generation" }))).toBeNull();
-      expect(await facetsForRids(h, ids, false)).toEqual(withIndex.rids);
-      for (const [i, f] of FILTERS.entries()) {
-        const fromIndex = withIndex.exact[i];
-        // The unfiltered count would rebuild the index; the test above checks it against GROUP BY.
-        if (fromIndex && !isUnfiltered(f)) expect(fromIndex, JSON.stringify(f)).toEqual(await computeExactFacets(h, f));
-      }
-    } finally {
-      await computeExactFacets(h, F({})); // rebuilds the index for the tests that follow
+    const database: CatalogSnapshot = { ...snap, index: null };
+    expect(facetsFromIndex(database, F({ pipelineTag: "text-generation" }))).toBeNull();
+    expect(await facetsForRids(database, ids, false)).toEqual(withIndex.rids);
+    for (const [i, f] of FILTERS.entries()) {
+      const fromIndex = withIndex.exact[i];
+      if (fromIndex) expect(fromIndex, JSON.stringify(f)).toEqual(await computeExactFacets(database, f));
     }
+  });
+
+  it("one search answers the listing page: the page, its count and its facets", async () => {
+    const snap = await warm();
+    const f = F({ search: "llama", pipelineTag: "text-generation" });
+    const page = { sort: "downloads" as const, ascending: false, offset: 0, limit: 30 };
+    const listing = await search(snap, f, { ...page, counts: "facets" });
+    expect(listing.models.map((m) => m.id)).toEqual((await baselinePage(h, f, page)).map((m) => m.id));
+    expect(listing.count).toEqual({ value: await baselineCount(h, f), exact: true });
+    expect(listing.facets.total).toBe(listing.count.value);
+    const total = await search(snap, F({ author: "google" }), { ...page, limit: 0, counts: "total" });
+    expect(total).toMatchObject({ models: [], next: null, facets: null, count: { value: await baselineCount(h, F({ author: "google" })), exact: true } });
+    const api = await search(snap, f, { ...page, counts: "none" });
+    expect(api).toMatchObject({ count: null, facets: null });
   });
 
   it("records the task guides' Spaces once, idempotently, and links models to theirs", async () => {

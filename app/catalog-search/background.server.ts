@@ -1,0 +1,139 @@
+import type { Kysely } from "kysely";
+import { type CatalogFilters, isUnfiltered } from "#app/catalog-search/listing-params.ts";
+import type { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
+import { type CatalogFacets, type FacetMemory, computeExactFacets, readFacetIndex, recountKey, storeExactFacets } from "#app/catalog-search/facets.server.ts";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
+import type { Database } from "#app/db/schema.ts";
+
+/**
+ * Catalogue work done off the request path: the facet index of each catalogue generation (built
+ * once, shared by every request of that generation) and the queue of exact facet recounts.
+ * Requests only ever read what is finished; app/catalog-search/snapshot.server.ts starts the work.
+ */
+
+// ---- facet index registry --------------------------------------------------------------------
+
+interface Built {
+  generation: number;
+  /** Null when this generation's row ids were too sparse to index. */
+  index: FacetIndex | null;
+}
+
+interface IndexRegistry {
+  built: WeakMap<Kysely<Database>, Built>;
+  building: WeakMap<Kysely<Database>, { generation: number; promise: Promise<FacetIndex | null> }>;
+}
+const REGISTRY = Symbol.for("modelyard.facet-index");
+/**
+ * On globalThis, not in module scope: `modelyard serve` (tsx) warms the index in its copy of this
+ * module and the built server bundle, which loads another copy, answers the requests.
+ */
+const registry: IndexRegistry = ((globalThis as { [REGISTRY]?: IndexRegistry })[REGISTRY] ??= { built: new WeakMap(), building: new WeakMap() });
+const { built, building } = registry;
+
+/** The facet index of this catalogue generation, once built (see app/catalog-search/facet-index.server.ts). */
+export function facetIndexFor(handle: DatabaseHandle, generation: number): FacetIndex | null {
+  const b = built.get(handle.db);
+  return b && b.generation === generation ? b.index : null;
+}
+
+/**
+ * Builds this generation's index unless it is built or being built; resolves with it (null when
+ * the catalogue cannot be indexed). A build that fails is remembered as "no index" until the next
+ * generation.
+ */
+export function ensureFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
+  const db = handle.db;
+  const done = built.get(db);
+  if (done && done.generation === generation) return Promise.resolve(done.index);
+  const running = building.get(db);
+  if (running && running.generation === generation) return running.promise;
+  const promise = buildFacetIndex(handle, generation)
+    .catch((e: unknown) => {
+      // Remembered, so a broken row does not start a full build on every request; the database
+      // answers for this generation.
+      register(handle, generation, null);
+      throw e;
+    })
+    .finally(() => {
+      if (building.get(db)?.promise === promise) building.delete(db);
+    });
+  building.set(db, { generation, promise });
+  return promise;
+}
+
+async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
+  const index = await readFacetIndex(handle, generation);
+  // An import that landed meanwhile made this a snapshot of an older generation: still right for
+  // the caller's count of that generation, never served as the current one. An unindexable
+  // catalogue stays unindexable until its next generation.
+  if (!index || (await getCatalogueGeneration(handle.db)) === generation) register(handle, generation, index);
+  return index;
+}
+
+/** Records this generation's index (or that it has none), unless a newer one is recorded. */
+function register(handle: DatabaseHandle, generation: number, index: FacetIndex | null): void {
+  const previous = built.get(handle.db);
+  if (!previous || previous.generation <= generation) built.set(handle.db, { generation, index });
+}
+
+// ---- exact recounts --------------------------------------------------------------------------
+
+const inflight = new WeakMap<Kysely<Database>, Map<string, Promise<CatalogFacets>>>();
+const MAX_QUEUED = 16;
+
+/** A closed database (shutdown, tests) is expected; anything else is worth a line in the log. */
+export function logUnlessClosed(e: unknown): void {
+  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) console.error("facet count failed:", e);
+}
+
+/**
+ * Exact facets of `filters` for the catalogue generation current when it runs: from its facet
+ * index when built (the unfiltered count builds it), else counted in SQL.
+ */
+export async function recountFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> {
+  const generation = await getCatalogueGeneration(handle.db);
+  const index = facetIndexFor(handle, generation) ?? (isUnfiltered(filters) ? await ensureFacetIndex(handle, generation) : null);
+  return computeExactFacets({ handle, generation, index }, filters);
+}
+
+/**
+ * Starts (at most once per key, a few keys at a time) the exact count for a filter set, kept in
+ * `memory` and the facet_cache table once done. Null when the queue is full.
+ */
+export function scheduleExactFacets(handle: DatabaseHandle, memory: FacetMemory, filters: CatalogFilters): Promise<CatalogFacets> | null {
+  const db = handle.db;
+  let running = inflight.get(db);
+  if (!running) inflight.set(db, (running = new Map()));
+  const key = recountKey(filters);
+  const existing = running.get(key);
+  if (existing) return existing;
+  if (running.size >= MAX_QUEUED) return null;
+  const previous = [...running.values()].at(-1);
+  const job = (async () => {
+    // One recount at a time: they are long scans and would only slow each other down.
+    if (previous) await previous.catch(() => undefined);
+    const facets = await recountFacets(handle, filters);
+    await storeExactFacets(handle, memory, filters, facets);
+    return facets;
+  })();
+  running.set(key, job);
+  void job.then(
+    () => running.delete(key),
+    (e: unknown) => {
+      running.delete(key);
+      logUnlessClosed(e);
+    },
+  );
+  return job;
+}
+
+/** Resolves when every queued recount has finished (steady state, for benchmarks and tests). */
+export async function settleBackgroundWork(handle: DatabaseHandle): Promise<void> {
+  for (;;) {
+    const jobs = [...(inflight.get(handle.db)?.values() ?? [])];
+    if (!jobs.length) return;
+    await Promise.allSettled(jobs);
+  }
+}
