@@ -20,7 +20,8 @@ import {
 } from "@huggingface/inference";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeFlac, makePng, makeWav, sniffMedia } from "./media.ts";
-import { startProviderSimulator, type ProviderSimulator, type RecordedRequest } from "./provider-simulator.ts";
+import { startProviderSimulator, type ProviderSimulator } from "./provider-simulator.ts";
+import type { RecordedRequest } from "./shared/context.ts";
 import { makeOverrideFetch, toOverrideUrl } from "./upstream-override.ts";
 
 const realFetch = globalThis.fetch;

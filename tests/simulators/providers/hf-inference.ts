@@ -1,0 +1,151 @@
+// Part of the inference PROVIDER SIMULATOR: a test tool, never a provider the product ships.
+//
+// hf-inference: the Hugging Face router's own serverless API, router.huggingface.co/hf-inference/
+// models/<id>[/pipeline/<task>], one JSON or media answer per task, and chat completions at
+// models/<id>/v1/chat/completions.
+import type { HubFixtureModel } from "../hub-fixture.ts";
+import { makePng, makeWav, sniffMedia } from "../media.ts";
+import {
+  cosine,
+  embedding,
+  fillMask,
+  imageClassification,
+  questionAnswering,
+  SOUNDFILE_ERROR,
+  summarize,
+  textClassification,
+  tokenClassification,
+  transcript,
+} from "../shared/answers.ts";
+import { type Ctx, type SimulatedProvider, send, sendError, sendJson } from "../shared/context.ts";
+import { chatCompletion } from "../shared/openai-compatible.ts";
+import { isRecord, shortHash, sleep, str } from "../shared/util.ts";
+
+export const hfInference: SimulatedProvider = {
+  id: "hf-inference",
+  hosts: [],
+  errorStyle: "hf-inference",
+  recordedModel: (route) => (route.startsWith("models/") ? route.slice("models/".length).replace(/\/(pipeline\/.+|v1\/chat\/completions|chat\/completions)$/, "") : undefined),
+  create: () => ({ handle }),
+};
+
+/** Binary inputs: raw bytes, or a base64 (data: URL) string in a JSON body's `inputs`. */
+function binaryInput(ctx: Ctx): Buffer | null {
+  if (isRecord(ctx.json)) {
+    const inputs = ctx.json["inputs"];
+    if (typeof inputs === "string") {
+      const decoded = Buffer.from(inputs.replace(/^data:[^,]*,/, ""), "base64");
+      return decoded.length > 0 ? decoded : null;
+    }
+    return null;
+  }
+  return ctx.body.length > 0 ? ctx.body : null;
+}
+
+function hfTask(hubModels: ReadonlyMap<string, HubFixtureModel>, modelId: string): string | null {
+  const model = hubModels.get(modelId);
+  if (!model) return null;
+  return model.inferenceProviderMapping["hf-inference"]?.task ?? model.pipeline_tag;
+}
+
+async function handle(ctx: Ctx): Promise<void> {
+  const hubModels = ctx.sim.hubModels();
+  const route = ctx.up.route; // models/<id>[/pipeline/<task>][/v1/chat/completions]
+  if (!route.startsWith("models/")) return sendError(ctx, 404, `Unknown route /${route}`);
+  let rest = route.slice("models/".length);
+  if (/\/v1\/chat\/completions$/.test(rest) || /\/chat\/completions$/.test(rest)) {
+    rest = rest.replace(/\/(v1\/)?chat\/completions$/, "");
+    if (!hubModels.has(rest)) return sendError(ctx, 404, `Model ${rest} does not exist`);
+    return chatCompletion(ctx, "hf-inference", { systemFingerprint: true, modelOverride: rest });
+  }
+  let task: string | null = null;
+  const pipelineAt = rest.indexOf("/pipeline/");
+  if (pipelineAt >= 0) {
+    task = rest.slice(pipelineAt + "/pipeline/".length);
+    rest = rest.slice(0, pipelineAt);
+  }
+  const modelId = rest;
+  ctx.record.model = modelId;
+  if (!hubModels.has(modelId)) return sendError(ctx, 404, `Model ${modelId} does not exist`);
+  task = task ?? hfTask(hubModels, modelId);
+  if (ctx.req.method !== "POST") return sendError(ctx, 405, "Method not allowed, use POST");
+  const body = isRecord(ctx.json) ? ctx.json : null;
+  const inputs = body ? body["inputs"] : undefined;
+  const textInputs = typeof inputs === "string" ? inputs : null;
+  const needText = (): boolean => {
+    if (textInputs === null) {
+      sendError(ctx, 400, "inputs: expected a string");
+      return false;
+    }
+    return true;
+  };
+  await sleep(ctx.fault?.kind === "slow" ? ctx.fault.firstByteDelayMs ?? ctx.fault.tokenDelayMs : 0);
+  switch (task) {
+    case "text-classification":
+      if (Array.isArray(inputs) && inputs.every((x) => typeof x === "string")) return sendJson(ctx, 200, inputs.map((t) => textClassification(t)));
+      if (!needText()) return;
+      return sendJson(ctx, 200, [textClassification(textInputs ?? "")]);
+    case "token-classification":
+      if (!needText()) return;
+      return sendJson(ctx, 200, tokenClassification(textInputs ?? ""));
+    case "fill-mask": {
+      if (!needText()) return;
+      const out = fillMask(textInputs ?? "");
+      if (!out) return sendError(ctx, 400, "No mask_token ([MASK]) found on the input");
+      return sendJson(ctx, 200, out);
+    }
+    case "question-answering": {
+      const q = isRecord(inputs) ? str(inputs["question"]) : undefined;
+      const c = isRecord(inputs) ? str(inputs["context"]) : undefined;
+      if (q === undefined || c === undefined) return sendError(ctx, 400, "inputs: expected {question: string, context: string}");
+      return sendJson(ctx, 200, questionAnswering(q, c));
+    }
+    case "summarization":
+      if (!needText()) return;
+      return sendJson(ctx, 200, [{ summary_text: summarize(textInputs ?? "") }]);
+    case "translation":
+      if (!needText()) return;
+      return sendJson(ctx, 200, [{ translation_text: `[simulated translation] ${textInputs ?? ""}` }]);
+    case "text-generation":
+      if (!needText()) return;
+      return sendJson(ctx, 200, [{ generated_text: `${textInputs ?? ""} and the simulated model continues (${shortHash(textInputs ?? "", 6)}).` }]);
+    case "feature-extraction": {
+      if (Array.isArray(inputs) && inputs.every((x) => typeof x === "string")) return sendJson(ctx, 200, inputs.map((t) => embedding(t)));
+      if (!needText()) return;
+      return sendJson(ctx, 200, embedding(textInputs ?? ""));
+    }
+    case "sentence-similarity": {
+      const source = isRecord(inputs) ? str(inputs["source_sentence"]) : undefined;
+      const sentences = isRecord(inputs) ? inputs["sentences"] : undefined;
+      if (source === undefined || !Array.isArray(sentences) || !sentences.every((s) => typeof s === "string")) {
+        return sendError(ctx, 400, "inputs: expected {source_sentence: string, sentences: string[]}");
+      }
+      const base = embedding(source);
+      return sendJson(ctx, 200, sentences.map((s) => cosine(base, embedding(s))));
+    }
+    case "image-classification": {
+      const image = binaryInput(ctx);
+      const kind = image ? sniffMedia(image) : "unknown";
+      if (!image || !["png", "jpeg", "gif", "webp"].includes(kind)) return sendError(ctx, 400, "cannot identify image file");
+      return sendJson(ctx, 200, imageClassification(image));
+    }
+    case "automatic-speech-recognition": {
+      const audio = binaryInput(ctx);
+      const kind = audio ? sniffMedia(audio) : "unknown";
+      if (!audio || !["wav", "flac", "mp3", "ogg"].includes(kind)) return sendError(ctx, 400, SOUNDFILE_ERROR);
+      return sendJson(ctx, 200, { text: transcript(audio) });
+    }
+    case "text-to-image": {
+      if (!needText()) return;
+      return send(ctx, 200, "image/png", makePng(textInputs ?? ""));
+    }
+    case "text-to-speech":
+    case "text-to-audio": {
+      const text = textInputs ?? (body ? str(body["text"]) : undefined);
+      if (text === undefined) return sendError(ctx, 400, "inputs: expected a string");
+      return send(ctx, 200, "audio/wav", makeWav(text));
+    }
+    default:
+      return sendError(ctx, 400, `The simulator does not implement hf-inference task ${task ?? "(unknown)"} for ${modelId}`);
+  }
+}

@@ -1,0 +1,211 @@
+// Part of the inference PROVIDER SIMULATOR: a test tool, never a provider the product ships.
+//
+// The OpenAI-compatible API most providers speak (chat completions, completions, embeddings,
+// image generation). Each provider's file (providers/<id>.ts) says where it differs.
+import { makePng } from "../media.ts";
+import { type Ctx, type SimulatedProvider, send, sendError, sendJson } from "./context.ts";
+import { embedding } from "./answers.ts";
+import { dropWhen } from "./faults.ts";
+import { isRecord, type Json, nowSeconds, shortHash, sleep, str, words } from "./util.ts";
+
+/** The JSON a provider answers an image generation with. */
+export type ImageAnswer = (image: { prompt: string; model: string; b64: string }) => Json;
+
+/** OpenAI's `data: [{b64_json}]` list. */
+export const openAiImageAnswer: ImageAnswer = ({ prompt, model, b64 }) => ({ id: `img-sim-${shortHash(prompt)}`, model, object: "list", data: [{ index: 0, b64_json: b64 }] });
+
+export interface OpenAiCompatibleOptions {
+  id: string;
+  hosts: readonly string[];
+  /** Whether chat answers carry a system_fingerprint (3.13.1 tolerates its absence for Together and Nebius). */
+  systemFingerprint: boolean;
+  imageAnswer?: ImageAnswer;
+}
+
+/** A provider that speaks the OpenAI-compatible routes under its host and its router prefix. */
+export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): SimulatedProvider {
+  const imageAnswer = options.imageAnswer ?? openAiImageAnswer;
+  return {
+    id: options.id,
+    hosts: options.hosts,
+    errorStyle: "openai",
+    create: () => ({
+      handle: async (ctx) => {
+        const route = ctx.up.route;
+        if (ctx.req.method !== "POST") return sendError(ctx, 405, `Method ${ctx.req.method ?? ""} not allowed`);
+        if (route.endsWith("chat/completions")) return chatCompletion(ctx, options.id, { systemFingerprint: options.systemFingerprint });
+        if (route.endsWith("v1/completions")) return completion(ctx);
+        if (route.endsWith("v1/embeddings")) return embeddings(ctx);
+        if (route.endsWith("v1/images/generations")) return imageGeneration(ctx, imageAnswer);
+        sendError(ctx, 404, `Unknown route /${route} for ${options.id}`);
+      },
+    }),
+  };
+}
+
+/** Text of a chat message content: a string, or OpenAI content parts. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (isRecord(part) && part["type"] === "text" ? str(part["text"]) ?? "" : ""))
+      .filter((t) => t.length > 0)
+      .join(" ");
+  }
+  return "";
+}
+
+interface ChatPlan {
+  id: string;
+  model: string;
+  tokens: string[];
+  promptTokens: number;
+  finishReason: "stop" | "length";
+  fingerprint: string | undefined;
+}
+
+function planChat(provider: string, model: string, body: Record<string, unknown>, messages: unknown[], systemFingerprint: boolean): ChatPlan {
+  const texts = messages.map((m) => (isRecord(m) ? contentText(m["content"]) : ""));
+  const lastUser = [...messages].reverse().find((m) => isRecord(m) && m["role"] === "user");
+  const question = isRecord(lastUser) ? contentText(lastUser["content"]) : "";
+  const reply = `Simulated ${provider} reply from ${model}: you said "${question.length > 200 ? `${question.slice(0, 200)}...` : question}".`;
+  let tokens = reply.split(/(?<=\s)/);
+  const maxTokens = typeof body["max_tokens"] === "number" ? body["max_tokens"] : typeof body["max_completion_tokens"] === "number" ? body["max_completion_tokens"] : undefined;
+  let finishReason: "stop" | "length" = "stop";
+  if (maxTokens !== undefined && maxTokens >= 0 && tokens.length > maxTokens) {
+    tokens = tokens.slice(0, maxTokens);
+    finishReason = "length";
+  }
+  return {
+    id: `chatcmpl-sim-${shortHash(JSON.stringify(body), 24)}`,
+    model,
+    tokens,
+    promptTokens: texts.reduce((n, t) => n + words(t).length, 0) + messages.length * 3,
+    finishReason,
+    fingerprint: systemFingerprint ? `fp_sim_${shortHash(provider, 8)}` : undefined,
+  };
+}
+
+/** OpenAI chat completions, plain or streamed as SSE, with the stream faults (slow, mid-stream error, drop). */
+export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemFingerprint: boolean; modelOverride?: string }): Promise<void> {
+  const body = ctx.json;
+  if (!isRecord(body)) return sendError(ctx, 400, "Request body must be a JSON object.");
+  const model = opts.modelOverride ?? str(body["model"]);
+  if (!model) return sendError(ctx, 400, "you must provide a model parameter");
+  const messages = body["messages"];
+  if (!Array.isArray(messages) || messages.length === 0 || !messages.every((m) => isRecord(m) && typeof m["role"] === "string")) {
+    return sendError(ctx, provider === "hf-inference" ? 422 : 400, "messages: expected a non-empty array of {role, content}");
+  }
+  const plan = planChat(provider, model, body, messages, opts.systemFingerprint);
+  const completionTokens = plan.tokens.length;
+  const usage = { prompt_tokens: plan.promptTokens, completion_tokens: completionTokens, total_tokens: plan.promptTokens + completionTokens };
+  const created = nowSeconds();
+  const fault = ctx.fault;
+  const firstByteDelay = fault?.kind === "slow" ? fault.firstByteDelayMs ?? 0 : 0;
+  await sleep(firstByteDelay);
+
+  if (body["stream"] !== true) {
+    if (fault?.kind === "slow") await sleep(fault.tokenDelayMs * completionTokens);
+    const answer: Record<string, Json | undefined> = {
+      id: plan.id,
+      object: "chat.completion",
+      created,
+      model: plan.model,
+      ...(plan.fingerprint ? { system_fingerprint: plan.fingerprint } : {}),
+      choices: [{ index: 0, message: { role: "assistant", content: plan.tokens.join("") }, logprobs: null, finish_reason: plan.finishReason }],
+      usage,
+    };
+    return sendJson(ctx, 200, answer);
+  }
+
+  if (fault?.kind === "wrong-content-type") {
+    const answer = { id: plan.id, object: "chat.completion", created, model: plan.model, choices: [{ index: 0, message: { role: "assistant", content: plan.tokens.join("") }, finish_reason: plan.finishReason }], usage };
+    return send(ctx, 200, fault.contentType ?? "application/json", JSON.stringify(answer));
+  }
+
+  const chunk = (delta: Record<string, Json>, finish: string | null, extra: Record<string, Json> = {}): string =>
+    `data: ${JSON.stringify({
+      id: plan.id,
+      object: "chat.completion.chunk",
+      created,
+      model: plan.model,
+      ...(plan.fingerprint ? { system_fingerprint: plan.fingerprint } : {}),
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      ...extra,
+    })}\n\n`;
+
+  const { res } = ctx;
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
+  res.flushHeaders();
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
+  });
+  const delay = fault?.kind === "slow" ? fault.tokenDelayMs : ctx.sim.tokenDelayMs;
+  const write = (text: string): boolean => {
+    if (closed) return false;
+    res.write(text);
+    return true;
+  };
+  if (!write(chunk({ role: "assistant", content: "" }, null))) return;
+  for (let i = 0; i < plan.tokens.length; i++) {
+    if (fault?.kind === "mid-stream-error" && i === (fault.afterChunks ?? 1)) {
+      const message = fault.message ?? "Simulated failure while generating";
+      const errorEvent = provider === "hf-inference" ? { error: message, error_type: "generation" } : { error: { message, type: "server_error", code: null } };
+      write(`data: ${JSON.stringify(errorEvent)}\n\n`);
+      res.end();
+      return;
+    }
+    if (fault?.kind === "drop" && dropWhen(fault) === "mid-body" && i === (fault.afterChunks ?? 1)) {
+      ctx.record.dropped = true;
+      res.socket?.destroy();
+      return;
+    }
+    await sleep(delay);
+    if (!write(chunk({ content: plan.tokens[i] ?? "" }, null))) return;
+  }
+  write(chunk({}, plan.finishReason, { usage }));
+  write("data: [DONE]\n\n");
+  res.end();
+}
+
+function completion(ctx: Ctx): void {
+  const body = ctx.json;
+  if (!isRecord(body)) return sendError(ctx, 400, "Request body must be a JSON object.");
+  const prompt = str(body["prompt"]) ?? "";
+  const model = str(body["model"]) ?? "unknown";
+  const text = ` and so the simulated ${ctx.up.provider ?? "provider"} completion continues (${shortHash(prompt, 6)}).`;
+  const completionTokens = words(text).length;
+  const promptTokens = words(prompt).length;
+  sendJson(ctx, 200, {
+    id: `cmpl-sim-${shortHash(JSON.stringify(body), 24)}`,
+    object: "text_completion",
+    created: nowSeconds(),
+    model,
+    choices: [{ index: 0, text, logprobs: null, finish_reason: "stop", seed: 42 }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  });
+}
+
+function embeddings(ctx: Ctx): void {
+  const body = ctx.json;
+  if (!isRecord(body)) return sendError(ctx, 400, "Request body must be a JSON object.");
+  const raw = body["input"] ?? body["inputs"];
+  const inputs = typeof raw === "string" ? [raw] : Array.isArray(raw) && raw.every((x) => typeof x === "string") ? raw : null;
+  if (!inputs) return sendError(ctx, 400, "input: expected a string or an array of strings");
+  sendJson(ctx, 200, {
+    object: "list",
+    model: str(body["model"]) ?? "unknown",
+    data: inputs.map((text, index) => ({ object: "embedding", index, embedding: embedding(text) })),
+    usage: { prompt_tokens: inputs.reduce((n, t) => n + words(t).length, 0), total_tokens: inputs.reduce((n, t) => n + words(t).length, 0) },
+  });
+}
+
+function imageGeneration(ctx: Ctx, imageAnswer: ImageAnswer): void {
+  const body = ctx.json;
+  if (!isRecord(body)) return sendError(ctx, 400, "Request body must be a JSON object.");
+  const prompt = str(body["prompt"]);
+  if (!prompt) return sendError(ctx, 400, "prompt: field required");
+  const b64 = makePng(prompt).toString("base64");
+  sendJson(ctx, 200, imageAnswer({ prompt, model: str(body["model"]) ?? "unknown", b64 }));
+}
