@@ -1,19 +1,17 @@
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 
-const KEY = Symbol.for("modelyard.db");
-type Holder = { [KEY]?: DatabaseHandle };
+let handle: DatabaseHandle | undefined;
 
 /**
- * The process-wide database handle. Kept on globalThis so the CLI (run by tsx) and the built
- * server bundle, which load separate copies of this module, share one connection pool.
+ * The process-wide database handle, opened from DATABASE_URL on first use unless `modelyard serve`
+ * set it first. Module state is enough: the serve process holds one copy of app/ (ADR 0019).
  */
 export function getDb(): DatabaseHandle {
-  const g = globalThis as Holder;
-  g[KEY] ??= openDatabase(getEnv().DATABASE_URL);
-  return g[KEY];
+  handle ??= openDatabase(getEnv().DATABASE_URL);
+  return handle;
 }
 
-export function setDb(handle: DatabaseHandle): void {
-  (globalThis as Holder)[KEY] = handle;
+export function setDb(next: DatabaseHandle): void {
+  handle = next;
 }

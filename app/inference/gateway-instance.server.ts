@@ -4,11 +4,9 @@ import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
 import { createInferenceGateway, type InferenceGateway } from "#app/inference/gateway.server.ts";
 import { stdoutLineLog } from "#app/utils/line-log.server.ts";
 
-const KEY = Symbol.for("modelyard.inferenceGateway");
-type Holder = { [KEY]?: InferenceGateway };
+let gateway: InferenceGateway | undefined;
 
 export function getInferenceGateway(): InferenceGateway {
-  const g = globalThis as Holder;
-  g[KEY] ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env, log: stdoutLineLog() });
-  return g[KEY];
+  gateway ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env, log: stdoutLineLog() });
+  return gateway;
 }

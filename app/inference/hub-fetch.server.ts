@@ -162,29 +162,23 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
 // Scoped global fetch: only code running inside runWithGatewayFetch() sees the gateway fetch;
 // every other fetch in the process goes to the original global fetch untouched.
 
-const HOOK = Symbol.for("modelyard.gatewayFetchHook");
-/**
- * On globalThis, not in module scope: the CLI (tsx) and the built server bundle load separate
- * copies of this module, and the one global-fetch wrapper must read the same storage for both.
- */
 interface Hook {
   original: typeof fetch;
   scope: AsyncLocalStorage<typeof fetch>;
   /** Scoped calls in flight; at zero the storage is disabled (see runWithGatewayFetch). */
   active: number;
 }
-type HookHolder = { [HOOK]?: Hook };
+/** Module state: a process holds one copy of this module (ADR 0019), so one wrapper. */
+let installed: Hook | undefined;
 
 function realFetch(): typeof fetch {
-  return (globalThis as HookHolder)[HOOK]?.original ?? globalThis.fetch;
+  return installed?.original ?? globalThis.fetch;
 }
 
 function installHook(): Hook {
-  const holder = globalThis as HookHolder;
-  const existing = holder[HOOK];
-  if (existing) return existing;
+  if (installed) return installed;
   const hook: Hook = { original: globalThis.fetch, scope: new AsyncLocalStorage<typeof fetch>(), active: 0 };
-  holder[HOOK] = hook;
+  installed = hook;
   const scoped = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const inScope = hook.scope.getStore();
     return inScope ? inScope(input, init) : hook.original(input, init);

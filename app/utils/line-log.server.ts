@@ -103,15 +103,14 @@ export function createLineLog(fd: number, maxBufferedBytes = 1 << 20): LineLog {
   return log;
 }
 
-const KEY = Symbol.for("modelyard.stdoutLineLog");
+let stdoutLog: LineLog | undefined;
 
-/** The process's stdout as a LineLog (one per process: the CLI and the server bundle share it). */
+/** The process's stdout as a LineLog, one per process. */
 export function stdoutLineLog(): LineLog {
-  const g = globalThis as { [KEY]?: LineLog };
-  if (!g[KEY]) {
+  if (!stdoutLog) {
     const log = createLineLog(1);
     process.once("exit", () => log.flushSync());
-    g[KEY] = log;
+    stdoutLog = log;
   }
-  return g[KEY];
+  return stdoutLog;
 }
