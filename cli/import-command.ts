@@ -42,7 +42,7 @@ export async function runImport(
       const s = await importPaths(handle, [p], {
         statsAsOf: statsDateFor(p, opts),
         batchSize: opts.batch,
-        onProgress: opts.quiet ? undefined : progress.update,
+        onProgress: opts.quiet ? undefined : (p) => progress.update(p),
         validateTemplate,
       }).finally(() => progress.done());
       for (const k of ["rows", "inserted", "updated", "unchanged", "rejected", "elapsedMs"] as const) total[k] += s[k];

@@ -1,6 +1,7 @@
+import type * as validateModule from "#app/chat-template/validate.server.ts";
 import type { TemplateValidator } from "#app/import/importer.server.ts";
 
-type ValidateModule = typeof import("#app/chat-template/validate.server.ts");
+type ValidateModule = typeof validateModule;
 let loaded: ValidateModule | null = null;
 
 /**

@@ -19,7 +19,7 @@ function runVitest(files: Record<string, string>) {
     [path.join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, `--reporter=${path.join(ROOT, "scripts", "summary-reporter.mjs")}`],
     { cwd: dir, env: { ...process.env, MODELYARD_SUMMARY_FILE: out }, encoding: "utf8" },
   );
-  const report = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : null;
+  const report = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, "utf8")) as Parameters<typeof summarizeRun>[0]) : null;
   return { report, exitCode: res.status };
 }
 

@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useDeferredValue, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import type { LabData } from "#app/chat-template/lab.server.ts";
 import { GGUF_TEMPLATE_NAME, sideTemplate, sideTokens, type LabSide } from "#app/chat-template/lab-sides.ts";
@@ -214,20 +214,24 @@ export function ChatTemplateLab({ data }: { data: LabData }) {
     setDirty(true);
   };
 
-  const resolvedB: LabSide = data.b ?? { state: emptySide(), templates: [], model: null, problem: null };
+  const resolvedB: LabSide = useMemo(() => data.b ?? { state: emptySide(), templates: [], model: null, problem: null }, [data.b]);
   const deferred = useDeferredValue(conversation);
   const hasTools = deferred.tools.trim() !== "";
-  const outcomeFor = (resolved: LabSide, side: TemplateSide, server: PreviewOutcome | null): PreviewOutcome | null => {
-    if (!dirty) return server;
-    const current = { ...resolved, state: side };
-    const template = sideTemplate(current, hasTools);
-    if (!template) return null;
-    if (!engine.render) return server;
-    const { bos, eos } = sideTokens(current);
-    return renderInBrowser(engine.render, template.text, deferred, bos, eos);
-  };
-  const outA = useMemo(() => outcomeFor(data.a, a, data.outcomes.a), [dirty, engine.render, data, a, deferred]);
-  const outB = useMemo(() => (b ? outcomeFor(resolvedB, b, data.outcomes.b) : null), [dirty, engine.render, data, b, deferred]);
+  const render = engine.render;
+  const outcomeFor = useCallback(
+    (resolved: LabSide, side: TemplateSide, server: PreviewOutcome | null): PreviewOutcome | null => {
+      if (!dirty) return server;
+      const current = { ...resolved, state: side };
+      const template = sideTemplate(current, hasTools);
+      if (!template) return null;
+      if (!render) return server;
+      const { bos, eos } = sideTokens(current);
+      return renderInBrowser(render, template.text, deferred, bos, eos);
+    },
+    [dirty, hasTools, render, deferred],
+  );
+  const outA = useMemo(() => outcomeFor(data.a, a, data.outcomes.a), [outcomeFor, data.a, a, data.outcomes.a]);
+  const outB = useMemo(() => (b ? outcomeFor(resolvedB, b, data.outcomes.b) : null), [outcomeFor, resolvedB, b, data.outcomes.b]);
 
   const state: SharedState = useMemo(() => ({ conversation, options: { whitespace }, a, b }), [conversation, whitespace, a, b]);
   const shareUrl = useStateInUrl(state, dirty, {});

@@ -87,7 +87,7 @@ describe("render inputs", () => {
   it("name the field whose JSON is wrong", () => {
     const c = PRESETS.tools.conversation();
     expect(toRenderInputs({ ...c, tools: "[{" })).toMatchObject({ ok: false, field: "Tools" });
-    expect(toRenderInputs({ ...c, tools: "{}" })).toMatchObject({ ok: false, field: "Tools", message: expect.stringContaining("array") });
+    expect(toRenderInputs({ ...c, tools: "{}" })).toMatchObject({ ok: false, field: "Tools", message: expect.stringContaining("array") as string });
     const messages = c.messages.map((m, i) => (i === 2 ? { ...m, toolCalls: "{oops" } : m));
     expect(toRenderInputs({ ...c, messages })).toMatchObject({ ok: false, field: "Message 3 tool calls" });
   });

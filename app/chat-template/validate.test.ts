@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ChatTemplateSandbox } from "#app/chat-template/sandbox.server.ts";
-import { validateChatTemplate, validateChatTemplates } from "#app/chat-template/validate.server.ts";
+import { validateChatTemplate } from "#app/chat-template/validate.server.ts";
 import { expectValidatesHubConfigs } from "#tests/support/chat-template-validation.ts";
 import { chatTemplates } from "#tests/support/fixtures.ts";
 

@@ -8,7 +8,7 @@
  * `<override>/<hub host><path>` instead, the scheme the gateway uses; redirects are not followed,
  * so no answer can send the client to another host.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { modelIdSchema } from "#app/catalog/model-id.ts";
 import { originalFetch, toOverrideUrl } from "#app/inference/hub-fetch.server.ts";
 import { MAX_LINE_BYTES } from "#app/import/read-sources.ts";

@@ -136,7 +136,7 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
 
   const safetensors = rec.safetensors !== undefined ? rec.safetensors : parseJson<Record<string, unknown> | null>(ed?.safetensors, null);
   const ggufMeta = rec.gguf !== undefined ? rec.gguf : parseJson<Record<string, unknown> | null>(ed?.gguf, null);
-  const paramsFrom = (o: Record<string, unknown> | null) => (typeof o?.["total"] === "number" ? (o["total"] as number) : null);
+  const paramsFrom = (o: Record<string, unknown> | null) => (typeof o?.["total"] === "number" ? o["total"] : null);
   const params = paramsFrom(safetensors) ?? paramsFrom(ggufMeta) ?? e?.params ?? null;
 
   const statsGiven = rec.downloads !== undefined || rec.likes !== undefined;
@@ -148,11 +148,11 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
   // Chat template: config (tokenizer_config) wins, then GGUF metadata.
   const config = rec.config !== undefined ? rec.config : parseJson<Record<string, unknown> | null>(ed?.config, null);
   const tok = readTokenizerSettings(config);
-  const ggufTemplate = typeof ggufMeta?.["chat_template"] === "string" ? (ggufMeta["chat_template"] as string) : null;
+  const ggufTemplate = typeof ggufMeta?.["chat_template"] === "string" ? ggufMeta["chat_template"] : null;
   const chatTemplate = tok.chatTemplate ?? ggufTemplate;
   // A template taken from the GGUF renders with the GGUF's own BOS/EOS tokens, as llama.cpp does.
   const fromGguf = tok.chatTemplate == null && ggufTemplate != null;
-  const ggufToken = (key: "bos_token" | "eos_token") => (typeof ggufMeta?.[key] === "string" ? (ggufMeta[key] as string) : null);
+  const ggufToken = (key: "bos_token" | "eos_token") => (typeof ggufMeta?.[key] === "string" ? ggufMeta[key] : null);
   const bosToken = fromGguf ? (ggufToken("bos_token") ?? tok.bosToken) : tok.bosToken;
   const eosToken = fromGguf ? (ggufToken("eos_token") ?? tok.eosToken) : tok.eosToken;
   const chatTemplateJson = chatTemplate == null ? null : json(chatTemplate);
@@ -220,9 +220,9 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
     };
   }
 
-  const modelSame = !!e && sameRow(model as unknown as Record<string, unknown>, e as unknown as Record<string, unknown>, ["imported_at", "trending_score"]);
+  const modelSame = !!e && sameRow(model, e, ["imported_at", "trending_score"]);
   const detailsSame =
-    details === null || (!!ed && sameRow(details as unknown as Record<string, unknown>, ed as unknown as Record<string, unknown>, []));
+    details === null || (!!ed && sameRow(details, ed, []));
   if (!isNew && modelSame && detailsSame && !templateChanged) return null;
 
   const oldFacts = e ? deriveFacts(parseJson<string[]>(e.tags, []), parseJson(ed?.card_data, null)) : null;
@@ -315,7 +315,7 @@ export async function importItems(
         planned.filter((p) => p.isNew).map((p) => ({ rid: rid(p), id: p.model.id })),
       );
 
-      const details = planned.filter((p) => p.details).map((p) => ({ ...p.details!, rid: rid(p) }) as NewDetailsRow & { rid: number });
+      const details = planned.filter((p) => p.details).map((p) => ({ ...p.details!, rid: rid(p) }));
       if (details.length) await upsertDetails(trx, details);
 
       const tagged = planned.filter((p) => p.tags);
@@ -400,7 +400,7 @@ export async function importItems(
     }
     const rec = normalizeRecord(parsed.data);
     let perFile = seen.get(item.source);
-    if (!perFile) seen.set(item.source, (perFile = new Map()));
+    if (!perFile) seen.set(item.source, (perFile = new Map<string, number>()));
     const firstLine = perFile.get(rec.id);
     if (firstLine !== undefined) {
       reject(item.source, item.line, rec.id, `duplicate id '${rec.id}' (first seen on line ${firstLine}); the first one was kept`);

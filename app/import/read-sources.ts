@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { gguf } from "@huggingface/gguf";
 import YAML from "yaml";

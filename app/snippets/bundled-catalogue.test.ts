@@ -169,11 +169,12 @@ describe("the bundled catalogue's Use-this-model snippets", () => {
       });
       const expectedInfo = own ?? derived?.info;
       expect(expectedInfo, `${id}: no transformersInfo`).toBeDefined();
-      const expected = transformers.snippets!({ ...toModelData(m), transformersInfo: expectedInfo as never });
+      const expected = transformers.snippets({ ...toModelData(m), transformersInfo: expectedInfo as never });
       const actual = getLibrarySnippets(m)?.snippets;
       expect(actual, id).toEqual(expected);
       expect(actual?.join("\n"), id).not.toContain("Type of model unknown");
-      derivedPairs[id] = `${String(expectedInfo?.["auto_model"])} / ${String(expectedInfo?.["processor"] ?? "-")} (${own ? "hub" : derived?.source})`;
+      const processor = expectedInfo?.["processor"];
+      derivedPairs[id] = `${String(expectedInfo?.["auto_model"])} / ${typeof processor === "string" ? processor : "-"} (${own ? "hub" : derived?.source})`;
     }
     // The derived classes themselves, reviewable in one place.
     expect(derivedPairs).toMatchSnapshot();

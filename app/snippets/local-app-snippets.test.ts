@@ -1,7 +1,7 @@
 import type { LocalApp, LocalAppSnippet, ModelData } from "@huggingface/tasks";
 import { LOCAL_APPS } from "@huggingface/tasks";
 import { describe, expect, it } from "vitest";
-import { fixtureById, loadLibraryFixtures, slug } from "#tests/support/snippet-fixtures/load-fixtures.ts";
+import { fixtureById, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import type { LocalAppEntry } from "#app/snippets/local-app-snippets.ts";
 import {
   getLocalAppSnippets,

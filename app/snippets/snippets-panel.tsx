@@ -68,7 +68,8 @@ export function InferenceSnippets({ initial }: { initial: InferencePanel }) {
     if (!form) return;
     const params = panelQuery(form);
     params.set("lang", lang);
-    fetcher.load(`/api/snippets?model=${encodeURIComponent(panel.modelId)}&${params}`);
+    // The fetcher reports failures through its own state, which the panel renders.
+    void fetcher.load(`/api/snippets?model=${encodeURIComponent(panel.modelId)}&${params}`);
     window.history.replaceState(window.history.state, "", `?${params}`);
   };
   const onSubmit = (e: FormEvent) => {

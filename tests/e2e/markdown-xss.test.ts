@@ -157,7 +157,7 @@ async function exercise(browser: Browser, url: string): Promise<Outcome & { page
 
   const pwned = await page.evaluate(() => {
     const value: unknown = Reflect.get(window, "__pwned");
-    return value === undefined ? "undefined" : String(value);
+    return value === undefined ? "undefined" : typeof value === "string" ? value : (JSON.stringify(value) ?? typeof value);
   });
   return {
     pwned,

@@ -16,7 +16,7 @@ type Item = Record<string, unknown> & { id: string };
 // bundled catalogue itself), never the shared one other test files write to.
 const postgres = testDialects().find((d) => d.name === "postgres");
 const engines: Array<{ name: string; create?: () => Promise<TestDatabase> }> = [{ name: "sqlite" }];
-if (postgres) engines.push({ name: "postgres", create: postgres.create });
+if (postgres) engines.push({ name: "postgres", create: () => postgres.create() });
 
 describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
   let server: TestServer;
@@ -272,7 +272,7 @@ describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
         hubCalls.push(url);
         return fetch(url.replace("https://huggingface.co", server.url), init);
       }
-      providerBody = JSON.parse(String(init?.body ?? "{}")) as { model?: string };
+      providerBody = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as { model?: string };
       return Response.json({
         id: "x",
         object: "chat.completion",

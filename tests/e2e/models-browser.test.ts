@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatCompact } from "#app/utils/format.ts";
 import { launchBrowser, openOfflinePage } from "#tests/e2e/support/browser.ts";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openOfflinePage } from "#tests/e2e/support/browser.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";

@@ -53,7 +53,7 @@ async function dbCounts(): Promise<Record<string, number>> {
     .select((eb) => ["pipeline_tag", eb.fn.countAll<number>().as("n")])
     .groupBy("pipeline_tag")
     .execute();
-  return Object.fromEntries(rows.filter((r) => r.pipeline_tag !== null).map((r) => [r.pipeline_tag, Number(r.n)]));
+  return Object.fromEntries(rows.flatMap((r) => (r.pipeline_tag === null ? [] : [[r.pipeline_tag, Number(r.n)] as const])));
 }
 
 beforeAll(async () => {
@@ -247,7 +247,7 @@ describe("/tasks/<id>", () => {
     const bars = await page.$$eval("[data-demo-chart] li", (els) =>
       els.map((el) => ({
         text: el.textContent,
-        width: (el.querySelector("[data-bar]") as HTMLElement | null)?.getBoundingClientRect().width ?? 0,
+        width: el.querySelector<HTMLElement>("[data-bar]")?.getBoundingClientRect().width ?? 0,
       })),
     );
     expect(bars).toHaveLength(chart.data.length);
@@ -311,7 +311,7 @@ describe("/tasks/<id>", () => {
     }
     for (const id of data.widgetModels) {
       const href = await page.locator(`a[data-try-it="${id}"]`).getAttribute("href");
-      expect(href).toBe(present.has(id) ? `/${id}#demo` : `https://huggingface.co/${id}`);
+      expect(href).toBe(present.has(id) ? `/playground/${id}` : `https://huggingface.co/${id}`);
     }
     expect(await page.locator("[data-example-list=datasets] li").count()).toBe(data.datasets.length);
     expect(await page.locator("[data-example-list=spaces] li").count()).toBe(data.spaces.length);

@@ -228,7 +228,7 @@ const KNOWN_UNVERIFIED: KnownUnverified[] = [
     language: "js",
     client: "fetch",
     reason: "sends JSON.stringify({inputs: \"sample1.flac\"}) labelled audio/flac instead of the audio bytes",
-    check: (r) => expect(JSON.parse(r.stdout.toString("utf8"))).toMatchObject({ error: expect.stringContaining("Soundfile is either not in the correct format") }),
+    check: (r) => expect(JSON.parse(r.stdout.toString("utf8"))).toMatchObject({ error: expect.stringContaining("Soundfile is either not in the correct format") as string }),
   },
   { provider: "hf-inference", task: "automatic-speech-recognition", language: "js", client: "huggingface.js", reason: "uses fs.readFileSync without importing fs", check: fsNotDefined },
   {
@@ -257,7 +257,7 @@ const KNOWN_UNVERIFIED: KnownUnverified[] = [
     check: (r) => {
       const answer = providerAnswers(r).find((f) => f.method === "POST");
       expect(answer?.media).toBe("unknown");
-      expect(answer?.json).toMatchObject({ images: [{ url: expect.stringMatching(/^data:image\/png;base64,/) }] });
+      expect(answer?.json).toMatchObject({ images: [{ url: expect.stringMatching(/^data:image\/png;base64,/) as string }] });
     },
   },
   {
@@ -310,7 +310,7 @@ async function runCase(sim: ProviderSimulator, c: SnippetCase): Promise<void> {
   const runnable = generated.filter((s) => s.language === "js" || s.language === "sh");
   expect(runnable.length).toBeGreaterThan(0);
   for (const snippet of runnable) {
-    const language = snippet.language as SnippetLanguage;
+    const language = snippet.language;
     const client = snippet.client as SnippetClient;
     const key = snippetKindKey(kindOf(c, language, client));
     sim.reset();

@@ -27,7 +27,7 @@ export async function expectValidatesHubConfigs(
     expect(spy.mock.calls.length).toBeLessThanOrEqual(2 * (distinct.size - 1));
     // The failures are real template faults (ShareGPT-style `message['value']`, a parse error); each is located.
     for (const result of results) {
-      if (result?.status === "error") expect(result.issue).toMatchObject({ message: expect.any(String), line: expect.any(Number) });
+      if (result?.status === "error") expect(result.issue).toMatchObject({ message: expect.any(String) as string, line: expect.any(Number) as number });
     }
   } finally {
     await local.close();

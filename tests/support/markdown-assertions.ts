@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { auditHtml } from "#app/markdown/audit-html.ts";
-import type { RenderedMarkdown } from "#app/markdown/render-markdown.server.ts";
+import type { RenderedMarkdown, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 
 /** A rendered card is safe and every heading has a unique id and a permalink. */
 export function expectAnchoredHeadings(result: RenderedMarkdown): void {
@@ -21,7 +21,7 @@ export function expectAnchoredHeadings(result: RenderedMarkdown): void {
 }
 
 /** Renders a raw card (front matter included) as the model page does and checks it. */
-export async function expectCardRenders(file: string, md: string, render: typeof import("#app/markdown/render-markdown.server.ts").renderMarkdown): Promise<void> {
+export async function expectCardRenders(file: string, md: string, render: typeof renderMarkdown): Promise<void> {
   const result = await render(md, {
     resolveRelativeUrl: (p, kind) => `/models/${file}/${kind === "image" ? "resolve" : "blob"}/main/${p}`,
     cacheKey: file,
@@ -36,7 +36,7 @@ export async function expectCardRenders(file: string, md: string, render: typeof
 }
 
 /** Renders card bodies (no front matter) and returns how many had headings. */
-export async function expectBodiesRender(bodies: Array<{ modelId: string; card_body: string }>, render: typeof import("#app/markdown/render-markdown.server.ts").renderMarkdown): Promise<number> {
+export async function expectBodiesRender(bodies: Array<{ modelId: string; card_body: string }>, render: typeof renderMarkdown): Promise<number> {
   let withHeadings = 0;
   for (const card of bodies) {
     const result = await render(card.card_body, { stripFrontMatter: false });

@@ -55,7 +55,7 @@ const statements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>()
 /** Prepared once per connection: SQLite bulk writes skip query building and re-parsing. */
 function prepared(raw: SQLite.Database, text: string): SQLite.Statement {
   let byText = statements.get(raw);
-  if (!byText) statements.set(raw, (byText = new Map()));
+  if (!byText) statements.set(raw, (byText = new Map<string, SQLite.Statement>()));
   let stmt = byText.get(text);
   if (!stmt) byText.set(text, (stmt = raw.prepare(text)));
   return stmt;
@@ -87,7 +87,7 @@ export async function upsertModels(db: Db, rows: NewModelRow[], raw: SQLite.Data
         oc.column("id").doUpdateSet((eb) => {
           const set: Record<string, unknown> = {};
           for (const c of MODEL_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
-          return set as Partial<NewModelRow>;
+          return set;
         }),
       )
       .returning(["rid", "id"])
@@ -113,7 +113,7 @@ export async function upsertDetails(db: Db, rows: Array<NewDetailsRow & { rid: n
         oc.column("rid").doUpdateSet((eb) => {
           const set: Record<string, unknown> = {};
           for (const c of DETAIL_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
-          return set as Partial<NewDetailsRow>;
+          return set;
         }),
       )
       .execute();

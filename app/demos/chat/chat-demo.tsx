@@ -41,7 +41,7 @@ const fieldCls =
 
 function toDemoError(body: unknown, status: number): DemoError {
   if (typeof body === "object" && body !== null && "error" in body) {
-    const e = (body as { error: unknown }).error;
+    const e = body.error;
     if (typeof e === "object" && e !== null) {
       const r = e as Record<string, unknown>;
       return {
