@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTaskParameters, parameterNames } from "#app/inference/task-parameters.server.ts";
+import { checkTaskParameters, describeTaskParameters, parameterNames } from "#app/inference/task-parameters.server.ts";
 import { CHAT_PARAMETER_KEYS } from "#app/inference/run-task.server.ts";
 
 const problem = (task: string | null, parameters: Record<string, unknown> | undefined) => checkTaskParameters(task, parameters);
@@ -61,5 +61,18 @@ describe("parameters checked against @huggingface/tasks' input specs", () => {
     expect(problem(null, { anything: 1 })).toBeNull();
     expect(problem("no-such-task", { anything: 1 })).toBeNull();
     expect(problem("conversational", undefined)).toBeNull();
+  });
+});
+
+describe("describeTaskParameters", () => {
+  it("gives each simple parameter of the spec as a form field, with its bounds and parsed examples", () => {
+    const fields = describeTaskParameters("text-generation");
+    expect(fields.find((f) => f.name === "temperature")).toMatchObject({ kind: "number", min: 0, default: null });
+    expect(fields.find((f) => f.name === "do_sample")).toMatchObject({ kind: "boolean", default: false });
+    expect(fields.find((f) => f.name === "stop")).toMatchObject({ kind: "string-list" });
+    expect(fields.some((f) => f.name === "grammar")).toBe(false);
+    expect(describeTaskParameters("translation").find((f) => f.name === "truncation")).toMatchObject({ kind: "enum", options: ["do_not_truncate", "longest_first", "only_first", "only_second"] });
+    expect(describeTaskParameters("sentence-similarity")).toEqual([]);
+    expect(describeTaskParameters("not-a-task")).toEqual([]);
   });
 });

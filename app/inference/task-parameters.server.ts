@@ -242,3 +242,62 @@ export function checkTaskParameters(task: string | null, parameters: Record<stri
   if (!spec) return null;
   return checkNode(spec.parameters, parameters, "parameters", spec, true);
 }
+
+/** One parameter a widget can offer as a form field, read from the task's spec. */
+export interface ParameterField {
+  name: string;
+  kind: "number" | "integer" | "boolean" | "string" | "enum" | "string-list";
+  description: string;
+  min: number | null;
+  max: number | null;
+  options: string[];
+  /** The spec's default (or example) when it gives one; the field starts empty otherwise. */
+  default: number | boolean | string | null;
+}
+
+/**
+ * The task's parameters as form fields, through the same spec reader and bounds as the checks
+ * above. Nested objects (generate_parameters, grammar) and parameters the gateway sets itself are
+ * left out: a widget offers what a person can type.
+ */
+export function describeTaskParameters(task: string): ParameterField[] {
+  const spec = loadTaskSpec(task);
+  if (!spec) return [];
+  const node = deref(spec.parameters, spec);
+  const properties = isObject(node["properties"]) ? node["properties"] : {};
+  const fields: ParameterField[] = [];
+  for (const [name, raw] of Object.entries(properties)) {
+    if (!isObject(raw)) continue;
+    const p = deref(raw, spec);
+    const type = typeof p["type"] === "string" ? p["type"] : null;
+    const items = isObject(p["items"]) ? deref(p["items"], spec) : null;
+    const options = Array.isArray(p["enum"]) ? p["enum"].filter((v): v is string => typeof v === "string") : [];
+    let kind: ParameterField["kind"] | null = null;
+    if (options.length > 0) kind = "enum";
+    else if (type === "number" || type === "integer" || type === "boolean" || type === "string") kind = type;
+    else if (type === "array" && items?.["type"] === "string") kind = "string-list";
+    if (kind === null) continue;
+    const b = boundsOf(p);
+    const range = typeof p["format"] === "string" ? INTEGER_FORMATS[p["format"]] : undefined;
+    // TGI-generated specs write examples as JSON text ("null", "false", "0.5").
+    let value: unknown = p["default"] ?? p["example"];
+    if (typeof value === "string" && (kind !== "string" || value === "null")) {
+      try {
+        value = JSON.parse(value);
+      } catch {
+        value = null;
+      }
+    }
+    const description = typeof p["description"] === "string" ? (p["description"].split("\n")[0] ?? "").trim() : "";
+    fields.push({
+      name,
+      kind,
+      description,
+      min: b.min ?? b.exclusiveMin ?? (range ? Math.max(range[0], Number.MIN_SAFE_INTEGER) : null),
+      max: b.max ?? b.exclusiveMax ?? (range ? Math.min(range[1], Number.MAX_SAFE_INTEGER) : null),
+      options,
+      default: typeof value === "number" || typeof value === "boolean" || typeof value === "string" ? value : null,
+    });
+  }
+  return fields;
+}

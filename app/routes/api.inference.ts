@@ -2,10 +2,12 @@ import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
+import { taskWidgetInfo } from "#app/demos/task-widget-info.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**
- * GET /api/inference?model=<id>: what the chat demo needs for that model ({demo: ChatDemoInfo | null}).
+ * GET /api/inference?model=<id>: what the model's demo needs: {demo: ChatDemoInfo | null} for a chat
+ * model, {widget: TaskWidgetInfo | null} for a task that has a widget.
  * POST never reaches this module: both servers answer it first with the one inference handler
  * (app/inference/node-adapter.server.ts; server/app.ts in production, server/dev-inference-plugin.ts
  * under `react-router dev`). Other methods are refused here.
@@ -25,5 +27,5 @@ export async function loader({ request }: { request: Request }) {
   const id = checked.id;
   const model = await getModelById(getDb().db, id);
   if (!model) return jsonError(404, `No model '${id}' in this catalogue.`, { code: "model_not_found" });
-  return Response.json({ demo: chatDemoInfo(model, process.env) }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json({ demo: chatDemoInfo(model, process.env), widget: taskWidgetInfo(model, process.env) }, { headers: { "Cache-Control": "no-store" } });
 }

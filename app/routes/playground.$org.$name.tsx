@@ -2,6 +2,10 @@ import { useCallback, useEffect, useState } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/playground.$org.$name";
 import { ChatDemo, type ChatSettings } from "#app/demos/chat/chat-demo.tsx";
+import { TaskWidget } from "#app/demos/task-widget.tsx";
+import type { WidgetRequest } from "#app/demos/shared/widget-frame.tsx";
+import type { TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
+import { taskWidgetInfo } from "#app/demos/task-widget-info.server.ts";
 import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { getDb } from "#app/db/db.server.ts";
@@ -9,6 +13,7 @@ import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo, isConversationalModel } from "#app/demos/chat/demo-info.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
+import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 
 export const meta: Route.MetaFunction = ({ data: d }) =>
   d ? [{ title: `Playground · ${d.modelId} · Modelyard` }, { name: "robots", content: "noindex" }] : [{ title: "Playground · Modelyard" }];
@@ -18,24 +23,28 @@ export async function loader({ params, url }: Route.LoaderArgs) {
   const model = await getModelById(getDb().db, id);
   if (!model) throw data({ message: `There is no model “${id}” in this catalogue.` }, { status: 404 });
   const demo = chatDemoInfo(model, process.env);
-  const reason = demo
+  const widget = demo ? null : taskWidgetInfo(model, process.env);
+  const reason = demo || widget
     ? null
     : isConversationalModel(model)
       ? "No inference provider or configured endpoint serves this model, so there is nothing to chat with."
-      : "The chat playground is for conversational models (text generation or image-text-to-text with the conversational tag).";
+      : `The playground runs chat models and these tasks: ${WIDGET_TASK_LIST}. ${model.pipelineTag ? `This model's task is ${model.pipelineTag}.` : "This model names no task."}`;
   let snippets: InferencePanel | null = null;
-  if (demo && supportedProvidersFor(model).length > 0) {
+  const live = demo ?? (widget && widget.providers.length > 0 ? widget : null);
+  if (live && supportedProvidersFor(model).length > 0) {
     const q = new URLSearchParams(url.searchParams);
-    const first = demo.providers.find((p) => p.kind === "provider")?.value;
+    const first = live.providers.find((p) => p.kind === "provider")?.value;
     if (!q.has("provider") && first) q.set("provider", first);
-    if (!q.has("stream")) q.set("stream", "1");
+    if (demo && !q.has("stream")) q.set("stream", "1");
     snippets = buildInferencePanel(model, parseInferenceState(q, model));
   }
-  return { modelId: model.id, demo, reason, snippets };
+  return { modelId: model.id, demo, widget, reason, snippets };
 }
 
+const WIDGET_TASK_LIST = Object.values(WIDGET_FAMILIES).flat().join(", ");
+
 export default function Playground({ loaderData }: Route.ComponentProps) {
-  const { modelId, demo, reason, snippets } = loaderData;
+  const { modelId, demo, widget, reason, snippets } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-6">
       <p className="text-sm text-gray-600 dark:text-gray-400">
@@ -44,10 +53,12 @@ export default function Playground({ loaderData }: Route.ComponentProps) {
         </a>{" "}
         · Playground
       </p>
-      <h1 className="mt-1 text-2xl font-bold tracking-tight">Chat with {modelId}</h1>
+      <h1 className="mt-1 text-2xl font-bold tracking-tight">{demo ? `Chat with ${modelId}` : widget ? `${widget.taskName} with ${modelId}` : `Playground: ${modelId}`}</h1>
       <div className="mt-6">
         {demo ? (
           <PlaygroundBody demo={demo} snippets={snippets} />
+        ) : widget ? (
+          <WidgetPlayground widget={widget} snippets={snippets} />
         ) : (
           <p className="rounded-lg border border-gray-200 p-4 text-sm dark:border-gray-800" data-no-demo="">
             {reason}
@@ -58,22 +69,41 @@ export default function Playground({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The demo, and the snippets panel following the demo's provider and streaming setting. */
-export function PlaygroundBody({ demo, snippets }: { demo: NonNullable<Route.ComponentProps["loaderData"]["demo"]>; snippets: InferencePanel | null }) {
+/** The panel for another provider, fetched when the demo's provider changes; null keeps the current one. */
+function useSnippetsFor(modelId: string, snippets: InferencePanel | null, provider: string | null, stream: boolean): InferencePanel | null {
   const [panel, setPanel] = useState(snippets);
-  const [provider, setProvider] = useState<string | null>(null);
-  const onSettingsChange = useCallback((s: ChatSettings) => setProvider(s.provider), []);
   useEffect(() => {
     if (!snippets || provider === null || provider.startsWith("endpoint:") || provider === snippets.state.provider) return;
     const controller = new AbortController();
-    fetch(`/api/snippets?model=${encodeURIComponent(demo.modelId)}&provider=${encodeURIComponent(provider)}&stream=1`, { signal: controller.signal })
+    fetch(`/api/snippets?model=${encodeURIComponent(modelId)}&provider=${encodeURIComponent(provider)}${stream ? "&stream=1" : ""}`, { signal: controller.signal })
       .then((r) => (r.ok ? (r.json() as Promise<InferencePanel>) : null))
       .then((p) => {
         if (p && "languages" in p) setPanel(p);
       })
       .catch(() => {});
     return () => controller.abort();
-  }, [provider, snippets, demo.modelId]);
+  }, [provider, snippets, modelId, stream]);
+  return panel;
+}
+
+/** A task widget, with the snippets panel following its provider. */
+function WidgetPlayground({ widget, snippets }: { widget: TaskWidgetInfo; snippets: InferencePanel | null }) {
+  const [provider, setProvider] = useState<string | null>(null);
+  const onRequestChange = useCallback((r: WidgetRequest) => setProvider(r.provider), []);
+  const panel = useSnippetsFor(widget.modelId, snippets, provider, false);
+  return (
+    <div className="space-y-10">
+      <TaskWidget info={widget} onRequestChange={onRequestChange} />
+      {panel ? <InferenceSnippets key={panel.state.provider} initial={panel} /> : null}
+    </div>
+  );
+}
+
+/** The demo, and the snippets panel following the demo's provider and streaming setting. */
+export function PlaygroundBody({ demo, snippets }: { demo: NonNullable<Route.ComponentProps["loaderData"]["demo"]>; snippets: InferencePanel | null }) {
+  const [provider, setProvider] = useState<string | null>(null);
+  const onSettingsChange = useCallback((s: ChatSettings) => setProvider(s.provider), []);
+  const panel = useSnippetsFor(demo.modelId, snippets, provider, true);
   return (
     <div className="space-y-10">
       <ChatDemo info={demo} onSettingsChange={onSettingsChange} />

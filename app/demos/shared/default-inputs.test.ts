@@ -1,0 +1,48 @@
+import { TASKS_DATA } from "@huggingface/tasks";
+import { describe, expect, it } from "vitest";
+import { defaultInputs, EMPTY_INPUTS, inputsFromExample, tableColumns, tableRows, toTaskExample } from "#app/demos/shared/default-inputs.ts";
+
+describe("defaultInputs", () => {
+  it("takes the first usable widgetData entry for the task", () => {
+    const got = defaultInputs("question-answering", [{ text: "no context" }, { text: "Who?", context: "Ada wrote it." }], null, null);
+    expect(got).toEqual({ source: "widgetData", inputs: { ...EMPTY_INPUTS, text: "Who?", context: "Ada wrote it." } });
+  });
+
+  it("reads zero-shot labels, sentence lists and column tables in the Hub's widgetData shapes", () => {
+    expect(defaultInputs("zero-shot-classification", [{ text: "t", candidate_labels: "a, b ,,c" }], null, null).inputs.candidateLabels).toEqual(["a", "b", "c"]);
+    expect(defaultInputs("sentence-similarity", [{ source_sentence: "s", sentences: ["x", "y"] }], null, null).inputs).toMatchObject({ text: "s", sentences: ["x", "y"] });
+    const table = defaultInputs("table-question-answering", [{ text: "q", table: { Repo: ["a", "b"], Stars: [1, 2] } }], null, null).inputs.table;
+    expect(table).toEqual([["Repo", "Stars"], ["a", "1"], ["b", "2"]]);
+  });
+
+  it("falls back to the task guide's demo inputs, for every text task", () => {
+    const example = (task: string) => toTaskExample(TASKS_DATA[task as keyof typeof TASKS_DATA]?.demo);
+    expect(defaultInputs("text-classification", null, example("text-classification"), null)).toEqual({ source: "task", inputs: { ...EMPTY_INPUTS, text: "I love Hugging Face!" } });
+    expect(inputsFromExample("zero-shot-classification", example("zero-shot-classification"), null).candidateLabels).toEqual(["CINEMA", "ART", "MUSIC"]);
+    expect(inputsFromExample("question-answering", example("question-answering"), null).context).toContain("Amazonia");
+    expect(inputsFromExample("sentence-similarity", example("sentence-similarity"), null).sentences).toHaveLength(3);
+    expect(inputsFromExample("table-question-answering", example("table-question-answering"), null).table[0]).toEqual(["Rank", "Name", "No.of reigns", "Combined days"]);
+  });
+
+  it("writes the model's own mask token into the fill-mask example", () => {
+    const example = toTaskExample(TASKS_DATA["fill-mask"]?.demo);
+    expect(inputsFromExample("fill-mask", example, "[MASK]").text).toBe("The [MASK] barked at me");
+    expect(inputsFromExample("fill-mask", example, null).text).toBe("The <mask> barked at me");
+  });
+});
+
+describe("tables", () => {
+  it("goes from rows to the spec's column object and back", () => {
+    const rows = [["A", "B", ""], ["1", "2", "x"]];
+    expect(tableColumns(rows)).toEqual({ A: ["1"], B: ["2"] });
+    expect(tableRows({ A: ["1"], B: ["2"] })).toEqual([["A", "B"], ["1", "2"]]);
+  });
+});
+
+describe("toTaskExample", () => {
+  it("keeps text, chart, token and table entries and drops media", () => {
+    const ex = toTaskExample({ inputs: [{ type: "img", filename: "x.png" }, { type: "text", label: "In", content: "hi" }], outputs: [{ type: "chart", data: [{ label: "A", score: 0.5 }] }] });
+    expect(ex).toEqual({ inputs: [{ type: "text", label: "In", content: "hi" }], outputs: [{ type: "chart", data: [{ label: "A", score: 0.5 }] }] });
+    expect(toTaskExample({ inputs: [], outputs: [] })).toBeNull();
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * The task guide's example, shown when nothing can run this model for the visitor. Labelled as
+ * such in words, never styled or announced as a result of this model.
+ */
+import { HighlightedText } from "#app/demos/shared/highlighted-text.tsx";
+import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
+import type { ExampleEntry, TaskExample } from "#app/demos/shared/widget-info.ts";
+
+export const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
+
+function Entry({ entry, caption }: { entry: ExampleEntry; caption: string }) {
+  switch (entry.type) {
+    case "text":
+      return (
+        <div>
+          {entry.label ? <p className="text-xs font-medium text-gray-600 dark:text-gray-400">{entry.label}</p> : null}
+          <p className="whitespace-pre-wrap break-words">{entry.content}</p>
+        </div>
+      );
+    case "chart":
+      return <LabelScoreChart items={entry.data} caption={caption} />;
+    case "text-with-tokens":
+      return <HighlightedText text={entry.text} spans={entry.tokens.map((t) => ({ start: t.start, end: t.end, label: t.type }))} />;
+    case "tabular":
+      return <SimpleTable rows={entry.table} caption={caption} />;
+  }
+}
+
+export function SimpleTable({ rows, caption }: { rows: readonly string[][]; caption: string }) {
+  const [header = [], ...body] = rows;
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full text-left text-xs">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {header.map((h, i) => (
+              <th key={i} scope="col" className="border-b border-gray-200 px-2 py-1 font-semibold dark:border-gray-700">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {body.map((row, r) => (
+            <tr key={r}>
+              {row.map((cell, c) => (
+                <td key={c} className="border-b border-gray-100 px-2 py-1 tabular-nums dark:border-gray-800">
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ExampleOutput({ example, reason }: { example: TaskExample; reason: string }) {
+  return (
+    <section aria-label={EXAMPLE_LABEL} data-widget-example="" className="rounded-md border border-dashed border-gray-300 p-3 text-sm dark:border-gray-700">
+      <p className="font-semibold text-gray-900 dark:text-gray-100">{EXAMPLE_LABEL}</p>
+      <p className="mt-0.5 text-xs text-gray-700 dark:text-gray-300">{reason}</p>
+      <div className="mt-3 grid gap-4 sm:grid-cols-2">
+        <div className="space-y-2">
+          <h3 className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example input</h3>
+          {example.inputs.map((e, i) => (
+            <Entry key={i} entry={e} caption="Example input table" />
+          ))}
+        </div>
+        <div className="space-y-2">
+          <h3 className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example output</h3>
+          {example.outputs.map((e, i) => (
+            <Entry key={i} entry={e} caption="Example output scores" />
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import { useState } from "react";
+import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
+import { RawOutput } from "#app/demos/shared/raw-output.tsx";
+import { TextInput } from "#app/demos/shared/text-input.tsx";
+import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import { similarityScores } from "#app/demos/text/output-shapes.ts";
+
+const lines = (text: string) => text.split("\n").map((s) => s.trim()).filter((s) => s !== "");
+
+export function Widget(props: WidgetProps) {
+  const [source, setSource] = useState(props.info.inputs.text);
+  const [others, setOthers] = useState(props.info.inputs.sentences.join("\n"));
+  const [sent, setSent] = useState<string[]>([]);
+  return (
+    <WidgetFrame
+      {...props}
+      build={() => {
+        const sentences = lines(others);
+        if (!source.trim() || sentences.length === 0) return { ok: false, message: "Give a source sentence and at least one sentence to compare." };
+        return { ok: true, inputs: { source_sentence: source, sentences } };
+      }}
+      onRun={() => setSent(lines(others))}
+      render={(r) => {
+        const items = r.kind === "json" ? similarityScores(r.output, sent) : null;
+        return items ? <LabelScoreChart items={items} caption="Similarity to the source sentence" labelHeader="Sentence" /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
+      }}
+    >
+      <TextInput label="Source sentence" name="source_sentence" value={source} onChange={setSource} rows={1} />
+      <TextInput label="Sentences to compare" name="sentences" value={others} onChange={setOthers} rows={4} hint="One sentence per line" />
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,33 @@
+/** Text generation without chat: a prompt continued, streamed as the gateway streams it. */
+import { useState } from "react";
+import { RawOutput } from "#app/demos/shared/raw-output.tsx";
+import { TextInput } from "#app/demos/shared/text-input.tsx";
+import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import { generatedText } from "#app/demos/text/output-shapes.ts";
+
+export function Widget(props: WidgetProps) {
+  const [prompt, setPrompt] = useState(props.info.inputs.text);
+  const [sent, setSent] = useState(prompt);
+  const show = (text: string) => (
+    <p className="whitespace-pre-wrap break-words" data-generated-text="">
+      <span className="text-gray-600 dark:text-gray-400">{sent}</span>
+      {text}
+    </p>
+  );
+  return (
+    <WidgetFrame
+      {...props}
+      stream
+      build={() => (prompt.trim() ? { ok: true, inputs: prompt } : { ok: false, message: "Type a prompt first." })}
+      onRun={() => setSent(prompt)}
+      renderPartial={show}
+      render={(r) => {
+        if (r.kind === "text") return show(r.text);
+        const out = r.kind === "json" ? generatedText(r.output, "generated_text") : null;
+        return out !== null ? show(out.startsWith(sent) ? out.slice(sent.length) : out) : <RawOutput value={r.kind === "json" ? r.output : null} />;
+      }}
+    >
+      <TextInput label="Prompt" name="inputs" value={prompt} onChange={setPrompt} />
+    </WidgetFrame>
+  );
+}
