@@ -20,17 +20,9 @@ interface Built {
   index: FacetIndex | null;
 }
 
-interface IndexRegistry {
-  built: WeakMap<Kysely<Database>, Built>;
-  building: WeakMap<Kysely<Database>, { generation: number; promise: Promise<FacetIndex | null> }>;
-}
-const REGISTRY = Symbol.for("modelyard.facet-index");
-/**
- * On globalThis, not in module scope: `modelyard serve` (tsx) warms the index in its copy of this
- * module and the built server bundle, which loads another copy, answers the requests.
- */
-const registry: IndexRegistry = ((globalThis as { [REGISTRY]?: IndexRegistry })[REGISTRY] ??= { built: new WeakMap(), building: new WeakMap() });
-const { built, building } = registry;
+// Module state: `modelyard serve` warms the index and answers requests with one copy of this module (ADR 0019).
+const built = new WeakMap<Kysely<Database>, Built>();
+const building = new WeakMap<Kysely<Database>, { generation: number; promise: Promise<FacetIndex | null> }>();
 
 /** The facet index of this catalogue generation, once built (see app/catalog-search/facet-index.server.ts). */
 export function facetIndexFor(handle: DatabaseHandle, generation: number): FacetIndex | null {
