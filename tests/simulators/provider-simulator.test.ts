@@ -12,11 +12,14 @@ import {
   imageClassification,
   questionAnswering,
   summarization,
+  tableQuestionAnswering,
   textClassification,
+  textGenerationStream,
   textToImage,
   textToSpeech,
   textToVideo,
   tokenClassification,
+  zeroShotClassification,
 } from "@huggingface/inference";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeFlac, makePng, makeWav, sniffMedia } from "./media.ts";
@@ -631,5 +634,39 @@ describe("asset URLs in real-host form", () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe("hf-inference: zero-shot, table question answering, streamed text generation", () => {
+  const hfModel = (id: string, task: string) => ({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live" as const, providerId: id, task } } });
+  const opts = (): { fetch: typeof fetch } => ({ fetch: overrideFetch });
+
+  it("zero-shot scores every candidate label, in the {sequence, labels, scores} shape 3.13.1 checks", async () => {
+    sim.addHubModel(hfModel("facebook/bart-large-mnli", "zero-shot-classification"));
+    const out = await zeroShotClassification({ accessToken: HF_TOKEN, provider: "hf-inference", model: "facebook/bart-large-mnli", inputs: "Dune is the best movie ever.", parameters: { candidate_labels: ["music", "movie", "art"] } }, opts());
+    const first = out[0] as unknown as { labels: string[]; scores: number[]; sequence: string };
+    expect(first.labels[0]).toBe("movie");
+    expect(first.labels.toSorted()).toEqual(["art", "movie", "music"]);
+    expect(first.scores.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
+    await expect(zeroShotClassification({ accessToken: HF_TOKEN, provider: "hf-inference", model: "facebook/bart-large-mnli", inputs: "x", parameters: { candidate_labels: [] } }, opts())).rejects.toThrow(/candidate_labels/);
+  });
+
+  it("table question answering answers the cell the query names", async () => {
+    sim.addHubModel(hfModel("google/tapas-base-finetuned-wtq", "table-question-answering"));
+    const table = { Name: ["Ric Flair", "Harley Race"], "No.of reigns": ["8", "7"] };
+    const out = await tableQuestionAnswering({ accessToken: HF_TOKEN, provider: "hf-inference", model: "google/tapas-base-finetuned-wtq", inputs: { query: "What is the number of reigns for Harley Race?", table } }, opts());
+    expect(out).toEqual({ answer: "7", coordinates: [[1, 1]], cells: ["7"], aggregator: "NONE" });
+  });
+
+  it("text generation streams TGI events when asked to", async () => {
+    sim.addHubModel(hfModel("openai-community/gpt2", "text-generation"));
+    let text = "";
+    let final: string | null = null;
+    for await (const chunk of textGenerationStream({ accessToken: HF_TOKEN, provider: "hf-inference", model: "openai-community/gpt2", inputs: "Once upon a time," }, opts())) {
+      text += chunk.token.text;
+      if (chunk.generated_text) final = chunk.generated_text;
+    }
+    expect(text).toMatch(/^ and the simulated model continues \(\w{6}\)\.$/);
+    expect(final).toBe(text);
   });
 });

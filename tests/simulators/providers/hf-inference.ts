@@ -13,9 +13,11 @@ import {
   questionAnswering,
   SOUNDFILE_ERROR,
   summarize,
+  tableQuestionAnswering,
   textClassification,
   tokenClassification,
   transcript,
+  zeroShot,
 } from "../shared/answers.ts";
 import { type Ctx, type SimulatedProvider, send, sendError, sendJson } from "../shared/context.ts";
 import { chatCompletion } from "../shared/openai-compatible.ts";
@@ -106,9 +108,30 @@ async function handle(ctx: Ctx): Promise<void> {
     case "translation":
       if (!needText()) return;
       return sendJson(ctx, 200, [{ translation_text: `[simulated translation] ${textInputs ?? ""}` }]);
-    case "text-generation":
+    case "text-generation": {
       if (!needText()) return;
-      return sendJson(ctx, 200, [{ generated_text: `${textInputs ?? ""} and the simulated model continues (${shortHash(textInputs ?? "", 6)}).` }]);
+      const continuation = ` and the simulated model continues (${shortHash(textInputs ?? "", 6)}).`;
+      if (body?.["stream"] === true) return streamTextGeneration(ctx, continuation);
+      return sendJson(ctx, 200, [{ generated_text: `${textInputs ?? ""}${continuation}` }]);
+    }
+    case "zero-shot-classification": {
+      const parameters = body && isRecord(body["parameters"]) ? body["parameters"] : null;
+      const labels = parameters?.["candidate_labels"];
+      if (!needText()) return;
+      if (!Array.isArray(labels) || labels.length === 0 || !labels.every((l) => typeof l === "string")) {
+        return sendError(ctx, 400, "parameters.candidate_labels: expected a non-empty list of strings");
+      }
+      return sendJson(ctx, 200, [zeroShot(textInputs ?? "", labels)]);
+    }
+    case "table-question-answering": {
+      const query = isRecord(inputs) ? str(inputs["query"]) : undefined;
+      const table = isRecord(inputs) ? inputs["table"] : undefined;
+      const columns = isRecord(table) ? Object.entries(table) : [];
+      if (query === undefined || columns.length === 0 || !columns.every(([, v]) => Array.isArray(v) && v.every((x) => typeof x === "string"))) {
+        return sendError(ctx, 400, "inputs: expected {query: string, table: {column: string[]}}");
+      }
+      return sendJson(ctx, 200, tableQuestionAnswering(query, Object.fromEntries(columns) as Record<string, string[]>));
+    }
     case "feature-extraction": {
       if (Array.isArray(inputs) && inputs.every((x) => typeof x === "string")) return sendJson(ctx, 200, inputs.map((t) => embedding(t)));
       if (!needText()) return;
@@ -148,4 +171,30 @@ async function handle(ctx: Ctx): Promise<void> {
     default:
       return sendError(ctx, 400, `The simulator does not implement hf-inference task ${task ?? "(unknown)"} for ${modelId}`);
   }
+}
+
+/** Text generation with stream: true, in TGI's event format: one token per event, then the full text. */
+async function streamTextGeneration(ctx: Ctx, continuation: string): Promise<void> {
+  const { res } = ctx;
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
+  res.flushHeaders();
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
+  });
+  const tokens = continuation.match(/\s*\S+/g) ?? [];
+  const delay = ctx.fault?.kind === "slow" ? ctx.fault.tokenDelayMs : ctx.sim.tokenDelayMs;
+  for (const [i, text] of tokens.entries()) {
+    await sleep(delay);
+    if (closed) return;
+    const last = i === tokens.length - 1;
+    const event = {
+      index: i + 1,
+      token: { id: 1000 + i, text, logprob: -0.1, special: false },
+      generated_text: last ? continuation : null,
+      details: last ? { finish_reason: "eos_token", generated_tokens: tokens.length, seed: null } : null,
+    };
+    res.write(`data:${JSON.stringify(event)}\n\n`);
+  }
+  res.end();
 }

@@ -114,3 +114,32 @@ export function transcript(audio: Buffer): string {
 
 export const SOUNDFILE_ERROR =
   "Soundfile is either not in the correct format or is malformed. Ensure that the soundfile has a valid audio file extension (e.g. wav, flac or mp3) and is not corrupted. If reading from a remote URL, ensure that the URL is the full address to **download** the audio file.";
+
+/** Zero-shot: every candidate label scored from the text, normalised to sum to 1, highest first. */
+export function zeroShot(text: string, labels: readonly string[]): { sequence: string; labels: string[]; scores: number[] } {
+  const lowered = text.toLowerCase();
+  const raw = labels.map((label) => (lowered.includes(label.toLowerCase()) ? 4 : 0) + 0.2 + unitFromText(`${text}\u0000${label}`));
+  const total = raw.reduce((s, v) => s + v, 0) || 1;
+  const ranked = labels.map((label, i) => ({ label, score: round4((raw[i] ?? 0) / total) })).sort((a, b) => b.score - a.score);
+  return { sequence: text, labels: ranked.map((r) => r.label), scores: ranked.map((r) => r.score) };
+}
+
+/**
+ * Table question answering (TAPAS's answer shape): the cell in the row a query word names and
+ * the column whose header the query mentions; the first cell when nothing matches.
+ */
+export function tableQuestionAnswering(query: string, table: Readonly<Record<string, readonly string[]>>): { answer: string; coordinates: number[][]; cells: string[]; aggregator: string } {
+  const q = query.toLowerCase();
+  const columns = Object.keys(table);
+  const height = Math.max(0, ...columns.map((c) => table[c]?.length ?? 0));
+  const column = Math.max(0, columns.findIndex((c) => words(c.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, " ")).some((w) => w.length > 3 && q.includes(w))));
+  let row = 0;
+  for (let r = 0; r < height; r++) {
+    if (columns.some((c, i) => i !== column && (table[c]?.[r] ?? "").trim() !== "" && q.includes((table[c]?.[r] ?? "").toLowerCase()))) {
+      row = r;
+      break;
+    }
+  }
+  const cell = table[columns[column] ?? ""]?.[row] ?? "";
+  return { answer: cell, coordinates: [[row, column]], cells: [cell], aggregator: "NONE" };
+}
