@@ -1,5 +1,4 @@
-import * as jinja from "@huggingface/jinja";
-import { createChatTemplateEngine } from "#app/chat-template/engine.ts";
+import { renderTemplate } from "#app/chat-template/engine/render.ts";
 import type { ChatTemplateSource } from "#app/catalog/model-record.ts";
 
 /**
@@ -45,8 +44,6 @@ export interface RenderChatTemplateInput {
   maxSteps?: number;
 }
 
-const engine = createChatTemplateEngine(jinja);
-
 /**
  * Renders a chat template the way transformers' apply_chat_template does (trim_blocks,
  * lstrip_blocks, loop controls, tojson, raise_exception, strftime_now, the sandbox's range cap).
@@ -54,7 +51,7 @@ const engine = createChatTemplateEngine(jinja);
  * thread, so servers go through sandbox.server.ts.
  */
 export function renderChatTemplate(input: RenderChatTemplateInput): RenderChatTemplateResult {
-  return engine.render(input);
+  return renderTemplate(input);
 }
 
 export type SelectTemplateResult =

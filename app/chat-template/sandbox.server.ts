@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { createChatTemplateEngine } from "#app/chat-template/engine.ts";
 import type { RenderChatTemplateInput, RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
+import type { WorkerJob, WorkerMessage } from "#app/chat-template/sandbox-worker.server.ts";
 
 export interface ChatTemplateSandboxOptions {
   /**
@@ -84,36 +85,46 @@ interface Slot {
   job: Job | null;
 }
 
-interface WorkerReply {
-  id: number;
-  result: RenderChatTemplateResult;
-}
-
 // Client keys carry a prefix, so no socket address can name the internal lane.
 const INTERNAL_LANE = "internal";
 
-// The worker receives the engine as source text (see createChatTemplateEngine) and loads
-// @huggingface/jinja by absolute path, so it needs no file of its own in the SSR bundle.
-// esbuild (tsx, vitest) may wrap functions in its keepNames helper \`__name\`; define it here.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const __name = (target, value) => Object.defineProperty(target, "name", { value, configurable: true });
-const jinja = require(workerData.jinjaPath);
-const engine = (${createChatTemplateEngine.toString()})(jinja);
-parentPort.on("message", (job) => {
-  let result;
-  try {
-    result = engine.render(Object.assign({}, job.input, { maxSteps: Number.MAX_SAFE_INTEGER }));
-    if (result.ok && result.text.length > job.maxOutputChars) {
-      result = { ok: false, error: { message: "The rendered text is longer than " + job.maxOutputChars + " characters", kind: "limit", line: null, column: null, excerpt: null } };
-    }
-  } catch (error) {
-    result = { ok: false, error: { message: String((error && error.message) || error), kind: "runtime", line: null, column: null, excerpt: null } };
+// The server build rewrites this URL to the worker's emitted JavaScript chunk
+// (server/worker-entry-plugin.ts); from the sources (vitest, tsx, the dev server) it names the
+// TypeScript file itself.
+const WORKER_ENTRY = new URL("./sandbox-worker.server.ts", import.meta.url);
+
+/** A worker's script: the emitted file, or code to evaluate. */
+interface WorkerStart {
+  script: string | URL;
+  eval: boolean;
+}
+
+let bundledEntry: string | null = null;
+
+/**
+ * How to start a worker from `entry`. The server build's entry is JavaScript and starts as it is.
+ * A TypeScript entry cannot: on Node 20 the parent's loader hooks do not reach worker threads,
+ * and tsx registered inside each worker takes most of a second to start, which the deadlines
+ * would count. So esbuild bundles it once per process and every worker evaluates that code.
+ */
+function workerStart(entry: URL): WorkerStart {
+  if (!entry.pathname.endsWith(".ts")) return { script: entry, eval: false };
+  if (bundledEntry === null) {
+    // Loaded only here, so the built server never loads esbuild.
+    const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+    const built = esbuild.buildSync({
+      entryPoints: [fileURLToPath(entry)],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      write: false,
+      logLevel: "silent",
+    });
+    bundledEntry = built.outputFiles[0]?.text ?? "";
   }
-  parentPort.postMessage({ id: job.id, result });
-});
-parentPort.postMessage({ ready: true });
-`;
+  return { script: bundledEntry, eval: true };
+}
 
 function limitError(message: string, kind: RenderErrorKind = "limit"): RenderChatTemplateResult {
   return { ok: false, error: { message, kind, line: null, column: null, excerpt: null } };
@@ -123,8 +134,8 @@ function busyError(message: string, retryAfterSeconds: number): RenderChatTempla
   return { ok: false, error: { message, kind: "busy", line: null, column: null, excerpt: null, retryAfterSeconds } };
 }
 
-function isReply(value: unknown): value is WorkerReply {
-  return typeof value === "object" && value !== null && "id" in value && "result" in value;
+function isMessage(value: unknown): value is WorkerMessage {
+  return typeof value === "object" && value !== null && ("ready" in value || ("id" in value && "result" in value));
 }
 
 /**
@@ -146,7 +157,7 @@ export class ChatTemplateSandbox {
   /** Lanes with work, in turn order: the lane served last moves to the end. */
   private readonly lanes = new Map<string, Lane>();
   private queued = 0;
-  private readonly jinjaPath: string;
+  private readonly workerStart: WorkerStart | null = null;
   private nextId = 1;
   private closed = false;
   /** Set when a worker dies before it is ready: respawning would only loop, so renders fail fast. */
@@ -156,10 +167,15 @@ export class ChatTemplateSandbox {
 
   constructor(options: ChatTemplateSandboxOptions = {}) {
     this.options = { ...CHAT_TEMPLATE_LIMITS, ...options };
-    this.jinjaPath = createRequire(import.meta.url).resolve("@huggingface/jinja");
     const size = Math.max(1, Math.min(4, Math.floor(this.options.poolSize)));
     this.maxRunningPerClient = Math.max(1, size - 1);
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    try {
+      this.workerStart = workerStart(WORKER_ENTRY);
+    } catch (error) {
+      this.bootError = error instanceof Error ? error.message : String(error);
+      return;
+    }
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn(this.workerStart));
   }
 
   render(input: SandboxRenderInput, options: SandboxRenderOptions = {}): Promise<RenderChatTemplateResult> {
@@ -234,10 +250,9 @@ export class ChatTemplateSandbox {
     return Math.max(1, Math.ceil(wait / 1000));
   }
 
-  private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { jinjaPath: this.jinjaPath },
+  private spawn(start: WorkerStart): Slot {
+    const worker = new Worker(start.script, {
+      eval: start.eval,
       resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       stdout: true,
       stderr: true,
@@ -246,12 +261,13 @@ export class ChatTemplateSandbox {
     worker.unref();
     const slot: Slot = { worker, ready: false, job: null };
     worker.on("message", (message: unknown) => {
-      if (typeof message === "object" && message !== null && "ready" in message) {
+      if (!isMessage(message)) return;
+      if ("ready" in message) {
         slot.ready = true;
         this.dispatch();
         return;
       }
-      if (isReply(message) && slot.job && slot.job.id === message.id) {
+      if (slot.job && slot.job.id === message.id) {
         this.finish(slot, message.result);
         this.dispatch();
       }
@@ -341,7 +357,7 @@ export class ChatTemplateSandbox {
     // Drop the slot first so its exit event does not trigger a second replacement.
     this.slots.splice(index, 1);
     void slot.worker.terminate();
-    if (!this.closed) this.slots.splice(index, 0, this.spawn());
+    if (!this.closed && this.workerStart) this.slots.splice(index, 0, this.spawn(this.workerStart));
   }
 
   /** The next lane in turn with a waiting render and a worker to spare; it moves to the back. */
@@ -367,7 +383,7 @@ export class ChatTemplateSandbox {
       lane.running++;
       slot.job = job;
       try {
-        slot.worker.postMessage({ id: job.id, input: job.input, maxOutputChars: this.options.maxOutputChars });
+        slot.worker.postMessage({ id: job.id, input: job.input, maxOutputChars: this.options.maxOutputChars } satisfies WorkerJob);
       } catch (error) {
         // An input the structured clone cannot copy (a function, a symbol) is the caller's mistake, not the worker's.
         this.finish(slot, limitError(`The render input cannot be sent to the renderer: ${error instanceof Error ? error.message : String(error)}`, "runtime"));

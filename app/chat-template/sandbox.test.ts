@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { workerEntryPlugin } from "#server/worker-entry-plugin.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
@@ -223,7 +224,7 @@ describe("ChatTemplateSandbox in a Vite SSR bundle", () => {
         root,
         configFile: false,
         logLevel: "silent",
-        plugins: [tsconfigPaths({ root })],
+        plugins: [tsconfigPaths({ root }), workerEntryPlugin()],
         build: {
           ssr: path.join(root, "app/chat-template/sandbox.server.ts"),
           outDir,
@@ -231,6 +232,8 @@ describe("ChatTemplateSandbox in a Vite SSR bundle", () => {
           rollupOptions: { output: { entryFileNames: "sandbox.js" } },
         },
       });
+      // The worker is a chunk of this build: the bundled sandbox has no TypeScript beside it to start.
+      expect(readdirSync(outDir)).toContain("sandbox-worker.server.js");
       const bundled = (await import(pathToFileURL(path.join(outDir, "sandbox.js")).href)) as {
         ChatTemplateSandbox: typeof ChatTemplateSandbox;
       };
