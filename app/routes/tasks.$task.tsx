@@ -177,7 +177,7 @@ export default function Task({ loaderData }: Route.ComponentProps) {
                   <li key={m.id} className="flex flex-wrap items-center gap-2">
                     <span className="font-mono font-semibold break-all">{m.id}</span>
                     <a
-                      href={m.external ? m.href : `${m.href}#demo`}
+                      href={m.external ? m.href : `/playground${m.href}`}
                       data-try-it={m.id}
                       className="rounded-md bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white hover:bg-indigo-700"
                       {...(m.external ? { rel: "noopener noreferrer" } : {})}
