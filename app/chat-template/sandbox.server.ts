@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type * as Esbuild from "esbuild";
 import type { RenderChatTemplateInput, RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
 import type { WorkerJob, WorkerMessage } from "#app/chat-template/sandbox-worker.server.ts";
 
@@ -111,7 +112,7 @@ function workerStart(entry: URL): WorkerStart {
   if (!entry.pathname.endsWith(".ts")) return { script: entry, eval: false };
   if (bundledEntry === null) {
     // Loaded only here, so the built server never loads esbuild.
-    const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+    const esbuild = createRequire(import.meta.url)("esbuild") as typeof Esbuild;
     const built = esbuild.buildSync({
       entryPoints: [fileURLToPath(entry)],
       bundle: true,

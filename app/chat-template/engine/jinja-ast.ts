@@ -43,6 +43,6 @@ export function statementNodes(program: Program): AstNode[] {
       for (const children of childLists(node)) walk(children);
     }
   };
-  walk(program.body as AstNode[]);
+  walk(program.body);
   return nodes;
 }

@@ -83,11 +83,10 @@ export function safeRange(...args: unknown[]): number[] {
     }
     return value;
   });
-  let [start = 0, stop = 0, step = 1] = numbers;
-  if (numbers.length === 1) {
-    stop = start;
-    start = 0;
-  }
+  // range(stop) or range(start, stop[, step]).
+  const [first = 0, second = 0, step = 1] = numbers;
+  const start = numbers.length === 1 ? 0 : first;
+  const stop = numbers.length === 1 ? first : second;
   if (step === 0) throw new Error("range() arg 3 must not be zero");
   const count = step > 0 ? Math.ceil((stop - start) / step) : Math.ceil((start - stop) / -step);
   if (count > PYTHON_MAX_RANGE) {

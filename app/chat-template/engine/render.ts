@@ -178,12 +178,12 @@ class TrackingInterpreter extends jinja.Interpreter {
       } else if (statement && filter !== null && ITERATING_FILTERS.has(filter)) {
         const node = statement as unknown as { operand: Node; filter: unknown };
         const operand = this.evaluate(node.operand, environment);
-        const input = operand.type === "StringValue" ? characters(String(operand.value)) : operand;
+        const input = operand.type === "StringValue" && typeof operand.value === "string" ? characters(operand.value) : operand;
         value = (this as unknown as FilterApplier).applyFilter(input, node.filter, environment);
       } else {
         value = super.evaluate(statement, environment);
-        if (statement && iterables.has(statement) && value.type === "StringValue") {
-          value = characters(String(value.value));
+        if (statement && iterables.has(statement) && value.type === "StringValue" && typeof value.value === "string") {
+          value = characters(value.value);
         }
       }
       if (statement && outputs.has(statement)) {
@@ -289,7 +289,8 @@ export function renderTemplate(input: RenderChatTemplateInput): RenderChatTempla
       failures,
     };
     const result = new TrackingInterpreter(env, state).run(compiled.program);
-    const text = typeof result.value === "string" ? result.value : String(result.value);
+    const raw: unknown = result.value;
+    const text = typeof raw === "string" ? raw : String(raw);
     return { ok: true, text };
   } catch (error) {
     const offset = isObject(error) ? locateRuntimeError(compiled.pre, compiled.spans, failures.get(error)) : null;
