@@ -1,11 +1,12 @@
 import type { ServerBuild } from "react-router";
+import type * as EntryModule from "#app/entry.server.tsx";
 
 /**
  * The server build's entry module (app/entry.server.tsx). `modelyard serve` takes what it runs
  * from here instead of importing app/ itself, so its process holds one copy of app/ (ADR 0019).
  * Only the type comes from app/; the values come from the build.
  */
-export type ServerEntry = typeof import("#app/entry.server.tsx");
+export type ServerEntry = typeof EntryModule;
 
 // Every export, so a build from older sources (or a mistyped re-export) is named at start-up
 // rather than failing on first use.
