@@ -123,6 +123,8 @@ export interface ClassifyContext {
   clientClosed: boolean;
   secrets: ReadonlyArray<string | undefined>;
   provider: string | null;
+  /** The task being run, named in hints about the provider's answer. */
+  task?: string | null;
 }
 
 export function classifyError(error: unknown, ctx: ClassifyContext): GatewayErrorBody {
@@ -155,7 +157,13 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     if (/fetching or processing audio|Failed to fetch audio/i.test(message)) {
       return { status: 502, code: "media_fetch_failed", message, hint: "The provider made the audio but it could not be downloaded from its storage." };
     }
-    return { status: 502, code: "unexpected_output", message, hint: "The provider answered in a shape the inference library does not recognise." };
+    const what = ctx.task ? `${ctx.task} answer` : "answer";
+    return { status: 502, code: "unexpected_output", message, hint: `The provider's ${what} is not in the shape the inference library expects.` };
+  }
+  // The library parses a JSON answer with response.json(): a body cut short or not JSON at all.
+  if (error instanceof SyntaxError) {
+    const what = ctx.task ? `${ctx.task} answer` : "answer";
+    return { status: 502, code: "unexpected_output", message: `The provider's ${what} is not valid JSON (${message}).`, hint: "The provider sent a broken answer. Try again, or try another provider." };
   }
   if (isAbortLike(error)) {
     return { status: 502, code: "upstream_unreachable", message: "The upstream request was aborted." };

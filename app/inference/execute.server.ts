@@ -99,7 +99,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     },
   };
   const classify = (error: unknown): GatewayErrorBody => {
-    const out = classifyError(error, { observation, deadline, clientClosed, secrets: ctx.secrets, provider: target.provider });
+    const out = classifyError(error, { observation, deadline, clientClosed, secrets: ctx.secrets, provider: target.provider, task: target.task });
     if (out.code === "model_loading") {
       out.retryAfterSec = Math.max(1, Math.ceil(observation.estimatedTimeSec ?? 30));
       out.message = `${out.message} (gave up after ${retries + 1} attempt${retries === 0 ? "" : "s"})`;
@@ -120,6 +120,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
         "Server-Timing": `inference;dur=${ms}`,
       };
       if (result.kind === "blob") {
+        // run-task typed the media by its own bytes.
         return { kind: "blob", status: 200, blob: result.blob, headers: { ...headers, "Content-Type": result.blob.type || "application/octet-stream" } };
       }
       return {

@@ -72,8 +72,8 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     if (!taken.ok) return fail(rateLimitError(taken.retryAfterSec, config.rateLimit).body);
     let target;
     try {
-      const body = await parseInferenceRequest(request, config.maxBodyBytes);
-      target = await resolveTarget(body, visitorToken, deps);
+      const { body, file } = await parseInferenceRequest(request, config.maxBodyBytes);
+      target = await resolveTarget(body, visitorToken, deps, file);
     } catch (error) {
       if (error instanceof GatewayError) return fail(error.body);
       throw error;

@@ -6,9 +6,13 @@
  * upstream read written together (one syscall), each token still sent as soon as it arrives.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import type { GatewayOutcome, InferenceGateway } from "#app/inference/gateway.server.ts";
 import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
 import { readNodeBodyLimited } from "#app/inference/limits.server.ts";
+import { readNodeMultipart } from "#app/inference/multipart.server.ts";
 import { pumpStream, type StreamPumpOptions } from "#app/inference/stream.server.ts";
 import { writeJsonError } from "#app/utils/http.server.ts";
 
@@ -36,6 +40,7 @@ export async function handleNodeRequest(gateway: InferenceGateway, req: Incoming
     const outcome = await gateway.run({
       headers: { get: (name) => headerValue(req, name) },
       readBody: (maxBytes) => readNodeBodyLimited(req, maxBytes),
+      readMultipart: (boundary, maxRequestBytes) => readNodeMultipart(req, boundary, maxRequestBytes),
       signal: controller.signal,
       // The socket address: the rate limit never trusts a forwarded-for header.
       clientKey: req.socket.remoteAddress || "shared",
@@ -60,9 +65,11 @@ async function writeOutcome(outcome: GatewayOutcome, res: ServerResponse): Promi
       res.end(outcome.body);
       return;
     case "blob": {
-      const bytes = Buffer.from(await outcome.blob.arrayBuffer());
-      res.writeHead(outcome.status, { ...outcome.headers, "Content-Length": String(bytes.byteLength) });
-      res.end(bytes);
+      // Streamed from memory to the socket with backpressure; generated media never touch the disk.
+      res.writeHead(outcome.status, { ...outcome.headers, "Content-Length": String(outcome.blob.size) });
+      await pipeline(Readable.fromWeb(outcome.blob.stream() as NodeWebReadableStream<Uint8Array>), res).catch(() => {
+        // The visitor went away mid-download: nothing is left to answer.
+      });
       return;
     }
     case "stream":

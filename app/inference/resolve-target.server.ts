@@ -8,8 +8,10 @@ import { type Credential, type EnvLike, resolveCredential } from "#app/inference
 import { EndpointConfigError, findEndpoint } from "#app/inference/endpoints.server.ts";
 import { GatewayError } from "#app/inference/errors.server.ts";
 import { type GatewayCatalog, libraryMappings } from "#app/inference/hub-lookups.server.ts";
+import type { UploadedFile } from "#app/inference/multipart.server.ts";
 import type { InferenceRequest } from "#app/inference/request-schema.ts";
 import { STREAMING_TASKS, type TaskCall } from "#app/inference/run-task.server.ts";
+import { prepareTaskInputs } from "#app/inference/task-inputs.server.ts";
 import { checkTaskParameters } from "#app/inference/task-parameters.server.ts";
 
 /** A request resolved to one library call, with what the log and the answer say about it. */
@@ -113,7 +115,8 @@ async function routeToProvider(body: InferenceRequest, visitorToken: string | un
   };
 }
 
-export async function resolveTarget(body: InferenceRequest, visitorToken: string | undefined, deps: ResolveDeps): Promise<InferenceTarget> {
+/** `file` is the multipart upload, checked against the task once the task is known. */
+export async function resolveTarget(body: InferenceRequest, visitorToken: string | undefined, deps: ResolveDeps, file: UploadedFile | null = null): Promise<InferenceTarget> {
   const route = body.endpoint !== undefined ? await routeToEndpoint(body, body.endpoint, deps) : await routeToProvider(body, visitorToken, deps);
   // An endpoint takes the body's task as given: text-generation with messages is not turned into chat.
   const task =
@@ -124,6 +127,7 @@ export async function resolveTarget(body: InferenceRequest, visitorToken: string
   }
   const parameterProblem = checkTaskParameters(task, body.parameters);
   if (parameterProblem) throw new GatewayError({ status: 400, code: "invalid_request", message: parameterProblem.message, field: parameterProblem.field });
+  const inputs = prepareTaskInputs(task, body.inputs, file);
   return {
     call: {
       task,
@@ -131,7 +135,7 @@ export async function resolveTarget(body: InferenceRequest, visitorToken: string
       provider: route.provider,
       endpointUrl: route.endpointUrl,
       accessToken: route.credential.token,
-      inputs: body.inputs,
+      inputs,
       messages: body.messages,
       parameters: body.parameters,
       billTo: body.billTo,

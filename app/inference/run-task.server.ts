@@ -6,12 +6,16 @@
  */
 import {
   audioClassification,
+  audioToAudio,
   automaticSpeechRecognition,
   chatCompletion,
   chatCompletionStream,
+  documentQuestionAnswering,
   featureExtraction,
   fillMask,
   imageClassification,
+  imageSegmentation,
+  imageToImage,
   imageToText,
   objectDetection,
   type Options,
@@ -20,42 +24,29 @@ import {
   sentenceSimilarity,
   summarization,
   tableQuestionAnswering,
+  tabularClassification,
+  tabularRegression,
   textClassification,
   textGeneration,
   textGenerationStream,
   textToImage,
   textToSpeech,
+  textToVideo,
   tokenClassification,
   translation,
+  visualQuestionAnswering,
   zeroShotClassification,
+  zeroShotImageClassification,
 } from "@huggingface/inference";
 import { GatewayError, isRetryableLoading } from "#app/inference/errors.server.ts";
 import type { UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
+import { type MediaKind, sniffMedia } from "#app/inference/media-types.ts";
 import { parameterNames } from "#app/inference/task-parameters.server.ts";
 
 /** The chat-completion input fields a visitor may set through `parameters`: the spec's, minus model/messages/stream. */
 export const CHAT_PARAMETER_KEYS: ReadonlySet<string> = new Set(parameterNames("conversational"));
 
-/** Tasks whose `inputs` is media, sent by visitors as a base64 data: URL. */
-const MEDIA_INPUT_TASKS = new Set(["automatic-speech-recognition", "audio-classification", "image-classification", "object-detection", "image-to-text"]);
-const TEXT_TASKS = new Set([
-  "text-classification",
-  "token-classification",
-  "fill-mask",
-  "question-answering",
-  "summarization",
-  "translation",
-  "feature-extraction",
-  "sentence-similarity",
-  "zero-shot-classification",
-  "table-question-answering",
-  "text-to-image",
-  "text-to-speech",
-]);
 export const STREAMING_TASKS = new Set(["conversational", "text-generation"]);
-
-/** Every task the gateway can dispatch. */
-export const GATEWAY_TASKS: ReadonlySet<string> = new Set([...STREAMING_TASKS, ...TEXT_TASKS, ...MEDIA_INPUT_TASKS]);
 
 export interface TaskCall {
   /** null: neither the body nor the catalogue names one; the library's generic request() decides. */
@@ -64,6 +55,7 @@ export interface TaskCall {
   provider: string | undefined;
   endpointUrl: string | undefined;
   accessToken: string | undefined;
+  /** As the task function takes them: binary inputs are already Blobs (task-inputs.server.ts). */
   inputs: unknown;
   messages: unknown[] | undefined;
   parameters: Record<string, unknown> | undefined;
@@ -104,21 +96,104 @@ function inputArgs(call: TaskCall): Record<string, unknown> {
   return args;
 }
 
-const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+)(?:;[a-z-]+=[^;,]+)*;base64,([A-Za-z0-9+/=\s]*)$/i;
+type Args<F extends (...a: never[]) => unknown> = Parameters<F>[0];
+type Runner = (args: Record<string, unknown>, options: LibraryOptions) => Promise<unknown>;
 
-/** A visitor's media input (a base64 data: URL) as the Blob the library expects. */
-export function dataUrlToBlob(value: unknown, task: string): Blob {
-  if (typeof value !== "string") throw new GatewayError({ status: 400, code: "invalid_request", message: `${task} takes \`inputs\` as a base64 data: URL (data:<type>;base64,...).`, field: "inputs" });
-  const m = DATA_URL.exec(value);
-  if (!m) throw new GatewayError({ status: 400, code: "invalid_request", message: `${task} takes \`inputs\` as a base64 data: URL (data:<type>;base64,...); other URLs are never fetched.`, field: "inputs" });
-  return new Blob([Buffer.from(m[2] ?? "", "base64")], { type: (m[1] ?? "").toLowerCase() });
+/** The task functions answering JSON, by task. */
+const JSON_TASKS: Readonly<Record<string, Runner>> = {
+  "audio-classification": (a, o) => audioClassification(a as unknown as Args<typeof audioClassification>, o),
+  "audio-to-audio": (a, o) => audioToAudio(a as unknown as Args<typeof audioToAudio>, o),
+  "automatic-speech-recognition": (a, o) => automaticSpeechRecognition(a as unknown as Args<typeof automaticSpeechRecognition>, o),
+  "document-question-answering": (a, o) => documentQuestionAnswering(a as unknown as Args<typeof documentQuestionAnswering>, o),
+  "feature-extraction": (a, o) => featureExtraction(a as unknown as Args<typeof featureExtraction>, o),
+  "fill-mask": (a, o) => fillMask(a as unknown as Args<typeof fillMask>, o),
+  "image-classification": (a, o) => imageClassification(a as unknown as Args<typeof imageClassification>, o),
+  "image-segmentation": (a, o) => imageSegmentation(a as unknown as Args<typeof imageSegmentation>, o),
+  "image-to-text": (a, o) => imageToText(a as unknown as Args<typeof imageToText>, o),
+  "object-detection": (a, o) => objectDetection(a as unknown as Args<typeof objectDetection>, o),
+  "question-answering": (a, o) => questionAnswering(a as unknown as Args<typeof questionAnswering>, o),
+  "sentence-similarity": (a, o) => sentenceSimilarity(a as unknown as Args<typeof sentenceSimilarity>, o),
+  summarization: (a, o) => summarization(a as unknown as Args<typeof summarization>, o),
+  "table-question-answering": (a, o) => tableQuestionAnswering(a as unknown as Args<typeof tableQuestionAnswering>, o),
+  "tabular-classification": (a, o) => tabularClassification(a as unknown as Args<typeof tabularClassification>, o),
+  "tabular-regression": (a, o) => tabularRegression(a as unknown as Args<typeof tabularRegression>, o),
+  "text-classification": (a, o) => textClassification(a as unknown as Args<typeof textClassification>, o),
+  "text-generation": (a, o) => textGeneration(a as unknown as Args<typeof textGeneration>, o),
+  "token-classification": (a, o) => tokenClassification(a as unknown as Args<typeof tokenClassification>, o),
+  translation: (a, o) => translation(a as unknown as Args<typeof translation>, o),
+  "visual-question-answering": (a, o) => visualQuestionAnswering(a as unknown as Args<typeof visualQuestionAnswering>, o),
+  "zero-shot-classification": (a, o) => zeroShotClassification(a as unknown as Args<typeof zeroShotClassification>, o),
+  "zero-shot-image-classification": (a, o) => zeroShotImageClassification(a as unknown as Args<typeof zeroShotImageClassification>, o),
+};
+
+/** The task functions answering media, by task, with the kind the media must be. */
+const MEDIA_TASKS: Readonly<Record<string, { kind: MediaKind; run: Runner }>> = {
+  "image-to-image": { kind: "image", run: (a, o) => imageToImage(a as unknown as Args<typeof imageToImage>, o) },
+  "text-to-image": { kind: "image", run: (a, o) => textToImage(a as unknown as Args<typeof textToImage>, { ...o, outputType: "blob" }) },
+  "text-to-speech": { kind: "audio", run: (a, o) => textToSpeech(a as unknown as Args<typeof textToSpeech>, o) },
+  "text-to-video": { kind: "video", run: (a, o) => textToVideo(a as unknown as Args<typeof textToVideo>, o) },
+};
+
+/** Every task the gateway can dispatch. */
+export const GATEWAY_TASKS: ReadonlySet<string> = new Set([...STREAMING_TASKS, ...Object.keys(JSON_TASKS), ...Object.keys(MEDIA_TASKS)]);
+
+/** An answer in a shape the task cannot have, worded as the library words its own checks. */
+export function unexpectedOutput(task: string, expected: string): GatewayError {
+  return new GatewayError({
+    status: 502,
+    code: "unexpected_output",
+    message: `Invalid inference output: ${expected}`,
+    hint: `The provider's ${task} answer is not in the shape the inference library expects.`,
+  });
 }
 
-type Args<F extends (...a: never[]) => unknown> = Parameters<F>[0];
+const isNumberTree = (v: unknown, depth: number): boolean =>
+  typeof v === "number" || (depth > 0 && Array.isArray(v) && v.every((x) => isNumberTree(x, depth - 1)));
+
+/**
+ * Checks the library leaves out for some providers: hf-inference speech recognition is passed
+ * through unchecked, and the nebius and sambanova embeddings map whatever `data` holds.
+ */
+function checkJsonOutput(task: string, data: unknown): unknown {
+  if (task === "automatic-speech-recognition" && (typeof data !== "object" || data === null || typeof (data as { text?: unknown }).text !== "string")) {
+    throw unexpectedOutput(task, "Expected {text: string}");
+  }
+  if (task === "feature-extraction" && !(Array.isArray(data) && isNumberTree(data, 4))) {
+    throw unexpectedOutput(task, "Expected Array<number[][][] | number[][] | number[] | number>");
+  }
+  if (task === "audio-to-audio" && Array.isArray(data)) {
+    // Each track's bytes say what it is; the provider's "content-type" is not trusted.
+    return data.map((track: { blob: string; label: string }) => {
+      const media = sniffMedia(Buffer.from(track.blob, "base64").subarray(0, 64));
+      if (!media?.kinds.includes("audio")) throw unexpectedOutput(task, `Expected audio in the track labelled "${track.label}"`);
+      return { label: track.label, "content-type": media.mime.replace(/^video\//, "audio/"), blob: track.blob };
+    });
+  }
+  return data;
+}
+
+/** Generated media typed by its own bytes; anything that is not the task's kind of media is refused. */
+async function checkMediaOutput(task: string, kind: MediaKind, value: unknown): Promise<Blob> {
+  if (!(value instanceof Blob)) throw unexpectedOutput(task, `Expected ${kind} bytes`);
+  const media = sniffMedia(new Uint8Array(await value.slice(0, 64).arrayBuffer()));
+  if (!media?.kinds.includes(kind)) throw unexpectedOutput(task, `Expected ${kind} bytes, got ${media ? media.label : `${value.size} bytes of no known ${kind} format`}`);
+  const mime = kind === "audio" ? media.mime.replace(/^video\//, "audio/") : media.mime;
+  return value.type === mime ? value : new Blob([value], { type: mime });
+}
+
+/**
+ * A TypeError from inside a task function is the library reading a field the answer lacks (for
+ * example nebius embeddings without `data`); network failures are TypeErrors too, and pass on.
+ */
+function asShapeError(task: string, error: unknown): unknown {
+  if (error instanceof TypeError && /^Cannot read propert|is not a function|is not iterable/.test(error.message)) {
+    return unexpectedOutput(task, `the answer could not be read (${error.message})`);
+  }
+  return error;
+}
 
 /** One non-streaming call to the library. */
 export async function callLibrary(call: TaskCall, options: LibraryOptions): Promise<TaskResult> {
-  const json = (data: unknown): TaskResult => ({ kind: "json", data });
   const task = call.task;
   if (task === null) {
     // Neither model task nor request task: let the library apply its own rules.
@@ -126,61 +201,27 @@ export async function callLibrary(call: TaskCall, options: LibraryOptions): Prom
     if (call.inputs !== undefined) args["inputs"] = call.inputs;
     if (call.parameters) args["parameters"] = call.parameters;
     const data: unknown = await customRequest(args as unknown as Args<typeof customRequest>, options);
-    return data instanceof Blob ? { kind: "blob", blob: data } : json(data);
+    if (!(data instanceof Blob)) return { kind: "json", data };
+    const media = sniffMedia(new Uint8Array(await data.slice(0, 64).arrayBuffer()));
+    return { kind: "blob", blob: media && media.mime !== data.type ? new Blob([data], { type: media.mime }) : data };
   }
-  if (task === "conversational") return json(await chatCompletion(chatArgs(call) as unknown as Args<typeof chatCompletion>, { ...options, chatCompletion: true } as LibraryOptions));
-  if (MEDIA_INPUT_TASKS.has(task)) {
-    const args = baseArgs(call);
-    args["inputs"] = dataUrlToBlob(call.inputs, task);
-    if (call.parameters) args["parameters"] = call.parameters;
-    switch (task) {
-      case "automatic-speech-recognition":
-        return json(await automaticSpeechRecognition(args as unknown as Args<typeof automaticSpeechRecognition>, options));
-      case "audio-classification":
-        return json(await audioClassification(args as unknown as Args<typeof audioClassification>, options));
-      case "image-classification":
-        return json(await imageClassification(args as unknown as Args<typeof imageClassification>, options));
-      case "object-detection":
-        return json(await objectDetection(args as unknown as Args<typeof objectDetection>, options));
-      default:
-        return json(await imageToText(args as unknown as Args<typeof imageToText>, options));
-    }
+  if (task === "conversational") return { kind: "json", data: await chatCompletion(chatArgs(call) as unknown as Args<typeof chatCompletion>, { ...options, chatCompletion: true } as LibraryOptions) };
+  const json = JSON_TASKS[task];
+  const media = MEDIA_TASKS[task];
+  if (!json && !media) {
+    throw new GatewayError({
+      status: 400,
+      code: "invalid_request",
+      message: `The gateway does not run the task "${task}". It runs: ${[...GATEWAY_TASKS].sort().join(", ")}.`,
+      field: "task",
+    });
   }
   const args = inputArgs(call);
-  switch (task) {
-    case "text-generation":
-      return json(await textGeneration(args as unknown as Args<typeof textGeneration>, options));
-    case "text-classification":
-      return json(await textClassification(args as unknown as Args<typeof textClassification>, options));
-    case "token-classification":
-      return json(await tokenClassification(args as unknown as Args<typeof tokenClassification>, options));
-    case "fill-mask":
-      return json(await fillMask(args as unknown as Args<typeof fillMask>, options));
-    case "question-answering":
-      return json(await questionAnswering(args as unknown as Args<typeof questionAnswering>, options));
-    case "summarization":
-      return json(await summarization(args as unknown as Args<typeof summarization>, options));
-    case "translation":
-      return json(await translation(args as unknown as Args<typeof translation>, options));
-    case "feature-extraction":
-      return json(await featureExtraction(args as unknown as Args<typeof featureExtraction>, options));
-    case "sentence-similarity":
-      return json(await sentenceSimilarity(args as unknown as Args<typeof sentenceSimilarity>, options));
-    case "zero-shot-classification":
-      return json(await zeroShotClassification(args as unknown as Args<typeof zeroShotClassification>, options));
-    case "table-question-answering":
-      return json(await tableQuestionAnswering(args as unknown as Args<typeof tableQuestionAnswering>, options));
-    case "text-to-image":
-      return { kind: "blob", blob: await textToImage(args as unknown as Args<typeof textToImage>, { ...options, outputType: "blob" }) };
-    case "text-to-speech":
-      return { kind: "blob", blob: await textToSpeech(args as unknown as Args<typeof textToSpeech>, options) };
-    default:
-      throw new GatewayError({
-        status: 400,
-        code: "invalid_request",
-        message: `The gateway does not run the task "${task}". It runs: ${[...GATEWAY_TASKS].sort().join(", ")}.`,
-        field: "task",
-      });
+  try {
+    if (media) return { kind: "blob", blob: await checkMediaOutput(task, media.kind, await media.run(args, options)) };
+    return { kind: "json", data: checkJsonOutput(task, await json!(args, options)) };
+  } catch (error) {
+    throw asShapeError(task, error);
   }
 }
 
