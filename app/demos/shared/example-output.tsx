@@ -64,13 +64,13 @@ export function ExampleOutput({ example, reason }: { example: TaskExample; reaso
       <p className="mt-0.5 text-xs text-gray-700 dark:text-gray-300">{reason}</p>
       <div className="mt-3 grid gap-4 sm:grid-cols-2">
         <div className="space-y-2">
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example input</h3>
+          <p className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example input</p>
           {example.inputs.map((e, i) => (
             <Entry key={i} entry={e} caption="Example input table" />
           ))}
         </div>
         <div className="space-y-2">
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example output</h3>
+          <p className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example output</p>
           {example.outputs.map((e, i) => (
             <Entry key={i} entry={e} caption="Example output scores" />
           ))}

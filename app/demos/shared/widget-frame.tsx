@@ -38,7 +38,8 @@ interface FrameProps extends WidgetProps {
   build: () => BuiltInputs;
   /** Parameters the widget has its own field for (zero-shot's candidate_labels). */
   ownParameters?: readonly string[];
-  stream?: boolean;
+  /** Whether to ask for a stream, by provider (the gateway streams text generation). */
+  stream?: (provider: string) => boolean;
   render: (result: LiveResult) => ReactNode;
   /** While a stream is coming in, the text so far. */
   renderPartial?: (text: string) => ReactNode;
@@ -56,7 +57,7 @@ function unavailable(info: TaskWidgetInfo, hasToken: boolean | null, online: boo
   return null;
 }
 
-export function WidgetFrame({ info, compact = false, onRequestChange, build, ownParameters = [], stream = false, render, renderPartial, onRun, children }: FrameProps) {
+export function WidgetFrame({ info, compact = false, onRequestChange, build, ownParameters = [], stream: streamFor, render, renderPartial, onRun, children }: FrameProps) {
   const id = useId();
   const fields = info.parameters.filter((f) => !ownParameters.includes(f.name));
   const [provider, setProvider] = useState(info.providers[0]?.value ?? "");
@@ -99,6 +100,7 @@ export function WidgetFrame({ info, compact = false, onRequestChange, build, own
     if (busy) return;
     if (!built.ok) return setError({ code: "invalid_input", message: built.message, hint: null, field: "inputs", status: 400 });
     if (!params.ok) return setError({ code: "invalid_input", message: params.message, hint: null, field: `parameters.${params.field}`, status: 400 });
+    const stream = streamFor?.(provider) ?? false;
     setError(null);
     setResult(null);
     onRun?.();

@@ -5,6 +5,13 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
 
+/**
+ * The library's textGenerationStream reads TGI's event format, which hf-inference and TGI
+ * endpoints send; the OpenAI-style completion streams of other providers (together, …) would
+ * arrive as empty tokens, so those get one whole answer instead.
+ */
+const streamsTgiEvents = (provider: string) => provider === "hf-inference" || provider.startsWith("endpoint:");
+
 export function Widget(props: WidgetProps) {
   const [prompt, setPrompt] = useState(props.info.inputs.text);
   const [sent, setSent] = useState(prompt);
@@ -17,7 +24,7 @@ export function Widget(props: WidgetProps) {
   return (
     <WidgetFrame
       {...props}
-      stream
+      stream={streamsTgiEvents}
       build={() => (prompt.trim() ? { ok: true, inputs: prompt } : { ok: false, message: "Type a prompt first." })}
       onRun={() => setSent(prompt)}
       renderPartial={show}

@@ -1,0 +1,320 @@
+/**
+ * Text task widgets in Chromium against the real server (`modelyard serve`) with the provider
+ * SIMULATOR as MODELYARD_UPSTREAM_OVERRIDE: for each text task, enter input on the playground,
+ * run it, check the rendered output, its time-and-size footer and the request that reached the
+ * provider, and pass axe; the model page's slot and its JavaScript budget; and the task guide's
+ * example when nothing serves the model, when the visitor has no token, and offline. Screenshots
+ * of every widget (light and dark) go to test-results/screenshots/.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+
+const SERVER_KEY = "hf_e2eServerKey0000000000";
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
+const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
+
+/** Catalogue models (bundled, with an hf-inference mapping for their task) the simulator's Hub may lack. */
+const EXTRA_HUB_MODELS: Array<[string, string]> = [
+  ["facebook/bart-large-mnli", "zero-shot-classification"],
+  ["Babelscape/wikineural-multilingual-ner", "token-classification"],
+  ["deepset/bert-base-uncased-squad2", "question-answering"],
+  ["Helsinki-NLP/opus-mt-ru-en", "translation"],
+  ["sentence-transformers/paraphrase-xlm-r-multilingual-v1", "sentence-similarity"],
+  ["google/tapas-base-finetuned-wtq", "table-question-answering"],
+];
+
+let sim: ProviderSimulator;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let blocked: string[];
+
+beforeAll(async () => {
+  sim = await startProviderSimulator();
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  browser = await launchBrowser();
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sim?.close();
+});
+
+beforeEach(async () => {
+  sim.reset();
+  for (const [id, task] of EXTRA_HUB_MODELS) sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  blocked = await allowOnlyLoopback(context);
+  page = await context.newPage();
+});
+
+async function openWidget(url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+  await page.waitForSelector("[data-task-widget] button[type=submit]");
+  await page.waitForLoadState("networkidle");
+}
+
+async function runAndWait(): Promise<string> {
+  await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
+  const result = page.locator("[data-widget-result]");
+  await result.waitFor({ timeout: 20_000 });
+  expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via (hf-inference|together)$/);
+  return result.innerText();
+}
+
+async function auditAndShoot(name: string): Promise<void> {
+  const violations = await runAxe(page);
+  expect(violations, describeViolations(violations)).toEqual([]);
+  const widget = page.locator("[data-task-widget]");
+  await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-light.png`) });
+  await page.emulateMedia({ colorScheme: "dark" });
+  const dark = await runAxe(page);
+  expect(dark, describeViolations(dark)).toEqual([]);
+  await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-dark.png`) });
+  await page.emulateMedia({ colorScheme: "light" });
+  expect(blocked).toEqual([]);
+}
+
+function lastTaskRequest(): { originalUrl: string; bodyJson: unknown } {
+  const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
+  if (!found) throw new Error(`no provider request; saw ${sim.requests.map((r) => r.originalUrl).join(", ")}`);
+  return { originalUrl: found.originalUrl, bodyJson: found.bodyJson };
+}
+
+describe("text task widgets on the playground", () => {
+  it("text-classification: a bar per label with a table for screen readers", async () => {
+    const model = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
+    await openWidget(`${server.url}/playground/${model}`);
+    expect(await page.locator("h1").innerText()).toBe(`Text Classification with ${model}`);
+    expect(await page.locator("textarea[name=inputs]").inputValue()).toBe("I love Hugging Face!");
+    await page.locator("textarea[name=inputs]").fill("What a wonderful, happy day");
+    await runAndWait();
+    expect(await page.locator("[data-widget-result] [data-bar]").first().getAttribute("data-bar")).toBe("POSITIVE");
+    const rows = await page.locator("[data-widget-result] table tbody tr").allInnerTexts();
+    expect(rows[0]).toMatch(/^POSITIVE\s+9\d\.\d%$/);
+    expect(lastTaskRequest()).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyJson: { inputs: "What a wonderful, happy day" } });
+    // The snippets panel is there for the widget's task and provider.
+    expect(await page.locator("[data-inference-panel]").innerText()).toContain("textClassification");
+    await auditAndShoot("text-classification");
+  });
+
+  it("text-classification: a spec parameter reaches the provider, and a wrong one is refused in place", async () => {
+    await openWidget(`${server.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`);
+    await page.locator("[data-widget-parameters] summary").click();
+    await page.locator("input[name=top_k]").fill("1");
+    await page.locator("select[name=function_to_apply]").selectOption("softmax");
+    await runAndWait();
+    expect(lastTaskRequest().bodyJson).toMatchObject({ parameters: { top_k: 1, function_to_apply: "softmax" } });
+    await page.locator("input[name=top_k]").fill("1.5");
+    await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
+    expect(await page.locator("[data-widget-error]").innerText()).toContain("top_k must be a whole number");
+  });
+
+  it("zero-shot-classification: candidate labels in, labels by score out", async () => {
+    await openWidget(`${server.url}/playground/facebook/bart-large-mnli`);
+    await page.locator("textarea[name=inputs]").fill("We watched a movie last night");
+    await page.locator("input[name=candidate_labels]").fill("music, movie, art");
+    await runAndWait();
+    expect(await page.locator("[data-widget-result] [data-bar]").first().getAttribute("data-bar")).toBe("movie");
+    expect(await page.locator("[data-widget-result] [data-bar]").count()).toBe(3);
+    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: "We watched a movie last night", parameters: { candidate_labels: ["music", "movie", "art"] } });
+    await auditAndShoot("zero-shot-classification");
+  });
+
+  it("token-classification: entities highlighted in the text, with a legend", async () => {
+    await openWidget(`${server.url}/playground/Babelscape/wikineural-multilingual-ner`);
+    await page.locator("textarea[name=inputs]").fill("my friend Sarah lives in London");
+    await runAndWait();
+    const marks = await page.locator("[data-widget-result] mark").evaluateAll((els) => els.map((e) => [e.getAttribute("data-span"), e.firstChild?.textContent]));
+    expect(marks.map((m) => m[1])).toEqual(["Sarah", "London"]);
+    expect(await page.locator("[data-widget-result] [aria-label=Legend] li").count()).toBe(new Set(marks.map((m) => m[0])).size);
+    await auditAndShoot("token-classification");
+  });
+
+  it("fill-mask: the model's mask token in the example, candidates ranked", async () => {
+    await openWidget(`${server.url}/playground/google-bert/bert-base-uncased`);
+    expect(await page.locator("textarea[name=inputs]").inputValue()).toContain("[MASK]");
+    await page.locator("textarea[name=inputs]").fill("The capital of France is [MASK].");
+    await runAndWait();
+    const items = await page.locator("[data-fill-mask] li").allInnerTexts();
+    expect(items).toHaveLength(5);
+    expect(items[0]).toMatch(/^1\.\s+paris\s+the capital of france is paris\.\s+50\.0%$/);
+    await auditAndShoot("fill-mask");
+  });
+
+  it("question-answering: the answer highlighted in its context", async () => {
+    await openWidget(`${server.url}/playground/deepset/bert-base-uncased-squad2`);
+    await page.locator("input[name=question]").fill("What is my name?");
+    await page.locator("textarea[name=context]").fill("My name is Clara and I live in Berkeley.");
+    await runAndWait();
+    const answer = await page.locator("[data-qa-answer]").innerText();
+    expect(answer).toBe("Berkeley");
+    expect(await page.locator("[data-widget-result] mark").first().evaluate((e) => e.firstChild?.textContent)).toBe(answer);
+    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: { question: "What is my name?", context: "My name is Clara and I live in Berkeley." } });
+    await auditAndShoot("question-answering");
+  });
+
+  it("summarization and translation: text in, text out", async () => {
+    await openWidget(`${server.url}/playground/facebook/bart-large-cnn`);
+    await page.locator("textarea[name=inputs]").fill("The tower is tall. It stands in Paris.");
+    await runAndWait();
+    expect(await page.locator("[data-generated-text]").innerText()).toBe("The tower is tall.");
+    await auditAndShoot("summarization");
+
+    await openWidget(`${server.url}/playground/Helsinki-NLP/opus-mt-ru-en`);
+    expect(await page.locator("h1").innerText()).toBe("Translation with Helsinki-NLP/opus-mt-ru-en");
+    await page.locator("textarea[name=inputs]").fill("Привет, мир");
+    await runAndWait();
+    expect(await page.locator("[data-generated-text]").innerText()).toBe("[simulated translation] Привет, мир");
+    await auditAndShoot("translation");
+  });
+
+  it("text-generation (not chat): the prompt continued", async () => {
+    const model = "meta-llama/Llama-2-70b-hf";
+    await openWidget(`${server.url}/playground/${model}`);
+    expect(await page.locator("h1").innerText()).toBe(`Text Generation with ${model}`);
+    await page.locator("textarea[name=inputs]").fill("Once upon a time,");
+    await runAndWait();
+    expect(await page.locator("[data-generated-text]").innerText()).toMatch(/^Once upon a time, and so the simulated together completion continues \(\w{6}\)\.$/);
+    expect(lastTaskRequest().originalUrl).toBe("https://router.huggingface.co/together/v1/completions");
+    await auditAndShoot("text-generation");
+  });
+
+  it("feature-extraction: the vector's shape and first values", async () => {
+    await openWidget(`${server.url}/playground/BAAI/bge-small-en-v1.5`);
+    await page.locator("textarea[name=inputs]").fill("Today is a sunny day");
+    await runAndWait();
+    expect(await page.locator("[data-vector-shape]").innerText()).toBe("[32]");
+    expect((await page.locator("[data-vector-preview]").innerText()).split(", ")).toHaveLength(8);
+    await auditAndShoot("feature-extraction");
+  });
+
+  it("sentence-similarity: a score per sentence, in the order given", async () => {
+    await openWidget(`${server.url}/playground/sentence-transformers/paraphrase-xlm-r-multilingual-v1`);
+    await page.locator("input[name=source_sentence]").fill("That is a happy person");
+    await page.locator("textarea[name=sentences]").fill("That is a happy dog\nToday is a sunny day");
+    await runAndWait();
+    expect(await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")))).toEqual(["That is a happy dog", "Today is a sunny day"]);
+    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: { source_sentence: "That is a happy person", sentences: ["That is a happy dog", "Today is a sunny day"] } });
+    await auditAndShoot("sentence-similarity");
+  });
+
+  it("table-question-answering: an editable table, the answer's cell marked", async () => {
+    await openWidget(`${server.url}/playground/google/tapas-base-finetuned-wtq`);
+    await page.locator("[data-table-input] input[aria-label='Row 3, No.of reigns']").fill("9");
+    await runAndWait();
+    expect(await page.locator("[data-table-answer]").innerText()).toBe("9");
+    const body = lastTaskRequest().bodyJson as { inputs: { query: string; table: Record<string, string[]> } };
+    expect(body.inputs.query).toBe("What is the number of reigns for Harley Race?");
+    expect(body.inputs.table["No.of reigns"]).toEqual(["3", "8", "9"]);
+    await page.locator("[data-task-widget]").getByRole("button", { name: "Add row" }).click();
+    expect(await page.locator("[data-table-input] tr").count()).toBe(5);
+    await auditAndShoot("table-question-answering");
+  });
+});
+
+describe("text task widgets on the model page", () => {
+  it("appears in the demo slot, loaded after the page, within the page's JavaScript budget", async () => {
+    const model = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
+    const scripts = new Map<string, Buffer>();
+    page.on("response", async (res) => {
+      if (res.request().resourceType() === "script") scripts.set(new URL(res.url()).pathname, await res.body().catch(() => Buffer.alloc(0)));
+    });
+    const html = await (await fetch(`${server.url}/${model}`)).text();
+    const initial = new Set([...html.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)].map((m) => m[1] ?? ""));
+    await page.goto(`${server.url}/${model}`);
+    await page.waitForSelector("#demo [data-task-widget=text-classification]");
+    await page.waitForLoadState("networkidle");
+    expect(await page.locator("#demo h2").innerText()).toBe("Try it: Text Classification");
+    const gzip = (paths: string[]) => paths.reduce((n, p) => n + gzipSync(scripts.get(p) ?? Buffer.alloc(0)).length, 0);
+    const initialJs = gzip([...scripts.keys()].filter((p) => initial.has(p)));
+    const lazyPaths = [...scripts.keys()].filter((p) => !initial.has(p));
+    expect(initialJs, `model page initial JS, gzip: ${initialJs} bytes`).toBeLessThanOrEqual(150 * 1024);
+    // The widget's code is in the chunks loaded after the page, not the page's own.
+    expect(lazyPaths.some((p) => /text-classification/.test(p)), lazyPaths.join(", ")).toBe(true);
+    console.log(`model page JS (gzip): initial ${initialJs} B; loaded later ${gzip(lazyPaths)} B in ${lazyPaths.length} chunks`);
+
+    await page.locator("#demo textarea[name=inputs]").fill("I hate waiting");
+    await runAndWait();
+    expect(await page.locator("#demo [data-bar]").first().getAttribute("data-bar")).toBe("NEGATIVE");
+    await page.locator("#demo").screenshot({ path: path.join(SHOTS, "task-widget-model-page.png") });
+  });
+
+  it("task pages' Try it leads to the playground's widget", async () => {
+    await page.goto(`${server.url}/tasks/text-classification`);
+    const tryIt = page.locator("a[data-try-it]").first();
+    const href = await tryIt.getAttribute("href");
+    if (href?.startsWith("/playground/")) {
+      await tryIt.click();
+      await page.waitForSelector("[data-task-widget]");
+    } else {
+      // The guide's widget models are all outside this catalogue: the link goes to the Hub.
+      expect(href).toMatch(/^https:\/\/huggingface\.co\//);
+    }
+  });
+});
+
+describe("the task guide's example instead of a live result", () => {
+  it("when no provider serves the model", async () => {
+    const model = "51la5/roberta-large-NER";
+    await openWidget(`${server.url}/playground/${model}`);
+    const example = page.locator("[data-widget-example]");
+    expect(await example.innerText()).toContain(EXAMPLE_LABEL);
+    expect(await example.innerText()).toContain("No inference provider or configured endpoint serves this model");
+    expect(await example.locator("mark").count()).toBe(2);
+    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
+    expect(await page.locator("[data-widget-result]").count()).toBe(0);
+    await auditAndShoot("example-no-provider");
+    // Not on the model page: the slot offers only what can run.
+    await page.goto(`${server.url}/${model}`);
+    await page.waitForLoadState("networkidle");
+    expect(await page.locator("#demo [data-task-widget]").count()).toBe(0);
+  });
+
+  it("when the machine is offline", async () => {
+    await openWidget(`${server.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`);
+    await context.setOffline(true);
+    const example = page.locator("[data-widget-example]");
+    await example.waitFor();
+    expect(await example.innerText()).toContain("This machine is offline");
+    expect(await example.locator("[data-bar]").first().getAttribute("data-bar")).toBe("POSITIVE");
+    await context.setOffline(false);
+    await example.waitFor({ state: "detached" });
+  });
+});
+
+describe("without a server key", () => {
+  let bare: TestServer;
+  beforeAll(async () => {
+    bare = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  });
+  afterAll(async () => {
+    await bare?.stop();
+  });
+
+  it("shows the example until the visitor adds a token, then runs live", async () => {
+    const url = `${bare.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`;
+    await openWidget(url);
+    const example = page.locator("[data-widget-example]");
+    expect(await example.innerText()).toContain("needs a Hugging Face token");
+    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
+    await page.evaluate(() => window.localStorage.setItem("modelyard.hfToken", "hf_e2eVisitorKey111111111"));
+    await openWidget(url);
+    expect(await page.locator("[data-widget-example]").count()).toBe(0);
+    await runAndWait();
+    // The server holds no key, so the token that reached the provider is the visitor's.
+    expect(sim.requests.find((r) => r.service === "router")?.authorization.tokenKind).toBe("hf-token");
+  });
+});
