@@ -133,7 +133,7 @@ function scopeWhere(handle: DatabaseHandle, scope: Scope): RawBuilder<unknown> {
 async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Promise<number> {
   const t0 = performance.now();
   const rows = await sql<Omit<FacetSourceRow, "rid">>`select m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
-    from models m left join model_details d on d.rid = m.rid where ${scopeWhere(handle, scope)}`.execute(handle.db);
+    from models m left join model_details d on d.rid = m.rid where ${scopeWhere(handle, scope)}`.execute(handle.reader);
   const t1 = performance.now();
   for (const r of rows.rows) {
     c.total++;
@@ -177,8 +177,8 @@ export async function facetsForRids(source: FacetSource, rids: number[], exact: 
 async function ridBounds(handle: DatabaseHandle): Promise<{ lo: number; hi: number }> {
   // The benchmark's "today" side keeps the scanning form, so the comparison is with the old code.
   const b = fixedSlices()
-    ? await sql<{ lo: number | null; hi: number | null }>`select min(rid) as lo, max(rid) as hi from models`.execute(handle.db)
-    : await sql<{ lo: number | null; hi: number | null }>`select (select min(rid) from models) as lo, (select max(rid) from models) as hi`.execute(handle.db);
+    ? await sql<{ lo: number | null; hi: number | null }>`select min(rid) as lo, max(rid) as hi from models`.execute(handle.reader)
+    : await sql<{ lo: number | null; hi: number | null }>`select (select min(rid) from models) as lo, (select max(rid) from models) as hi`.execute(handle.reader);
   return { lo: Number(b.rows[0]?.lo ?? 0), hi: Number(b.rows[0]?.hi ?? -1) };
 }
 
@@ -229,14 +229,14 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   const { lo, hi } = await ridBounds(handle);
   // Only a span past the floor of isIndexableSpan needs the row count (a cold count(*) at 760k
   // rows holds SQLite for some 7 ms).
-  const countRows = async () => Number((await sql<{ n: number }>`select count(*) as n from models`.execute(handle.db)).rows[0]?.n ?? 0);
+  const countRows = async () => Number((await sql<{ n: number }>`select count(*) as n from models`.execute(handle.reader)).rows[0]?.n ?? 0);
   if (!isIndexableSpan(hi - lo + 1, 0) && !isIndexableSpan(hi - lo + 1, await countRows())) return null;
   const sizer = sliceSizer();
   for (let start = lo; start <= hi; ) {
     const n = sizer.size;
     const t0 = performance.now();
     const rows = await sql<FacetSourceRow>`select m.rid, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
-      from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + n}`.execute(handle.db);
+      from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + n}`.execute(handle.reader);
     const t1 = performance.now();
     for (const r of rows.rows) builder.add(r);
     sizer.record(heldMs(handle, t0, t1), n);

@@ -95,7 +95,7 @@ export function statCount(stats: CatalogFacets | null, pred: Pred): number | nul
  * while the planner's estimate from trigram statistics costs one EXPLAIN.
  */
 async function plannerEstimate(handle: DatabaseHandle, q: RawBuilder<unknown>): Promise<number> {
-  const r = await sql<{ "QUERY PLAN": unknown }>`explain (format json) ${q}`.execute(handle.db);
+  const r = await sql<{ "QUERY PLAN": unknown }>`explain (format json) ${q}`.execute(handle.reader);
   const plan = r.rows[0]?.["QUERY PLAN"];
   const parsed: unknown = typeof plan === "string" ? JSON.parse(plan) : plan;
   const rows = Array.isArray(parsed) ? (parsed[0] as { Plan?: { "Plan Rows"?: number } } | undefined)?.Plan?.["Plan Rows"] : undefined;
@@ -122,7 +122,7 @@ const memoizable = (snap: CatalogSnapshot) => snap.stats !== null && !snap.stats
 async function searchIds(snap: CatalogSnapshot, pred: Pred, cap: number): Promise<SearchIds> {
   const { handle } = snap;
   const read = async (): Promise<SearchIds> => {
-    const r = await sql<{ rid: number }>`${pred.driver!} limit ${cap}`.execute(handle.db);
+    const r = await sql<{ rid: number }>`${pred.driver!} limit ${cap}`.execute(handle.reader);
     return { rids: r.rows.map((x) => Number(x.rid)), cap };
   };
   if (!memoizable(snap)) return read();
@@ -200,7 +200,7 @@ async function probe(snap: CatalogSnapshot, pred: Pred, cap: number): Promise<Pr
 function cappedCount(snap: CatalogSnapshot, pred: Pred, cap: number): Promise<number> {
   const { handle } = snap;
   return memoized(snap, `count\u0000${pred.kind}\u0000${pred.kind === "search" ? pred.value.toLowerCase() : pred.value}\u0000${cap}`, async () => {
-    const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver!} limit ${cap}) x`.execute(handle.db);
+    const r = await sql<{ n: number }>`select count(*) as n from (${pred.driver!} limit ${cap}) x`.execute(handle.reader);
     return Number(r.rows[0]?.n ?? 0);
   });
 }
@@ -223,7 +223,7 @@ async function catalogueSize(snap: CatalogSnapshot): Promise<number> {
   const { handle, stats } = snap;
   if (stats) return stats.total;
   // Before the first facet count: rowids are dense enough for an estimate.
-  const r = await sql<{ n: number | null }>`select max(rid) as n from models`.execute(handle.db);
+  const r = await sql<{ n: number | null }>`select max(rid) as n from models`.execute(handle.reader);
   return Number(r.rows[0]?.n ?? 0);
 }
 
@@ -239,7 +239,7 @@ interface Rows {
 }
 
 async function runRows(handle: DatabaseHandle, q: RawBuilder<ListRow>, sort: SortKey): Promise<Rows> {
-  const r = await q.execute(handle.db);
+  const r = await q.execute(handle.reader);
   const last = r.rows.at(-1);
   const col = SORT_COLUMN[sort];
   return {
@@ -261,7 +261,7 @@ async function budgetBound(snap: CatalogSnapshot, page: PageQuery, task: string 
   const edge = await memoized(snap, `edge\u0000${page.sort}\u0000${page.ascending}\u0000${task ?? ""}\u0000${budget}`, async () => {
     const r = await sql<{ v: string | number | null; rid: number }>`
       select m.${sql.raw(col)} as v, m.rid from models m${indexName(page.sort, task !== null, handle.dialect)} ${taskWhere}
-      order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit 1 offset ${budget - 1}`.execute(handle.db);
+      order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit 1 offset ${budget - 1}`.execute(handle.reader);
     return r.rows[0] ?? null;
   });
   if (!edge) return null;
@@ -290,7 +290,7 @@ async function walk(snap: CatalogSnapshot, preds: Pred[], page: PageQuery, budge
     // from the heap in full, and the sort indexes answer an id-only walk by themselves
     // (offset 3,000 in a task: 55 ms against a few).
     const ids = await sql<{ rid: number }>`select m.rid from models m where ${where} order by ${order} limit ${page.limit} offset ${page.offset}`.execute(
-      handle.db,
+      handle.reader,
     );
     rows = await rowsByRid(
       handle,
@@ -333,7 +333,7 @@ function withDriver(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknow
 async function rowsByRid(handle: DatabaseHandle, rids: number[], sort: SortKey): Promise<Rows> {
   if (!rids.length) return { models: [], last: null };
   const inList = handle.dialect === "sqlite" ? sql`m.rid in (select value from json_each(${JSON.stringify(rids)}))` : sql`m.rid = any(${rids}::int[])`;
-  const r = await sql<ListRow>`select ${ROW_COLUMNS} from models m where ${inList}`.execute(handle.db);
+  const r = await sql<ListRow>`select ${ROW_COLUMNS} from models m where ${inList}`.execute(handle.reader);
   const byRid = new Map(r.rows.map((x) => [Number(x.rid), x]));
   const ordered = rids.map((id) => byRid.get(id)).filter((x): x is ListRow => x !== undefined);
   const last = ordered.at(-1);
@@ -351,7 +351,7 @@ async function collect(snap: CatalogSnapshot, preds: Pred[], found: Estimate, pa
   const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
   // Sort the matches by id and key alone, then read whole rows for the one page.
   const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
-    where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`.execute(handle.db);
+    where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`.execute(handle.reader);
   return rowsByRid(
     handle,
     r.rows.map((x) => Number(x.rid)),
@@ -414,7 +414,7 @@ export async function collectMatchIds(snap: CatalogSnapshot, filters: CatalogFil
   const preds = buildPredicates(handle.dialect, filters);
   const limit = cap + 1;
   if (preds.length === 0) {
-    const r = await sql<{ rid: number }>`select m.rid from models m limit ${limit}`.execute(handle.db);
+    const r = await sql<{ rid: number }>`select m.rid from models m limit ${limit}`.execute(handle.reader);
     return r.rows.map((x) => Number(x.rid));
   }
   const ests = await estimate(snap, preds);
@@ -428,24 +428,24 @@ export async function collectMatchIds(snap: CatalogSnapshot, filters: CatalogFil
     else if (preds.length === 1) return found.rids.slice(0, limit);
   }
   if (!driver) {
-    const r = await sql<{ rid: number }>`select m.rid from models m where ${andAll(preds.map((p) => p.where))} limit ${limit}`.execute(handle.db);
+    const r = await sql<{ rid: number }>`select m.rid from models m where ${andAll(preds.map((p) => p.where))} limit ${limit}`.execute(handle.reader);
     return r.rows.map((x) => Number(x.rid));
   }
   const rest = preds.filter((p) => p !== driver.pred).map((p) => p.where);
   if (rest.length === 0) {
     // One filter: its own index has the answer, no row needs reading.
-    const r = await sql<{ rid: number }>`select d.rid from (${driverSource(handle, driver)}) d limit ${limit}`.execute(handle.db);
+    const r = await sql<{ rid: number }>`select d.rid from (${driverSource(handle, driver)}) d limit ${limit}`.execute(handle.reader);
     return r.rows.map((x) => Number(x.rid));
   }
   if (handle.dialect === "postgres" && !driver.rids) {
     // Unordered and capped, PostgreSQL's own plan (a BitmapAnd of the filters' indexes) beats a
     // driver pinned first: the materialized CTE read every row of the driver before the first
     // match (fill-mask + "bert": 650 ms against 75 ms).
-    const r = await sql<{ rid: number }>`select m.rid from models m where ${andAll(preds.map((p) => p.where))} limit ${limit}`.execute(handle.db);
+    const r = await sql<{ rid: number }>`select m.rid from models m where ${andAll(preds.map((p) => p.where))} limit ${limit}`.execute(handle.reader);
     return r.rows.map((x) => Number(x.rid));
   }
   const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
-    where ${andAll(rest)} limit ${limit}`.execute(handle.db);
+    where ${andAll(rest)} limit ${limit}`.execute(handle.reader);
   return r.rows.map((x) => Number(x.rid));
 }
 

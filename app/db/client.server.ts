@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "#app/db/schema.ts";
+import { SqliteReaderDialect, SqliteReaderPool } from "#app/db/sqlite-readers.server.ts";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -17,7 +18,22 @@ export interface DatabaseHandle {
    * run inside Kysely's transaction on the same connection, without per-batch query compilation.
    */
   sqlite: SQLite.Database | null;
+  /**
+   * Where catalogue reads go. On a SQLite file: read-only connections in worker threads, started
+   * on first use, so a long search never holds the event loop (ADR 0023). Elsewhere (PostgreSQL,
+   * whose pool is already asynchronous; an in-memory SQLite; readers turned off): `db` itself.
+   */
+  readonly reader: Kysely<Database>;
   close(): Promise<void>;
+}
+
+/** Worker threads reading a SQLite file: two, so one long search leaves the other free; 0 turns them off. */
+function readerThreads(): number {
+  const raw = process.env["MODELYARD_SQLITE_READERS"];
+  if (raw === undefined || raw.trim() === "") return 2;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 16) throw new Error(`MODELYARD_SQLITE_READERS must be a whole number from 0 to 16, got '${raw}'`);
+  return n;
 }
 
 export const DEFAULT_SQLITE_PATH = "./data/modelyard.db";
@@ -67,12 +83,22 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
     // the bounded page cache above and the kernel's own cache instead.
     sqlite.pragma("mmap_size = 0");
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const threads = target === ":memory:" ? 0 : readerThreads();
+    let reader: Kysely<Database> | null = null;
     return {
       db,
       dialect,
       location: path.resolve(target),
       sqlite,
-      close: () => db.destroy(),
+      get reader() {
+        if (threads === 0) return db;
+        reader ??= new Kysely<Database>({ dialect: new SqliteReaderDialect(new SqliteReaderPool(path.resolve(target), threads)) });
+        return reader;
+      },
+      close: async () => {
+        await reader?.destroy();
+        await db.destroy();
+      },
     };
   }
   const pool = new pg.Pool({ connectionString: target, max: 10 });
@@ -81,5 +107,5 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
   // event would end the whole process.
   pool.on("error", (error) => console.error(`PostgreSQL closed an idle connection: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect, location: redactUrl(target), sqlite: null, close: () => db.destroy() };
+  return { db, dialect, location: redactUrl(target), sqlite: null, reader: db, close: () => db.destroy() };
 }
