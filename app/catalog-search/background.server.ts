@@ -97,7 +97,7 @@ export async function recountFacets(handle: DatabaseHandle, filters: CatalogFilt
 export function scheduleExactFacets(handle: DatabaseHandle, memory: FacetMemory, filters: CatalogFilters): Promise<CatalogFacets> | null {
   const db = handle.db;
   let running = inflight.get(db);
-  if (!running) inflight.set(db, (running = new Map()));
+  if (!running) inflight.set(db, (running = new Map<string, Promise<CatalogFacets>>()));
   const key = recountKey(filters);
   const existing = running.get(key);
   if (existing) return existing;

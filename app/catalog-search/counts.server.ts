@@ -85,7 +85,7 @@ async function computeCountAndFacets(snap: CatalogSnapshot, filters: CatalogFilt
     rememberExactFacets(snap.memos.facets, filters, facets);
     return { count: { value: rids.length, exact: true }, facets };
   }
-  scheduleExactFacets(snap.handle, snap.memos.facets, filters);
+  void scheduleExactFacets(snap.handle, snap.memos.facets, filters);
   return { count: { value: rids.length, exact: false }, facets: cached ?? (await facetsForRids(snap, rids.slice(0, FACET_SAMPLE), false)) };
 }
 
@@ -97,7 +97,7 @@ async function computeCountAndFacets(snap: CatalogSnapshot, filters: CatalogFilt
 export const FACET_SAMPLE = 2_000;
 
 async function sampleFacets(snap: CatalogSnapshot, filters: CatalogFilters): Promise<CatalogFacets> {
-  scheduleExactFacets(snap.handle, snap.memos.facets, filters);
+  void scheduleExactFacets(snap.handle, snap.memos.facets, filters);
   const rids = await collectMatchIds(snap, filters, FACET_SAMPLE);
   return facetsForRids(snap, rids.slice(0, FACET_SAMPLE), rids.length <= FACET_SAMPLE);
 }

@@ -74,7 +74,7 @@ export async function openSnapshot(handle: DatabaseHandle): Promise<CatalogSnaps
   const stats = await knownFacets({ handle, generation, memos }, UNFILTERED);
   // Stored counts outlive the process; the index is rebuilt in each one, in the background.
   if (stats && !stats.stale) ensureFacetIndex(handle, stats.generation).catch(logUnlessClosed);
-  if (!stats) scheduleExactFacets(handle, memos.facets, UNFILTERED);
+  if (!stats) void scheduleExactFacets(handle, memos.facets, UNFILTERED);
   return { handle, generation, stats, index: facetIndexFor(handle, generation), memos };
 }
 
@@ -90,7 +90,7 @@ export async function knownFacets(
   const entry = await readFacetCache(handle, memos.facets, filters, generation);
   if (!entry) return null;
   if (entry.generation === generation) return entry.facets;
-  scheduleExactFacets(handle, memos.facets, filters);
+  void scheduleExactFacets(handle, memos.facets, filters);
   return { ...entry.facets, stale: true };
 }
 
