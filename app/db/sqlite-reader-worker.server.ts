@@ -38,7 +38,7 @@ if (port) {
         statements.set(job.sql, statement);
       }
       if (!statement.reader) throw new Error("the read pool runs only statements that return rows");
-      const reply: ReaderReply = { id: job.id, rows: statement.all(job.parameters as unknown[]) };
+      const reply: ReaderReply = { id: job.id, rows: statement.all(job.parameters) };
       port.postMessage(reply);
     } catch (error) {
       const code = typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : null;

@@ -121,7 +121,7 @@ class ReaderConnection implements DatabaseConnection {
     return { rows: rows as R[] };
   }
 
-  // eslint-disable-next-line require-yield -- the interface asks for a generator; the pool answers whole results
+   
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("the SQLite read pool does not stream; select a bounded page instead");
   }
