@@ -383,6 +383,9 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
       return send(ctx, 503, "application/json", JSON.stringify(reply));
     }
 
+    if (fault?.kind === "malformed-json") return send(ctx, 200, "application/json", '{"simulated": "an answer cut sh');
+    if (fault?.kind === "wrong-shape") return send(ctx, 200, "application/json", JSON.stringify(fault.body ?? { simulated: "an answer in a shape no task has" }));
+
     switch (up.service) {
       case "hub":
         return handleHub(ctx);

@@ -20,6 +20,17 @@ import {
   zeroShot,
 } from "../shared/answers.ts";
 import { type Ctx, type SimulatedProvider, send, sendError, sendJson } from "../shared/context.ts";
+import {
+  audioClassification,
+  audioToAudio,
+  documentQuestionAnswering,
+  imageCaption,
+  imageSegmentation,
+  objectDetection,
+  tabularPredictions,
+  visualQuestionAnswering,
+  zeroShotImage,
+} from "../shared/media-answers.ts";
 import { chatCompletion } from "../shared/openai-compatible.ts";
 import { isRecord, shortHash, sleep, str } from "../shared/util.ts";
 
@@ -42,6 +53,11 @@ function binaryInput(ctx: Ctx): Buffer | null {
     return null;
   }
   return ctx.body.length > 0 ? ctx.body : null;
+}
+
+/** Image bytes the way PIL opens them, or null ("cannot identify image file"). */
+function imageInput(bytes: Buffer | null): Buffer | null {
+  return bytes && ["png", "jpeg", "gif", "webp", "bmp", "tiff"].includes(sniffMedia(bytes)) ? bytes : null;
 }
 
 function hfTask(hubModels: ReadonlyMap<string, HubFixtureModel>, modelId: string): string | null {
@@ -167,6 +183,55 @@ async function handle(ctx: Ctx): Promise<void> {
       const text = textInputs ?? (body ? str(body["text"]) : undefined);
       if (text === undefined) return sendError(ctx, 400, "inputs: expected a string");
       return send(ctx, 200, "audio/wav", makeWav(text));
+    }
+    case "object-detection":
+    case "image-segmentation":
+    case "image-to-text": {
+      const image = imageInput(binaryInput(ctx));
+      if (!image) return sendError(ctx, 400, "cannot identify image file");
+      if (task === "object-detection") return sendJson(ctx, 200, objectDetection(image));
+      if (task === "image-segmentation") return sendJson(ctx, 200, imageSegmentation(image));
+      return sendJson(ctx, 200, [{ generated_text: imageCaption(image) }]);
+    }
+    case "image-to-image": {
+      // Raw bytes without parameters; JSON {inputs: base64, parameters} with them (3.13.1's two payloads).
+      const image = imageInput(binaryInput(ctx));
+      if (!image) return sendError(ctx, 400, "cannot identify image file");
+      const parameters = body && isRecord(body["parameters"]) ? body["parameters"] : {};
+      return send(ctx, 200, "image/png", makePng(`${image.toString("base64").slice(0, 200)}:${str(parameters["prompt"]) ?? ""}`, 32));
+    }
+    case "zero-shot-image-classification": {
+      const image = imageInput(isRecord(inputs) && typeof inputs["image"] === "string" ? Buffer.from(inputs["image"], "base64") : null);
+      const labels = body && isRecord(body["parameters"]) ? body["parameters"]["candidate_labels"] : undefined;
+      if (!image) return sendError(ctx, 400, "inputs: expected {image: base64 image}");
+      if (!Array.isArray(labels) || labels.length === 0 || !labels.every((l) => typeof l === "string")) {
+        return sendError(ctx, 400, "parameters.candidate_labels: expected a non-empty list of strings");
+      }
+      return sendJson(ctx, 200, zeroShotImage(image, labels));
+    }
+    case "visual-question-answering":
+    case "document-question-answering": {
+      const question = isRecord(inputs) ? str(inputs["question"]) : undefined;
+      const raw = isRecord(inputs) && typeof inputs["image"] === "string" ? Buffer.from(inputs["image"], "base64") : null;
+      // Document QA reads scanned pages (images) and PDFs; VQA only images.
+      const image = task === "document-question-answering" && raw && sniffMedia(raw) === "pdf" ? raw : imageInput(raw);
+      if (question === undefined || !image) return sendError(ctx, 400, "inputs: expected {question: string, image: base64 image}");
+      return sendJson(ctx, 200, task === "visual-question-answering" ? visualQuestionAnswering(image, question) : documentQuestionAnswering(image, question));
+    }
+    case "audio-classification":
+    case "audio-to-audio": {
+      const audio = binaryInput(ctx);
+      if (!audio || !["wav", "flac", "mp3", "ogg", "webm", "mp4"].includes(sniffMedia(audio))) return sendError(ctx, 400, SOUNDFILE_ERROR);
+      return sendJson(ctx, 200, task === "audio-classification" ? audioClassification(audio) : audioToAudio(audio));
+    }
+    case "tabular-classification":
+    case "tabular-regression": {
+      const data = isRecord(inputs) ? inputs["data"] : undefined;
+      const columns = isRecord(data) ? Object.entries(data) : [];
+      if (columns.length === 0 || !columns.every(([, v]) => Array.isArray(v) && v.every((x) => typeof x === "string"))) {
+        return sendError(ctx, 400, "inputs: expected {data: {column: string[]}}");
+      }
+      return sendJson(ctx, 200, tabularPredictions(Object.fromEntries(columns) as Record<string, string[]>, task === "tabular-classification" ? "classification" : "regression"));
     }
     default:
       return sendError(ctx, 400, `The simulator does not implement hf-inference task ${task ?? "(unknown)"} for ${modelId}`);

@@ -63,6 +63,10 @@ export const faultSchema = z.discriminatedUnion("kind", [
     afterChunks: z.number().int().nonnegative().optional(),
     times: timesSchema.optional(),
   }),
+  // 200 application/json whose body is cut short, so it is not JSON.
+  z.strictObject({ kind: z.literal("malformed-json"), times: timesSchema.optional() }),
+  // 200 with valid JSON in a shape the task never answers with (`body`, or an object no task has).
+  z.strictObject({ kind: z.literal("wrong-shape"), body: z.json().optional(), times: timesSchema.optional() }),
   // Replicate answers `Prefer: wait` with a prediction that is still "processing" (the wait timed out).
   z.strictObject({ kind: z.literal("replicate-pending"), times: timesSchema.optional() }),
 ]);
