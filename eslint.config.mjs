@@ -11,7 +11,7 @@ const SHARED = ["catalog", "db", "ui", "utils"];
  * Feature folders. `markdown` is one too, but every feature may import it (see `openTo`).
  * A feature imports another feature only through an edge in `FEATURE_EDGES`.
  */
-const FEATURES = ["catalog-search", "chat-template", "demos", "import", "inference", "markdown", "model-page", "snippets", "task-guides"];
+const FEATURES = ["catalog-search", "chat-template", "compare", "demos", "import", "inference", "markdown", "model-page", "snippets", "task-guides"];
 
 /** Features that every other feature (not the shared layers) may import whole. */
 const OPEN_FEATURES = ["markdown"];
@@ -34,6 +34,15 @@ const FEATURE_EDGES = {
   demos: {
     inference: ["stream-events.ts", "credentials.server.ts", "endpoints.server.ts", "hub-lookups.server.ts", "task-parameters.server.ts"],
     snippets: ["model-data.ts", "providers.ts"],
+  },
+  // /compare runs the chat demo's and the widgets' pieces side by side (their providers, runner,
+  // renderers and parameter specs), reads the gateway's deadline, offers columns through catalogue
+  // search, and gives each column the snippets builder's code.
+  compare: {
+    demos: ["chat/demo-info.ts", "chat/demo-info.server.ts", "chat/token.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts"],
+    inference: ["credentials.server.ts", "gateway-config.server.ts"],
+    "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
+    snippets: ["inference-snippets.ts"],
   },
   // The gateway's task list is the task guides' payload.
   inference: {

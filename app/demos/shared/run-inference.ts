@@ -6,7 +6,7 @@
  * hint?, field?}}.
  */
 import { readVisitorToken } from "#app/demos/chat/token.ts";
-import { createStreamEventParser } from "#app/inference/stream-events.ts";
+import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 
 export interface InferenceBody {
   model: string;
@@ -48,6 +48,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Streamed text, as it arrives (only with body.stream). */
   onText?: (textSoFar: string) => void;
+  /** A stream's final event, with the gateway's timing and usage (the comparison's metrics). */
+  onFinal?: (event: Extract<StreamEvent, { type: "final" }>) => void;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -72,7 +74,7 @@ export function requestInit(body: InferenceBody, file: Blob | undefined, token: 
   return { headers, body: form };
 }
 
-export async function runInference({ body, file, signal, onText }: RunOptions): Promise<RunOutcome> {
+export async function runInference({ body, file, signal, onText, onFinal }: RunOptions): Promise<RunOutcome> {
   const started = performance.now();
   const metrics = (bytes: number): RunMetrics => ({ elapsedMs: performance.now() - started, bytes });
   let res: Response;
@@ -106,6 +108,7 @@ export async function runInference({ body, file, signal, onText }: RunOptions): 
         } else if (event.type === "final") {
           text = event.message.content;
           onText?.(text);
+          onFinal?.(event);
         } else if (event.type === "error") {
           failed = { code: event.error.code, message: event.error.message, hint: event.error.hint ?? null, field: null, status: event.error.status };
         }

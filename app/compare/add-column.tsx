@@ -1,0 +1,58 @@
+/** Adds a column: searches the catalogue for models that can run the task here, then a provider. */
+import { type FormEvent, useId, useState } from "react";
+import type { CompareCandidate } from "#app/compare/compare-info.ts";
+import type { CompareTask } from "#app/compare/compare-tasks.ts";
+import { buttonCls, fieldCls } from "#app/compare/column-view.tsx";
+
+export function AddColumn({ task, onAdd, disabled }: { task: CompareTask; onAdd: (modelId: string, route: string) => void; disabled: boolean }) {
+  const id = useId();
+  const [query, setQuery] = useState("");
+  const [found, setFound] = useState<CompareCandidate[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function find(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const res = await fetch(`/api/compare/candidates?task=${encodeURIComponent(task)}&q=${encodeURIComponent(query)}`);
+      if (!res.ok) throw new Error(`The search failed (${res.status}).`);
+      setFound(((await res.json()) as { candidates: CompareCandidate[] }).candidates);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return (
+    <section aria-labelledby={`${id}-h`} className="rounded-lg border border-dashed border-gray-300 p-3 text-sm dark:border-gray-700" data-add-column="">
+      <h2 id={`${id}-h`} className="font-semibold">
+        Add a column
+      </h2>
+      <form onSubmit={(e) => void find(e)} className="mt-2 flex gap-2">
+        <label htmlFor={`${id}-q`} className="sr-only">
+          Search models that can run this task
+        </label>
+        <input id={`${id}-q`} name="q" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search models that can run this task" className={fieldCls} disabled={disabled} />
+        <button type="submit" className={buttonCls} disabled={disabled}>
+          Search
+        </button>
+      </form>
+      {error ? <p role="alert" className="mt-2 text-xs text-red-800 dark:text-red-200">{error}</p> : null}
+      {found ? (
+        found.length === 0 ? (
+          <p className="mt-2 text-xs text-gray-600 dark:text-gray-400">No model matching that can run this task here.</p>
+        ) : (
+          <ul className="mt-2 space-y-1" data-candidates="">
+            {found.map((c) => (
+              <li key={c.modelId} className="flex flex-wrap items-center gap-1">
+                <span className="mr-1 break-all font-medium">{c.modelId}</span>
+                {c.choices.map((choice) => (
+                  <button key={choice.route} type="button" className={buttonCls} onClick={() => onAdd(c.modelId, choice.route)} aria-label={`Add ${c.modelId} on ${choice.label}`}>
+                    {choice.label}
+                  </button>
+                ))}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+/** What /compare's loader sends the browser: the setup resolved against the catalogue. */
+import type { ChatDemoInfo } from "#app/demos/chat/demo-info.ts";
+import type { CompareTask } from "#app/compare/compare-tasks.ts";
+import type { SessionColumn } from "#app/compare/session-schema.ts";
+
+export interface CompareColumnInfo {
+  modelId: string;
+  route: string;
+  /** The provider's or endpoint's name as people read it. */
+  label: string;
+  /** Why this column cannot run (unknown model, provider not serving the task); null when it can. */
+  problem: string | null;
+  snippet: SessionColumn["snippet"];
+}
+
+export interface CompareInfo {
+  task: CompareTask;
+  taskLabel: string;
+  columns: CompareColumnInfo[];
+  /** Problems with the URL itself (dropped columns, unknown task). */
+  problems: string[];
+  /** Chat parameters' ranges and defaults (the chat demo's, from the chat-completion spec). */
+  parameters: ChatDemoInfo["parameters"];
+  /** The gateway's deadline: the whole comparison runs under one of this length. */
+  deadlineMs: number;
+  serverKey: boolean;
+  modelyardVersion: string;
+}
+
+export interface CompareCandidate {
+  modelId: string;
+  choices: Array<{ route: string; label: string }>;
+}

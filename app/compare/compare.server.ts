@@ -1,0 +1,97 @@
+/**
+ * /compare on the server: the URL's columns resolved against the catalogue (each column a model
+ * and a provider or endpoint that serves the task), with a code snippet per column, and the
+ * catalogue search that offers new columns (only models something here can run the task with).
+ */
+import type { CatalogModel } from "#app/catalog/model-record.ts";
+import { emptyFilters } from "#app/catalog-search/listing-params.ts";
+import { search } from "#app/catalog-search/search.server.ts";
+import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import type { CompareCandidate, CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
+import { parseCompareSetup } from "#app/compare/compare-setup.ts";
+import { COMPARE_TASKS, type CompareTask } from "#app/compare/compare-tasks.ts";
+import { modelyardVersion } from "#app/compare/version.server.ts";
+import { chatParameterSpecs } from "#app/demos/chat/demo-info.server.ts";
+import { hasServerKey, widgetProviders } from "#app/demos/task-widget-info.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
+import type { EnvLike } from "#app/inference/credentials.server.ts";
+import { readGatewayConfig } from "#app/inference/gateway-config.server.ts";
+import { getInferenceSnippetsFor } from "#app/snippets/inference-snippets.ts";
+
+/** The providers and endpoints that can run `task` for the model (the widgets' own list). */
+export function columnChoices(model: CatalogModel, task: CompareTask, env: EnvLike): Array<{ route: string; label: string }> {
+  const servesTask = task === "text-generation" ? model.tags.includes("conversational") : model.pipelineTag === task;
+  if (!servesTask) return [];
+  return widgetProviders(model, COMPARE_TASKS[task].mappingTask, env).map((p) => ({ route: p.value, label: p.kind === "endpoint" ? `${p.label} (endpoint)` : p.label }));
+}
+
+/** The JavaScript snippet for a provider column, with the placeholder token; null for endpoints. */
+function snippetFor(model: CatalogModel, task: CompareTask, route: string): CompareColumnInfo["snippet"] {
+  if (route.startsWith("endpoint:")) return null;
+  const chat = task === "text-generation";
+  const p = chatParameterSpecs();
+  try {
+    const result = getInferenceSnippetsFor(model, {
+      provider: route,
+      streaming: chat,
+      ...(chat ? { parameters: { temperature: p.temperature.default, max_tokens: p.max_tokens.default, top_p: p.top_p.default } } : {}),
+    });
+    const js = result.languages.find((l) => l.language === "js");
+    const client = js?.clients.find((c) => c.client === "huggingface.js") ?? js?.clients[0];
+    return client ? { language: "js", client: client.client, code: client.content } : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function loadCompare(url: URL, env: EnvLike): Promise<CompareInfo> {
+  const { setup, problems } = parseCompareSetup(url.searchParams);
+  const db = getDb().db;
+  const columns = await Promise.all(
+    setup.columns.map(async ({ modelId, route }): Promise<CompareColumnInfo> => {
+      const model = await getModelById(db, modelId);
+      const base = { modelId, route, label: route.startsWith("endpoint:") ? route.slice("endpoint:".length) : route, snippet: null };
+      if (!model) return { ...base, problem: `There is no model “${modelId}” in this catalogue.` };
+      const choices = columnChoices(model, setup.task, env);
+      const choice = choices.find((c) => c.route === route);
+      if (!choice) {
+        const offered = choices.map((c) => c.route).join(", ");
+        return { ...base, problem: `${route} does not serve ${model.id} for ${COMPARE_TASKS[setup.task].label.toLowerCase()} here.${offered ? ` Available: ${offered}.` : ""}` };
+      }
+      return { ...base, label: choice.label, problem: null, snippet: snippetFor(model, setup.task, route) };
+    }),
+  );
+  return {
+    task: setup.task,
+    taskLabel: COMPARE_TASKS[setup.task].label,
+    columns,
+    problems,
+    parameters: chatParameterSpecs(),
+    deadlineMs: readGatewayConfig(env).deadlineMs,
+    serverKey: hasServerKey(env),
+    modelyardVersion: modelyardVersion(),
+  };
+}
+
+const CANDIDATE_LIMIT = 12;
+
+/**
+ * Models matching `query` that can run the task here, most downloaded first, each with the
+ * providers and endpoints that can run it.
+ */
+export async function compareCandidates(task: CompareTask, query: string, env: EnvLike): Promise<CompareCandidate[]> {
+  const snapshot = await openSnapshot(getDb());
+  const chat = task === "text-generation";
+  const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag: task, tags: chat ? ["conversational"] : [] };
+  const page = await search(snapshot, filters, { sort: "downloads", ascending: false, offset: 0, limit: 60, counts: "none" });
+  const out: CompareCandidate[] = [];
+  for (const summary of page.models) {
+    if (out.length >= CANDIDATE_LIMIT) break;
+    const model = await getModelById(snapshot.handle.db, summary.id);
+    if (!model) continue;
+    const choices = columnChoices(model, task, env);
+    if (choices.length > 0) out.push({ modelId: model.id, choices });
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * Opening a session file: validated with the session schema, then shown as it was saved, without
+ * running anything. Everything in it is rendered as text (replies through the chat demo's
+ * text-node markdown), so a hostile file's strings stay inert.
+ */
+import { type ChangeEvent, useId, useState } from "react";
+import { buttonCls, ChatColumnBody, ColumnHeader, ErrorInPlace, TaskColumnBody } from "#app/compare/column-view.tsx";
+import { compareHref } from "#app/compare/compare-setup.ts";
+import { isCompareTask } from "#app/compare/compare-tasks.ts";
+import { readSessionText } from "#app/compare/session-file.ts";
+import { MAX_SESSION_BYTES, type Session } from "#app/compare/session-schema.ts";
+import { newTurnId } from "#app/compare/use-compare.ts";
+
+export function SessionOpener({ onOpen }: { onOpen: (s: Session) => void }) {
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
+  async function pick(e: ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    e.target.value = "";
+    if (!file) return;
+    setError(null);
+    // Checked before reading, so a huge file is never loaded.
+    const read = file.size > MAX_SESSION_BYTES ? readSessionText("", file.size) : readSessionText(await file.text(), file.size);
+    if (read.ok) onOpen(read.session);
+    else setError(read.error);
+  }
+  return (
+    <>
+      <label htmlFor={`${id}-open`} className={`${buttonCls} cursor-pointer`}>
+        Open session
+      </label>
+      <input id={`${id}-open`} type="file" accept="application/json,.json" className="sr-only" onChange={(e) => void pick(e)} data-open-session="" />
+      {error ? (
+        <p role="alert" data-session-error="" className="basis-full break-words rounded-md border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function SessionView({ session, onClose }: { session: Session; onClose: () => void }) {
+  const live = isCompareTask(session.task) ? compareHref({ task: session.task, columns: session.columns.map((c) => ({ modelId: c.modelId, route: c.route })) }) : null;
+  const params = Object.entries(session.parameters);
+  return (
+    <div className="space-y-3" data-session-view="">
+      <div role="status" className="rounded-md border border-indigo-200 bg-indigo-50 p-2 text-sm text-indigo-950 dark:border-indigo-800 dark:bg-indigo-950/40 dark:text-indigo-100">
+        <p>
+          A saved session ({session.source === "playground" ? "playground chat" : "comparison"}, {session.task}), saved {session.savedAt} with Modelyard {session.modelyardVersion}. Nothing
+          has been run again.
+        </p>
+        <div className="mt-1 flex flex-wrap gap-2">
+          {live ? (
+            <a href={live} className="underline">
+              Run this setup live
+            </a>
+          ) : null}
+          <button type="button" onClick={onClose} className="underline">
+            Close the session
+          </button>
+        </div>
+      </div>
+      {session.system || params.length > 0 || session.input.text || session.input.fileName ? (
+        <dl className="grid gap-1 text-xs sm:grid-cols-[auto_1fr]">
+          {session.system ? (
+            <>
+              <dt className="font-medium">System prompt</dt>
+              <dd className="whitespace-pre-wrap break-words">{session.system}</dd>
+            </>
+          ) : null}
+          {params.length > 0 ? (
+            <>
+              <dt className="font-medium">Shared parameters</dt>
+              <dd className="break-words">{params.map(([k, v]) => `${k} ${String(v)}`).join(" · ")}</dd>
+            </>
+          ) : null}
+          {session.input.text ? (
+            <>
+              <dt className="font-medium">Input</dt>
+              <dd className="whitespace-pre-wrap break-words">{session.input.text}</dd>
+            </>
+          ) : null}
+          {session.input.fileName ? (
+            <>
+              <dt className="font-medium">File sent</dt>
+              <dd className="break-words">{session.input.fileName} (not kept in the session)</dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      <div className={`grid gap-3 ${session.columns.length > 1 ? "md:grid-cols-2" : ""} ${session.columns.length > 2 ? "xl:grid-cols-3" : ""}`}>
+        {session.columns.map((c, i) => (
+          <section key={`${c.modelId}@${c.route}-${i}`} aria-label={`${c.modelId} on ${c.route}`} className="space-y-2 rounded-lg border border-gray-200 p-3 dark:border-gray-800" data-session-column="">
+            <ColumnHeader info={{ modelId: c.modelId, route: c.route, label: c.route, problem: null, snippet: c.snippet }} index={i} />
+            {Object.keys(c.parameters).length > 0 ? (
+              <p className="text-xs text-gray-600 dark:text-gray-400">
+                Own parameters:{" "}
+                {Object.entries(c.parameters)
+                  .map(([k, v]) => `${k} ${String(v)}`)
+                  .join(" · ")}
+              </p>
+            ) : null}
+            {c.turns.length > 0 ? <ChatColumnBody turns={c.turns.map((t) => ({ ...t, id: newTurnId() }))} busy={false} readOnly /> : null}
+            {c.result ? c.result.kind === "error" ? <ErrorInPlace error={c.result.error} /> : <TaskColumnBody result={c.result} busy={false} modelId={c.modelId} /> : null}
+            {c.snippet ? (
+              <details className="text-xs">
+                <summary className="cursor-pointer select-none">Code ({c.snippet.client})</summary>
+                <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-gray-50 p-2 font-mono dark:bg-gray-900">{c.snippet.code}</pre>
+              </details>
+            ) : null}
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+/**
+ * The comparison's state and runs in the browser. One input goes to every column at once, each
+ * column its own POST /api/inference (so each counts against the visitor's rate limit, and each
+ * is aborted on its own when the visitor leaves); they run concurrently under one overall
+ * deadline, and one Stop aborts them all. A column that fails keeps its error in place while the
+ * others go on.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
+import { COMPARE_TASKS } from "#app/compare/compare-tasks.ts";
+import type { SessionMetrics, SessionRunError, SessionTurn, TaskResult } from "#app/compare/session-schema.ts";
+import { routeFields } from "#app/demos/chat/demo-info.ts";
+import { runInference } from "#app/demos/shared/run-inference.ts";
+import { labelScores } from "#app/demos/text/output-shapes.ts";
+
+export interface LiveTurn extends Omit<SessionTurn, "status"> {
+  id: number;
+  status: SessionTurn["status"] | "streaming";
+}
+
+export interface ChatParameters {
+  temperature: number;
+  max_tokens: number;
+  top_p: number;
+}
+
+export interface ColumnState {
+  key: string;
+  info: CompareColumnInfo;
+  /** Parameters this column sets for itself; the rest come from the shared ones. */
+  overrides: Partial<ChatParameters>;
+  turns: LiveTurn[];
+  result: TaskResult | null;
+  busy: boolean;
+}
+
+let nextId = 1;
+export const newTurnId = () => nextId++;
+
+export const columnKey = (c: { modelId: string; route: string }) => `${c.modelId}@${c.route}`;
+
+export function initialColumns(info: CompareInfo): ColumnState[] {
+  return info.columns.map((c) => ({ key: columnKey(c), info: c, overrides: {}, turns: [], result: null, busy: false }));
+}
+
+function toMetrics(m: { timeToFirstTokenMs: number | null; tokensPerSecond: number | null; totalMs: number }, usage: { promptTokens: number | null; completionTokens: number | null; totalTokens: number | null; source: "provider" | "counted" } | null): SessionMetrics {
+  return {
+    timeToFirstTokenMs: m.timeToFirstTokenMs,
+    tokensPerSecond: m.tokensPerSecond,
+    totalMs: m.totalMs,
+    promptTokens: usage?.promptTokens ?? null,
+    completionTokens: usage?.completionTokens ?? null,
+    totalTokens: usage?.totalTokens ?? null,
+    usageSource: usage?.source ?? null,
+  };
+}
+
+export interface RunInput {
+  /** Non-chat tasks: the text, or the file (image classification). */
+  text: string;
+  file: File | null;
+}
+
+export function useCompare(info: CompareInfo, system: string, shared: ChatParameters) {
+  const [columns, setColumns] = useState<ColumnState[]>(() => initialColumns(info));
+  const controllers = useRef(new Map<string, AbortController>());
+  const deadlineTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const deadlineHit = useRef(false);
+
+  // A visitor who leaves aborts every call still running (the gateway then aborts upstream).
+  useEffect(() => {
+    const all = controllers.current;
+    const abortAll = () => all.forEach((c) => c.abort());
+    window.addEventListener("pagehide", abortAll);
+    return () => {
+      window.removeEventListener("pagehide", abortAll);
+      abortAll();
+    };
+  }, []);
+
+  const patch = useCallback((key: string, f: (c: ColumnState) => ColumnState) => setColumns((cs) => cs.map((c) => (c.key === key ? f(c) : c))), []);
+
+  const stopAll = useCallback(() => controllers.current.forEach((c) => c.abort()), []);
+
+  /** Starts the overall deadline when the first column of a round starts. */
+  function armDeadline() {
+    if (controllers.current.size > 0) return;
+    deadlineHit.current = false;
+    if (deadlineTimer.current) clearTimeout(deadlineTimer.current);
+    deadlineTimer.current = setTimeout(() => {
+      deadlineHit.current = true;
+      controllers.current.forEach((c) => c.abort());
+    }, info.deadlineMs);
+  }
+
+  function finish(key: string) {
+    controllers.current.delete(key);
+    if (controllers.current.size === 0 && deadlineTimer.current) {
+      clearTimeout(deadlineTimer.current);
+      deadlineTimer.current = null;
+    }
+  }
+
+  const deadlineError = (): SessionRunError => ({ code: "deadline", message: `The comparison's deadline (${Math.round(info.deadlineMs / 1000)} s) passed before this column finished.`, hint: null });
+
+  /** One chat reply for a column, for `history` (ending with a user turn). */
+  async function runChat(column: ColumnState, history: LiveTurn[]) {
+    if (column.info.problem || controllers.current.has(column.key)) return;
+    armDeadline();
+    const controller = new AbortController();
+    controllers.current.set(column.key, controller);
+    const reply: LiveTurn = { id: newTurnId(), role: "assistant", content: "", status: "streaming", metrics: null, error: null };
+    patch(column.key, (c) => ({ ...c, turns: [...history, reply], busy: true }));
+    const setReply = (p: Partial<LiveTurn>) => patch(column.key, (c) => ({ ...c, turns: c.turns.map((t) => (t.id === reply.id ? { ...t, ...p } : t)) }));
+    const parameters = { ...shared, ...column.overrides };
+    const messages = [...(system.trim() ? [{ role: "system", content: system.trim() }] : []), ...history.map((t) => ({ role: t.role, content: t.content }))];
+    let metrics: SessionMetrics | null = null;
+    const outcome = await runInference({
+      body: { model: column.info.modelId, task: "conversational", ...routeFields(column.info.route), parameters: { ...parameters, messages }, stream: true },
+      signal: controller.signal,
+      onText: (text) => setReply({ content: text }),
+      onFinal: (event) => {
+        metrics = toMetrics(event.timing, event.usage);
+      },
+    });
+    finish(column.key);
+    if (outcome.kind === "text") setReply({ content: outcome.text, status: "done", metrics });
+    else if (outcome.kind === "aborted") setReply(deadlineHit.current ? { status: "error", error: deadlineError() } : { status: "stopped" });
+    else if (outcome.kind === "error") setReply({ status: "error", error: { code: outcome.error.code, message: outcome.error.message, hint: outcome.error.hint } });
+    else if (outcome.kind === "offline") setReply({ status: "error", error: { code: "network", message: outcome.message, hint: "The connection to Modelyard failed. Check your network and try again." } });
+    else setReply({ status: "error", error: { code: "unexpected_answer", message: "The gateway answered a chat with something other than a stream.", hint: null } });
+    patch(column.key, (c) => ({ ...c, busy: false }));
+  }
+
+  /** One run of a non-chat task for a column. */
+  async function runTask(column: ColumnState, input: RunInput) {
+    if (column.info.problem || controllers.current.has(column.key)) return;
+    armDeadline();
+    const controller = new AbortController();
+    controllers.current.set(column.key, controller);
+    patch(column.key, (c) => ({ ...c, result: null, busy: true }));
+    const task = info.task;
+    const outcome = await runInference({
+      body: { model: column.info.modelId, task, ...routeFields(column.info.route), ...(input.file ? {} : { inputs: input.text }) },
+      ...(input.file ? { file: input.file } : {}),
+      signal: controller.signal,
+    });
+    finish(column.key);
+    let result: TaskResult;
+    if (outcome.kind === "json") {
+      const items = labelScores(outcome.output);
+      const metrics = toMetrics({ timeToFirstTokenMs: null, tokensPerSecond: null, totalMs: outcome.metrics.elapsedMs }, null);
+      result = items
+        ? { kind: "label-scores", items: items.map((i) => ({ label: i.label, score: Math.max(0, Math.min(1, i.score)) })), metrics }
+        : { kind: "error", error: { code: "unexpected_answer", message: `The answer is not the label-and-score list ${COMPARE_TASKS[task].label.toLowerCase()} returns.`, hint: null } };
+    } else if (outcome.kind === "error") result = { kind: "error", error: { code: outcome.error.code, message: outcome.error.message, hint: outcome.error.hint } };
+    else if (outcome.kind === "aborted") result = { kind: "error", error: deadlineHit.current ? deadlineError() : { code: "stopped", message: "Stopped.", hint: null } };
+    else if (outcome.kind === "offline") result = { kind: "error", error: { code: "network", message: outcome.message, hint: "The connection to Modelyard failed." } };
+    else result = { kind: "error", error: { code: "unexpected_answer", message: "The gateway answered with something other than JSON.", hint: null } };
+    patch(column.key, (c) => ({ ...c, result, busy: false }));
+  }
+
+  /** Sends a new user message to every column. */
+  function sendAll(text: string) {
+    for (const c of columns) {
+      const settled = c.turns.filter((t) => t.status !== "streaming");
+      void runChat(c, [...settled, { id: newTurnId(), role: "user", content: text, status: "done", metrics: null, error: null }]);
+    }
+  }
+
+  /** Sends to one column only (its own edit and resend). */
+  function sendOne(key: string, history: LiveTurn[], text: string) {
+    const c = columns.find((x) => x.key === key);
+    if (c) void runChat(c, [...history, { id: newTurnId(), role: "user", content: text, status: "done", metrics: null, error: null }]);
+  }
+
+  function regenerate(key: string) {
+    const c = columns.find((x) => x.key === key);
+    if (!c || c.busy) return;
+    const lastUser = c.turns.map((t) => t.role).lastIndexOf("user");
+    if (lastUser >= 0) void runChat(c, c.turns.slice(0, lastUser + 1));
+  }
+
+  function regenerateAll() {
+    for (const c of columns) regenerate(c.key);
+  }
+
+  function runAll(input: RunInput) {
+    for (const c of columns) void runTask(c, input);
+  }
+
+  function rerun(key: string, input: RunInput) {
+    const c = columns.find((x) => x.key === key);
+    if (c && !c.busy) void runTask(c, input);
+  }
+
+  const busy = columns.some((c) => c.busy);
+  return { columns, setColumns, patch, busy, stopAll, sendAll, sendOne, regenerate, regenerateAll, runAll, rerun };
+}
