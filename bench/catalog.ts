@@ -38,9 +38,10 @@ import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { baselineCount, baselinePage, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 import { runMixed } from "./catalog-mixed.ts";
+import { sharedDataDir } from "#tests/support/shared-data.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DATA = path.resolve(ROOT, "..", "shared", "data", "hub-models-2024-07-11.jsonl.gz");
+const DATA = path.join(sharedDataDir(), "hub-models-2024-07-11.jsonl.gz");
 const STATS_DATE = "2024-07-11";
 
 const { values: opt } = parseArgs({

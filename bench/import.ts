@@ -10,8 +10,9 @@ import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
+import { sharedDataDir } from "#tests/support/shared-data.ts";
 
-const FILE = path.resolve(import.meta.dirname, "..", "..", "shared", "data", "hub-models-2024-07-11.jsonl.gz");
+const FILE = path.join(sharedDataDir(), "hub-models-2024-07-11.jsonl.gz");
 const fmt = new Intl.NumberFormat("en-US");
 
 /** A scratch database next to the one TEST_DATABASE_URL names; never touches that one. */

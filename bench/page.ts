@@ -16,9 +16,10 @@ import { gzipSync } from "node:zlib";
 import { openDatabase } from "#app/db/client.server.ts";
 import { launchBrowser } from "#tests/e2e/support/browser.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { sharedDataDir } from "#tests/support/shared-data.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CARDS = path.resolve(ROOT, "..", "shared", "data", "model-cards");
+const CARDS = path.join(sharedDataDir(), "model-cards");
 const args = process.argv.slice(2);
 const urlIndex = args.indexOf("--url");
 const givenBase = urlIndex >= 0 ? args[urlIndex + 1] : undefined;
