@@ -4,6 +4,7 @@ import type { Route } from "./+types/playground.$org.$name";
 import { ChatDemo, type ChatSettings } from "#app/demos/chat/chat-demo.tsx";
 import { TaskWidget } from "#app/demos/task-widget.tsx";
 import type { WidgetRequest } from "#app/demos/shared/widget-frame.tsx";
+import { RequestCode } from "#app/demos/shared/request-code.tsx";
 import type { TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
 import { taskWidgetInfo } from "#app/demos/task-widget-info.server.ts";
 import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
@@ -86,14 +87,18 @@ function useSnippetsFor(modelId: string, snippets: InferencePanel | null, provid
   return panel;
 }
 
-/** A task widget, with the snippets panel following its provider. */
+/**
+ * A task widget, its request as code (inputs and parameters included), and the library's snippets
+ * panel following its provider.
+ */
 function WidgetPlayground({ widget, snippets }: { widget: TaskWidgetInfo; snippets: InferencePanel | null }) {
-  const [provider, setProvider] = useState<string | null>(null);
-  const onRequestChange = useCallback((r: WidgetRequest) => setProvider(r.provider), []);
-  const panel = useSnippetsFor(widget.modelId, snippets, provider, false);
+  const [request, setRequest] = useState<WidgetRequest | null>(null);
+  const onRequestChange = useCallback((r: WidgetRequest) => setRequest(r), []);
+  const panel = useSnippetsFor(widget.modelId, snippets, request?.provider ?? null, false);
   return (
     <div className="space-y-10">
       <TaskWidget info={widget} onRequestChange={onRequestChange} />
+      <RequestCode modelId={widget.modelId} request={request} />
       {panel ? <InferenceSnippets key={panel.state.provider} initial={panel} /> : null}
     </div>
   );

@@ -130,6 +130,11 @@ describe("text task widgets on the playground", () => {
     expect(await page.locator("[data-widget-result] [data-bar]").first().getAttribute("data-bar")).toBe("movie");
     expect(await page.locator("[data-widget-result] [data-bar]").count()).toBe(3);
     expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: "We watched a movie last night", parameters: { candidate_labels: ["music", "movie", "art"] } });
+    // The code beside the widget is this request, as typed.
+    const code = await page.locator("[data-widget-request-code] [data-code]").innerText();
+    expect(code).toContain(`curl '${server.url}/api/inference'`);
+    expect(code).toContain('"inputs": "We watched a movie last night"');
+    expect(code).toMatch(/"candidate_labels": \[\s*"music",\s*"movie",\s*"art"\s*\]/);
     await auditAndShoot("zero-shot-classification");
   });
 
@@ -253,16 +258,13 @@ describe("text task widgets on the model page", () => {
   });
 
   it("task pages' Try it leads to the playground's widget", async () => {
+    // text-classification's widget model in @huggingface/tasks is in the bundled catalogue.
+    const model = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
     await page.goto(`${server.url}/tasks/text-classification`);
-    const tryIt = page.locator("a[data-try-it]").first();
-    const href = await tryIt.getAttribute("href");
-    if (href?.startsWith("/playground/")) {
-      await tryIt.click();
-      await page.waitForSelector("[data-task-widget]");
-    } else {
-      // The guide's widget models are all outside this catalogue: the link goes to the Hub.
-      expect(href).toMatch(/^https:\/\/huggingface\.co\//);
-    }
+    const tryIt = page.locator(`a[data-try-it="${model}"]`);
+    expect(await tryIt.getAttribute("href")).toBe(`/playground/${model}`);
+    await tryIt.click();
+    await page.waitForSelector("[data-task-widget=text-classification]");
   });
 });
 
@@ -276,6 +278,7 @@ describe("the task guide's example instead of a live result", () => {
     expect(await example.locator("mark").count()).toBe(2);
     expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
     expect(await page.locator("[data-widget-result]").count()).toBe(0);
+    expect(await page.locator("[data-widget-request-code]").count()).toBe(0);
     await auditAndShoot("example-no-provider");
     // Not on the model page: the slot offers only what can run.
     await page.goto(`${server.url}/${model}`);

@@ -1,0 +1,31 @@
+/**
+ * The widget's own request as a curl command for this site's POST /api/inference, so the code
+ * beside a widget carries the inputs and parameters the visitor set. The library's snippets take
+ * neither for non-chat tasks (3.13.1 writes each task's fixed example input), so they cannot.
+ */
+import { routeFields } from "#app/demos/chat/demo-info.ts";
+import type { WidgetRequest } from "#app/demos/shared/widget-frame.tsx";
+
+/** The JSON body the widget sends for this request (without a stream flag). */
+export function requestBody(modelId: string, request: WidgetRequest): Record<string, unknown> {
+  return {
+    model: modelId,
+    task: request.task,
+    ...routeFields(request.provider),
+    inputs: request.inputs,
+    ...(Object.keys(request.parameters).length > 0 ? { parameters: request.parameters } : {}),
+  };
+}
+
+const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+export function curlForRequest(origin: string, modelId: string, request: WidgetRequest, tokenPlaceholder = "hf_***"): string {
+  const body = JSON.stringify(requestBody(modelId, request), null, 2);
+  return [
+    `curl ${shellQuote(`${origin}/api/inference`)} \\`,
+    `    -X POST \\`,
+    `    -H ${shellQuote(`Authorization: Bearer ${tokenPlaceholder}`)} \\`,
+    `    -H 'Content-Type: application/json' \\`,
+    `    -d ${shellQuote(body)}`,
+  ].join("\n");
+}
