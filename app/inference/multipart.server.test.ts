@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "#app/inference/errors.server.ts";
-import { sniffMedia } from "#app/inference/media-types.ts";
 import { boundaryOf, MultipartParser } from "#app/inference/multipart.server.ts";
-import { makeFlac, makeMp4, makePng, makeWav } from "#tests/simulators/media.ts";
+import { makePng } from "#tests/simulators/media.ts";
 
 const BOUNDARY = "----sim7MA4YWxkTrZu0gW";
 
@@ -101,24 +100,5 @@ describe("MultipartParser", () => {
 
   it("refuses a `request` field past the JSON limit (413)", () => {
     expect(refusal(() => parse(form([{ name: "request", body: "x".repeat(2000) }]), 64, 1024))).toMatchObject({ status: 413, field: "request" });
-  });
-});
-
-describe("sniffMedia", () => {
-  it("tells formats by their bytes", () => {
-    expect(sniffMedia(makePng("x"))?.mime).toBe("image/png");
-    expect(sniffMedia(makeWav("x"))?.mime).toBe("audio/wav");
-    expect(sniffMedia(makeFlac("x"))?.mime).toBe("audio/flac");
-    expect(sniffMedia(makeMp4("x"))).toMatchObject({ mime: "video/mp4", kinds: ["audio", "video"] });
-    expect(sniffMedia(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))?.mime).toBe("image/jpeg");
-    expect(sniffMedia(Buffer.from("GIF89a......"))?.mime).toBe("image/gif");
-    expect(sniffMedia(Buffer.from("RIFF\0\0\0\0WEBPVP8 "))?.mime).toBe("image/webp");
-    expect(sniffMedia(Buffer.from("ID3\x04\0\0\0\0"))?.mime).toBe("audio/mpeg");
-    expect(sniffMedia(Buffer.from("OggS\0\x02"))?.mime).toBe("audio/ogg");
-    expect(sniffMedia(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x84, ...Buffer.from("webm")]))?.mime).toBe("video/webm");
-    expect(sniffMedia(Buffer.from("%PDF-1.7\n"))?.kinds).toEqual(["document"]);
-    expect(sniffMedia(Buffer.from([0x42, 0x4d, 1, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0]))?.mime).toBe("image/bmp");
-    expect(sniffMedia(Buffer.from("II*\0"))?.mime).toBe("image/tiff");
-    expect(sniffMedia(Buffer.from("{\"not\": \"media\"}"))).toBeNull();
   });
 });
