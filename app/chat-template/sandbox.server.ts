@@ -122,7 +122,9 @@ function workerStart(entry: URL): WorkerStart {
       write: false,
       logLevel: "silent",
     });
-    bundledEntry = built.outputFiles[0]?.text ?? "";
+    const code = built.outputFiles[0]?.text;
+    if (!code) throw new Error(`esbuild produced no code for ${fileURLToPath(entry)}`);
+    bundledEntry = code;
   }
   return { script: bundledEntry, eval: true };
 }
