@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import SQLite from "better-sqlite3";
+import { Lru } from "#app/utils/lru.ts";
 
 export interface ReaderJob {
   id: number;
@@ -28,13 +29,12 @@ if (port) {
   db.pragma("temp_store = MEMORY");
   db.pragma("mmap_size = 0");
   // Statements by SQL text: the planner asks the same few shapes again and again.
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Lru<SQLite.Statement>({ maxEntries: 256 });
   port.on("message", (job: ReaderJob) => {
     try {
       let statement = statements.get(job.sql);
       if (!statement) {
         statement = db.prepare(job.sql);
-        if (statements.size >= 256) statements.clear();
         statements.set(job.sql, statement);
       }
       if (!statement.reader) throw new Error("the read pool runs only statements that return rows");

@@ -7,11 +7,12 @@ import type { CatalogModel } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
+import { Lru } from "#app/utils/lru.ts";
 
 export function databaseCatalog(getHandle: () => DatabaseHandle, opts: { ttlMs?: number; maxEntries?: number } = {}): GatewayCatalog {
   const ttlMs = opts.ttlMs ?? 30_000;
   const maxEntries = opts.maxEntries ?? 1_000;
-  const cache = new Map<string, { at: number; model: Promise<CatalogModel | null> }>();
+  const cache = new Lru<{ at: number; model: Promise<CatalogModel | null> }>({ maxEntries });
   return {
     getModel(id: string) {
       const now = Date.now();
@@ -20,10 +21,6 @@ export function databaseCatalog(getHandle: () => DatabaseHandle, opts: { ttlMs?:
       const model = getModelById(getHandle().db, id);
       cache.set(id, { at: now, model });
       model.catch(() => cache.delete(id));
-      if (cache.size > maxEntries) {
-        const oldest = cache.keys().next().value;
-        if (oldest !== undefined) cache.delete(oldest);
-      }
       return model;
     },
     tasksPayload: async () => getApiTasksPayload(),

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { GatewayError } from "#app/inference/errors.server.ts";
+import { Lru } from "#app/utils/lru.ts";
 
 export interface RateLimitConfig {
   /** Requests allowed per window and client. */
@@ -18,15 +19,17 @@ interface Bucket {
 
 /** Token bucket per client key: `limit` requests, refilled evenly over `windowMs`. */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets: Lru<Bucket>;
   private lastSweep = 0;
 
   constructor(
     private readonly config: RateLimitConfig,
     private readonly now: () => number = () => Date.now(),
     /** Bound on tracked clients, so a flood of distinct addresses cannot grow memory without end. */
-    private readonly maxClients = 50_000,
-  ) {}
+    maxClients = 50_000,
+  ) {
+    this.buckets = new Lru({ maxEntries: maxClients });
+  }
 
   /** Takes one request from the client's bucket; returns seconds to wait when it is empty. */
   take(clientKey: string): { ok: true } | { ok: false; retryAfterSec: number } {
@@ -38,7 +41,6 @@ export class RateLimiter {
     bucket.updatedAt = now;
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      this.buckets.delete(clientKey);
       this.buckets.set(clientKey, bucket);
       return { ok: true };
     }
@@ -54,14 +56,9 @@ export class RateLimiter {
     // Full buckets carry no information: drop them once a window, and the oldest when over the cap.
     if (now - this.lastSweep >= this.config.windowMs) {
       this.lastSweep = now;
-      for (const [key, b] of this.buckets) {
+      for (const [key, b] of [...this.buckets.entries()]) {
         if (now - b.updatedAt >= this.config.windowMs) this.buckets.delete(key);
       }
-    }
-    while (this.buckets.size >= this.maxClients) {
-      const oldest = this.buckets.keys().next().value;
-      if (oldest === undefined) break;
-      this.buckets.delete(oldest);
     }
   }
 }
@@ -128,7 +125,7 @@ export function readNodeBodyLimited(req: IncomingMessage, maxBytes: number): Pro
       try {
         resolve(decodeBody(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
     };
     const onError = (error: Error) => {

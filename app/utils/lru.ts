@@ -71,6 +71,11 @@ export class Lru<V> {
     this.#bytes = 0;
   }
 
+  /** Entries from least to most recently used, without touching their recency. */
+  *entries(): IterableIterator<[string, V]> {
+    for (const [key, entry] of this.#map) yield [key, entry.value];
+  }
+
   get size(): number {
     return this.#map.size;
   }

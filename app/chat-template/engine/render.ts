@@ -13,6 +13,7 @@ import {
 } from "#app/chat-template/engine/positions.ts";
 import { preprocess, toOriginal, type Preprocessed } from "#app/chat-template/engine/preprocess.ts";
 import { pyStr, safeRange, strftime } from "#app/chat-template/engine/python.ts";
+import { Lru } from "#app/utils/lru.ts";
 
 // The chat-template renderer: @huggingface/jinja's lexer, parser and interpreter, with the
 // globals transformers defines, Python's str() where the library differs, a step budget, and
@@ -40,15 +41,11 @@ class TemplateError extends Error {
 
 // ---------------------------------------------------------------- compile (lex + parse)
 
-const compiledCache = new Map<string, Compiled>();
+const compiledCache = new Lru<Compiled>({ maxEntries: COMPILED_CACHE_SIZE });
 
 function compile(template: string): Compiled {
   const cached = compiledCache.get(template);
-  if (cached) {
-    compiledCache.delete(template);
-    compiledCache.set(template, cached);
-    return cached;
-  }
+  if (cached) return cached;
   const pre = preprocess(template);
   let tokens: Token[];
   try {
@@ -70,10 +67,6 @@ function compile(template: string): Compiled {
   }
   const compiled: Compiled = { program, pre, spans: nodeSpans(program, tokens, pre) };
   compiledCache.set(template, compiled);
-  if (compiledCache.size > COMPILED_CACHE_SIZE) {
-    const oldest = compiledCache.keys().next();
-    if (!oldest.done) compiledCache.delete(oldest.value);
-  }
   return compiled;
 }
 
