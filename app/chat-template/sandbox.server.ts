@@ -1,10 +1,8 @@
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type * as Esbuild from "esbuild";
 import type { RenderChatTemplateInput, RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
 import type { WorkerJob, WorkerMessage } from "#app/chat-template/sandbox-worker.server.ts";
+import { type WorkerStart, workerStart } from "#app/utils/worker-start.server.ts";
 
 export interface ChatTemplateSandboxOptions {
   /**
@@ -93,41 +91,6 @@ const INTERNAL_LANE = "internal";
 // (server/worker-entry-plugin.ts); from the sources (vitest, tsx, the dev server) it names the
 // TypeScript file itself.
 const WORKER_ENTRY = new URL("./sandbox-worker.server.ts", import.meta.url);
-
-/** A worker's script: the emitted file, or code to evaluate. */
-interface WorkerStart {
-  script: string | URL;
-  eval: boolean;
-}
-
-let bundledEntry: string | null = null;
-
-/**
- * How to start a worker from `entry`. The server build's entry is JavaScript and starts as it is.
- * A TypeScript entry cannot: on Node 20 the parent's loader hooks do not reach worker threads,
- * and tsx registered inside each worker takes most of a second to start, which the deadlines
- * would count. So esbuild bundles it once per process and every worker evaluates that code.
- */
-function workerStart(entry: URL): WorkerStart {
-  if (!entry.pathname.endsWith(".ts")) return { script: entry, eval: false };
-  if (bundledEntry === null) {
-    // Loaded only here, so the built server never loads esbuild.
-    const esbuild = createRequire(import.meta.url)("esbuild") as typeof Esbuild;
-    const built = esbuild.buildSync({
-      entryPoints: [fileURLToPath(entry)],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      write: false,
-      logLevel: "silent",
-    });
-    const code = built.outputFiles[0]?.text;
-    if (!code) throw new Error(`esbuild produced no code for ${fileURLToPath(entry)}`);
-    bundledEntry = code;
-  }
-  return { script: bundledEntry, eval: true };
-}
 
 function limitError(message: string, kind: RenderErrorKind = "limit"): RenderChatTemplateResult {
   return { ok: false, error: { message, kind, line: null, column: null, excerpt: null } };
