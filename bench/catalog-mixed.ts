@@ -175,7 +175,7 @@ async function startServer(databaseUrl: string, env: Record<string, string>): Pr
   let out = "";
   const waiters: Array<(d: Delay) => void> = [];
   let pending = "";
-  child.stdout!.on("data", (d: Buffer) => {
+  child.stdout.on("data", (d: Buffer) => {
     out += d.toString();
     pending += d.toString();
     let nl: number;
@@ -186,7 +186,7 @@ async function startServer(databaseUrl: string, env: Record<string, string>): Pr
       if (m) waiters.shift()?.(JSON.parse(m[1]!) as Delay);
     }
   });
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
   const url = await awaitServeUrl(child, () => out, 300_000);
   const t0 = performance.now();
   while (!/facet index ready|statistics failed/.test(out) && performance.now() - t0 < 180_000) await new Promise((r) => setTimeout(r, 50));
@@ -221,7 +221,7 @@ function runImport(databaseUrl: string, file: string): Promise<void> {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`import exited ${code}: ${err}`)))));
 }
 

@@ -22,7 +22,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type CatalogFilters, PAGE_SIZE, type SortKey, emptyFilters } from "#app/catalog-search/listing-params.ts";
+import { type CatalogFilters, PAGE_SIZE, emptyFilters } from "#app/catalog-search/listing-params.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { FACET_SAMPLE, countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";
@@ -252,8 +253,8 @@ async function startServer(databaseUrl: string): Promise<{ url: string; child: C
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
   const url = await awaitServeUrl(child, () => out, 300_000);
   // Steady state: the server warms its statistics and facet index in the background after start.
   const warmStart = performance.now();

@@ -3,7 +3,7 @@ import path from "node:path";
 import { openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type ImportSummary, importPaths } from "#app/import/importer.server.ts";
-import { ImportFileError } from "#app/import/read-sources.ts";
+import { ImportFileError } from "#app/import/read-sources.server.ts";
 import { closeTemplateValidator, loadTemplateValidator } from "#cli/template-validator.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 

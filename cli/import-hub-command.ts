@@ -2,7 +2,7 @@ import { openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { HubFetchError, createHubClient } from "#app/import/hub-client.server.ts";
 import { importItems } from "#app/import/importer.server.ts";
-import type { SourceItem } from "#app/import/read-sources.ts";
+import type { SourceItem } from "#app/import/read-sources.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatSummary } from "#cli/progress.ts";
 import { closeTemplateValidator, loadTemplateValidator } from "#cli/template-validator.ts";

@@ -102,7 +102,7 @@ export async function runServe(opts: { port?: number }): Promise<number> {
     const progress = createProgressReporter();
     const summary = await importPaths(handle, [BUNDLED_CATALOGUE], {
       statsAsOf: BUNDLED_STATS_DATE,
-      onProgress: progress.update,
+      onProgress: (p) => progress.update(p),
       // The sandbox's worker threads start only when a record carries a template.
       validateTemplate: (source, bos, eos) => validateChatTemplate(source, bos, eos),
     }).finally(() => progress.done());

@@ -1,5 +1,5 @@
 /**
- * Writes app/import/transformers-auto-classes.generated.ts from transformers' own auto-class tables
+ * Writes app/catalog/transformers-auto-classes.generated.ts from transformers' own auto-class tables
  * (../shared/data/transformers-auto-mappings.json, transcribed from
  * src/transformers/models/auto/*_auto.py; the commits are copied into the output's header).
  *
@@ -15,7 +15,7 @@ import path from "node:path";
 import { z } from "zod";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
 
-const OUT = path.resolve(import.meta.dirname, "..", "app", "import", "transformers-auto-classes.generated.ts");
+const OUT = path.resolve(import.meta.dirname, "..", "app", "catalog", "transformers-auto-classes.generated.ts");
 
 const mappingsSchema = z.object({
   source: z.object({

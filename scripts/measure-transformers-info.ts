@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import zlib from "node:zlib";
-import { deriveTransformersInfo } from "#app/import/transformers-info.ts";
+import { deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { isRunnableDevEnvironment, type Plugin } from "vite";
+import type * as InferenceHandler from "#app/inference/node-adapter.server.ts";
 
 // Express's match for app.post("/api/inference") in server/app.ts: case-blind, one optional trailing slash.
 const INFERENCE_PATH = /^\/api\/inference\/?$/i;
@@ -18,7 +19,7 @@ export function inferenceHandlerPlugin(): Plugin {
         if (req.method !== "POST" || !INFERENCE_PATH.test((req.url ?? "").split("?")[0] ?? "")) return next();
         const ssr = server.environments["ssr"];
         if (!ssr || !isRunnableDevEnvironment(ssr)) return next(new Error("The dev server has no runnable SSR environment to load the inference handler in."));
-        ssr.runner.import<typeof import("#app/inference/node-adapter.server.ts")>(HANDLER_MODULE).then((handler) => handler.serveInference(req, res), next);
+        ssr.runner.import<typeof InferenceHandler>(HANDLER_MODULE).then((handler) => handler.serveInference(req, res), next);
       });
     },
   };

@@ -6,7 +6,7 @@ import { computeExactFacets, facetsFromIndex } from "#app/catalog-search/facets.
 import { openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 import { baselineCount } from "#tests/support/catalog-baseline.ts";
 import { importItems } from "#app/import/importer.server.ts";
-import type { SourceItem } from "#app/import/read-sources.ts";
+import type { SourceItem } from "#app/import/read-sources.server.ts";
 
 /**
  * The facet index belongs to one catalogue generation: an import makes it unusable at once (the

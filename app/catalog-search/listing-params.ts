@@ -1,14 +1,13 @@
 import { z } from "zod";
 import { isLanguageCode } from "#app/catalog/languages.ts";
 import { isCatalogueTask } from "#app/catalog/task-colors.ts";
+import { SORT_KEYS, type SortKey } from "#app/catalog/sort-keys.ts";
 
 /**
  * The /models view state, read from and written to the URL so a copied link reproduces the view.
  * Bad values never fail the page: each is dropped and described in `problems`.
  */
 
-export const SORT_KEYS = ["trending", "downloads", "likes", "created", "updated"] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
 
 export const SORT_LABELS: Record<SortKey, string> = {
   trending: "Trending",

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { LANGUAGE_NAMES, isLanguageCode } from "#app/catalog/languages.ts";
 import { libraryLabel } from "#app/catalog/library-labels.ts";
-import { COUNT_CAP, type ListingState, PAGE_SIZE, PARAM_BUCKETS, SORT_KEYS, SORT_LABELS, type SortKey, clearedState, listingHref } from "#app/catalog-search/listing-params.ts";
+import { COUNT_CAP, type ListingState, PAGE_SIZE, PARAM_BUCKETS, SORT_LABELS, clearedState, listingHref } from "#app/catalog-search/listing-params.ts";
+import { SORT_KEYS, type SortKey } from "#app/catalog/sort-keys.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber } from "#app/utils/format.ts";
 

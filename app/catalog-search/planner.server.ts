@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
-import { COUNT_CAP, type CatalogFilters, type SortKey } from "#app/catalog-search/listing-params.ts";
+import { COUNT_CAP, type CatalogFilters } from "#app/catalog-search/listing-params.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CatalogFilters, type SortKey, emptyFilters } from "#app/catalog-search/listing-params.ts";
+import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";

@@ -1,8 +1,10 @@
 import { type RawBuilder, sql } from "kysely";
-import type { CatalogFilters, SortKey } from "#app/catalog-search/listing-params.ts";
+import type { CatalogFilters } from "#app/catalog-search/listing-params.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DialectName } from "#app/db/client.server.ts";
 import { type SummaryRow, toSummary } from "#app/db/queries/models.server.ts";
+import { likePattern } from "#app/db/like-pattern.ts";
 
 /**
  * SQL pieces shared by the listing planner and the facet counter: one predicate per filter, and
@@ -37,10 +39,6 @@ export function orderBy(dialect: DialectName, sort: SortKey, ascending: boolean,
   const col = SORT_COLUMN[sort];
   const nulls = dialect === "postgres" && NULLABLE_SORT.has(col) ? (ascending ? " nulls first" : " nulls last") : "";
   return sql.raw(ascending ? `${alias}.${col} asc${nulls}, ${alias}.rid desc` : `${alias}.${col} desc${nulls}, ${alias}.rid asc`);
-}
-
-export function likePattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** FTS5 phrase for a substring: the trigram tokenizer matches any run of three or more characters. */

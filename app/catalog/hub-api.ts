@@ -1,5 +1,5 @@
 import type { CatalogModel, CatalogModelSummary, ProviderMapping } from "#app/catalog/model-record.ts";
-import type { SortKey } from "#app/catalog-search/listing-params.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { ggufHeaderOf } from "#app/catalog/gguf.ts";
 
 /**

@@ -11,7 +11,7 @@
 import type { z } from "zod";
 import { modelIdSchema } from "#app/catalog/model-id.ts";
 import { originalFetch, toOverrideUrl } from "#app/inference/hub-fetch.server.ts";
-import { MAX_LINE_BYTES } from "#app/import/read-sources.ts";
+import { MAX_LINE_BYTES } from "#app/import/read-sources.server.ts";
 import { MAX_CARD_BYTES, describeIssues, importRecordSchema } from "#app/import/record-schema.ts";
 import { readBytesCapped } from "#app/utils/http.server.ts";
 

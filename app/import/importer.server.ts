@@ -20,9 +20,9 @@ import { finishBulkLoad, startBulkLoad } from "#app/db/queries/bulk-load.server.
 import { bumpCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { type NormalizedRecord, deriveFacts, normalizeRecord, readTokenizerSettings } from "#app/import/normalize.ts";
-import { type SourceItem, readSources } from "#app/import/read-sources.ts";
+import { type SourceItem, readSources } from "#app/import/read-sources.server.ts";
 import { describeIssues, importRecordSchema } from "#app/import/record-schema.ts";
-import { deriveTransformersInfo } from "#app/import/transformers-info.ts";
+import { deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
 
 export interface Rejection {
   source: string;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
-import { ImportFileError } from "#app/import/read-sources.ts";
+import { ImportFileError } from "#app/import/read-sources.server.ts";
 import { hubListRows, modelCards, modelDetailRecords } from "#tests/support/fixtures.ts";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-import-test-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

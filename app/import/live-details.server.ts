@@ -10,6 +10,7 @@
  *   write that finishes after the page gave up still lands for the next visit.
  */
 import type { CatalogModel } from "#app/catalog/model-record.ts";
+import type * as ValidateModule from "#app/chat-template/validate.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { type HubClient, type HubFailureKind, type HubRecord, HubFetchError, createHubClient } from "#app/import/hub-client.server.ts";
@@ -155,7 +156,7 @@ export async function getLiveDetails(): Promise<LiveDetails | null> {
   const env = getEnv();
   if (!env.MODELYARD_LIVE) return (instance = null);
   const { getDb } = await import("#app/db/db.server.ts");
-  let validator: typeof import("#app/chat-template/validate.server.ts") | null = null;
+  let validator: typeof ValidateModule | null = null;
   instance = createLiveDetails({
     db: getDb,
     client: createHubClient({ hubUrl: env.MODELYARD_HUB_URL, override: env.MODELYARD_UPSTREAM_OVERRIDE ?? null }),

@@ -109,7 +109,7 @@ function isAbortLike(error: unknown): boolean {
 
 function causeCode(error: unknown): string | null {
   if (error instanceof Error && typeof error.cause === "object" && error.cause !== null && "code" in error.cause) {
-    const code = (error.cause as { code: unknown }).code;
+    const code = (error.cause).code;
     return typeof code === "string" ? code : null;
   }
   return null;

@@ -155,7 +155,7 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
     }
     return response;
   };
-  return gatewayFetch as typeof fetch;
+  return gatewayFetch;
 }
 
 // -------------------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ function installHook(): Hook {
     const inScope = hook.scope.getStore();
     return inScope ? inScope(input, init) : hook.original(input, init);
   };
-  globalThis.fetch = scoped as typeof fetch;
+  globalThis.fetch = scoped;
   return hook;
 }
 

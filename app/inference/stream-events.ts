@@ -34,7 +34,7 @@ export type StreamEvent =
 
 export function isStreamEvent(value: unknown): value is StreamEvent {
   if (typeof value !== "object" || value === null || !("type" in value)) return false;
-  const t = (value as { type: unknown }).type;
+  const t = (value).type;
   return t === "token" || t === "final" || t === "error" || t === "done";
 }
 

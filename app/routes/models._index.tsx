@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, data, useNavigate, useNavigation } from "react-router";
+import { Form, data, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
-import { COUNT_CAP, MAX_PAGE, SORT_KEYS, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog-search/listing-params.ts";
+import { COUNT_CAP, MAX_PAGE, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog-search/listing-params.ts";
+import { SORT_KEYS } from "#app/catalog/sort-keys.ts";
 import { loadListingView } from "#app/catalog-search/listing-page.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { getDb } from "#app/db/db.server.ts";

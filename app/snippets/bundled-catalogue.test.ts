@@ -18,7 +18,7 @@ import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
-import { deriveTransformersInfo } from "#app/import/transformers-info.ts";
+import { deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
 import { type LibrarySnippets, getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import {
   type LocalAppEntry,

@@ -54,7 +54,7 @@ export function createLineLog(fd: number, maxBufferedBytes = 1 << 20): LineLog {
         if (err) {
           // A non-blocking pipe that is full: try again shortly. Anything else: this batch is
           // lost, and the next line tries again.
-          if ((err as NodeJS.ErrnoException).code === "EAGAIN") return void setTimeout(() => writeFrom(offset), RETRY_MS);
+          if ((err).code === "EAGAIN") return void setTimeout(() => writeFrom(offset), RETRY_MS);
           writing = false;
           return pump();
         }

@@ -4,7 +4,8 @@ import { emptyTally } from "#app/catalog-search/facet-index.server.ts";
 import { type CatalogFacets, facetsFromTally } from "#app/catalog-search/facets.server.ts";
 import type { CatalogFilters } from "#app/catalog-search/listing-params.ts";
 import type { PageQuery } from "#app/catalog-search/planner.server.ts";
-import { type ListRow, ROW_COLUMNS, andAll, buildPredicates, ftsPhrase, likePattern, orderBy, rowToSummary } from "#app/catalog-search/sql.server.ts";
+import { type ListRow, ROW_COLUMNS, andAll, buildPredicates, ftsPhrase, orderBy, rowToSummary } from "#app/catalog-search/sql.server.ts";
+import { likePattern } from "#app/db/like-pattern.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 

@@ -13,7 +13,7 @@ import type {
 import { isTransformersInfoSource } from "#app/catalog/model-record.ts";
 import type { ListExtras } from "#app/catalog/hub-api.ts";
 import type { Database, ModelsTable } from "#app/db/schema.ts";
-import { type DerivationInput, deriveTransformersInfo } from "#app/import/transformers-info.ts";
+import { type DerivationInput, deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
 
 const parse = <T>(s: string | null | undefined, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 

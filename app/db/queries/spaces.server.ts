@@ -1,7 +1,7 @@
 import { TASKS_DATA } from "@huggingface/tasks";
 import { type Kysely, sql } from "kysely";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
-import { likePattern } from "#app/catalog-search/sql.server.ts";
+import { likePattern } from "#app/db/like-pattern.ts";
 import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { SUMMARY_COLUMNS, toSummary } from "#app/db/queries/models.server.ts";
 import type { Database } from "#app/db/schema.ts";

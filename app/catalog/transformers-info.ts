@@ -15,7 +15,7 @@ import {
   type AutoClassName,
   MODEL_TYPE_AUTO_CLASSES,
   PROCESSOR_MODEL_TYPES,
-} from "#app/import/transformers-auto-classes.generated.ts";
+} from "#app/catalog/transformers-auto-classes.generated.ts";
 
 export interface TransformersInfo {
   auto_model: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MODEL_TYPE_AUTO_CLASSES, PROCESSOR_MODEL_TYPES } from "#app/import/transformers-auto-classes.generated.ts";
-import { deriveTransformersInfo, processorForModelType } from "#app/import/transformers-info.ts";
+import { MODEL_TYPE_AUTO_CLASSES, PROCESSOR_MODEL_TYPES } from "#app/catalog/transformers-auto-classes.generated.ts";
+import { deriveTransformersInfo, processorForModelType } from "#app/catalog/transformers-info.ts";
 import { modelDetailRecords } from "#tests/support/fixtures.ts";
 
 const lm = (tags: string[], pipelineTag: string | null, config: Record<string, unknown> | null = null) =>
