@@ -39,7 +39,7 @@ const FEATURE_EDGES = {
   // renderers and parameter specs), reads the gateway's deadline, offers columns through catalogue
   // search, and gives each column the snippets builder's code.
   compare: {
-    demos: ["chat/demo-info.ts", "chat/demo-info.server.ts", "chat/token.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts"],
+    demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/token.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts"],
     inference: ["credentials.server.ts", "gateway-config.server.ts"],
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
     snippets: ["inference-snippets.ts"],

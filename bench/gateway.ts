@@ -6,7 +6,7 @@
  *
  *   npm run bench:gateway -- [--concurrency 1,50,200] [--streams 400] [--token-delay-ms 2]
  *                            [--soak-seconds 60] [--soak-concurrency 200] [--server real|bare]
- *                            [--profile-dir <dir>] [--relay]
+ *                            [--profile-dir <dir>] [--relay] [--compare N] [--rounds R]
  *
  * --server real (default) runs `modelyard serve` (Express + the gateway route);
  * --server bare runs bench/gateway-server.ts (the gateway behind a minimal Node adapter).
@@ -15,6 +15,10 @@
  *   relay with no logic, i.e. the cost of one extra HTTP hop on this machine (the floor under
  *   any gateway's overhead).
  *
+ * --compare N measures what /compare does instead: N streams on N different providers started at
+ *   once (one per column), through the gateway and as N direct library calls in the same run,
+ *   for R rounds (default 20), alternating which path goes first; it prints the time to first
+ *   token per column on each path and the gateway's added time, then stops.
  * Three processes: the simulator (tests/simulators/cli.ts), the server, and this client. Figures
  * only; nothing is asserted. CPU per token is read per process and divided by the tokens streamed:
  *  - gateway: the server process's user+system CPU during the level (from /proc): all of its work,
@@ -30,7 +34,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { chatCompletionStream } from "@huggingface/inference";
+import { chatCompletionStream, type InferenceProvider } from "@huggingface/inference";
 import { createStreamEventParser } from "#app/inference/stream-events.ts";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 
@@ -45,6 +49,8 @@ const { values } = parseArgs({
     server: { type: "string", default: "real" },
     "profile-dir": { type: "string" },
     relay: { type: "boolean", default: false },
+    compare: { type: "string" },
+    rounds: { type: "string", default: "20" },
   },
 });
 const LEVELS = (values.concurrency ?? "1,50,200").split(",").map(Number);
@@ -189,12 +195,12 @@ function pct(xs: number[], p: number): number {
   return s[Math.max(0, Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
 }
 
-async function viaGateway(base: string): Promise<Sample> {
+async function viaGateway(base: string, provider = "together"): Promise<Sample> {
   const t0 = performance.now();
   const res = await fetch(`${base}/api/inference`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify({ model: MODEL, provider: "together", messages: [{ role: "user", content: QUESTION }], stream: true }),
+    body: JSON.stringify({ model: MODEL, provider, messages: [{ role: "user", content: QUESTION }], stream: true }),
   });
   if (!res.ok || !res.body) throw new Error(`gateway answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
   const headers = performance.now() - t0;
@@ -225,7 +231,7 @@ async function viaGateway(base: string): Promise<Sample> {
   return { ttft: first - t0, perToken: tokens > 1 ? (last - first) / (tokens - 1) : 0, tokens, headers, ...(serverTtft === undefined ? {} : { serverTtft }) };
 }
 
-async function direct(simUrl: string): Promise<Sample> {
+async function direct(simUrl: string, provider: InferenceProvider = "together"): Promise<Sample> {
   const overrideFetch: typeof fetch = (input, init) => {
     const u = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
     return fetch(`${simUrl}/${u.host}${u.pathname}${u.search}`, init);
@@ -236,7 +242,7 @@ async function direct(simUrl: string): Promise<Sample> {
   let tokens = 0;
   // The same mapping the gateway resolves from the catalogue, so neither side pays a Hub lookup.
   for await (const chunk of chatCompletionStream(
-    { accessToken: TOKEN, provider: "together", model: MODEL, messages: [{ role: "user", content: QUESTION }] },
+    { accessToken: TOKEN, provider, model: MODEL, messages: [{ role: "user", content: QUESTION }] },
     { fetch: overrideFetch, retry_on_error: false },
   )) {
     if (chunk.choices?.[0]?.delta?.content) {
@@ -268,6 +274,54 @@ async function runLevel(concurrency: number, total: number, one: () => Promise<S
 }
 
 const ms = (x: number, digits = 2) => `${x.toFixed(digits)} ms`;
+
+/** Providers that serve MODEL's chat in the catalogue and the simulator, one per compare column. */
+const COMPARE_PROVIDERS: InferenceProvider[] = ["together", "fireworks-ai", "groq", "nebius", "novita", "sambanova", "cerebras", "hyperbolic"];
+
+/**
+ * /compare's load: `columns` streams on as many providers at once, through the gateway and
+ * directly, `rounds` times; time to first token per column on each path, and the difference.
+ */
+async function compareColumns(base: string, simUrl: string, columns: number, rounds: number): Promise<void> {
+  const providers = COMPARE_PROVIDERS.slice(0, columns);
+  if (providers.length < columns) throw new Error(`--compare takes at most ${COMPARE_PROVIDERS.length} columns`);
+  const gateway = new Map(providers.map((p) => [p, [] as number[]]));
+  const straight = new Map(providers.map((p) => [p, [] as number[]]));
+  const failures = new Failures();
+  const round = async (one: (p: InferenceProvider) => Promise<Sample>, into: Map<string, number[]>) => {
+    await Promise.all(
+      providers.map(async (p) => {
+        try {
+          into.get(p)?.push((await one(p)).ttft);
+        } catch (error) {
+          failures.add(error);
+        }
+      }),
+    );
+  };
+  for (let i = 0; i < rounds; i += 1) {
+    const g = () => round((p) => viaGateway(base, p), gateway);
+    const d = () => round((p) => direct(simUrl, p), straight);
+    if (i % 2 === 0) {
+      await g();
+      await d();
+    } else {
+      await d();
+      await g();
+    }
+  }
+  console.log(`\n/compare: ${columns} columns started at once, ${rounds} rounds per path, same run`);
+  console.log("\n| column | provider | gateway TTFT p50 | direct TTFT p50 | added TTFT p50 | gateway TTFT p95 | direct TTFT p95 |");
+  console.log("|---|---|---|---|---|---|---|");
+  providers.forEach((p, i) => {
+    const gs = gateway.get(p) ?? [];
+    const ds = straight.get(p) ?? [];
+    console.log(`| ${i + 1} | ${p} | ${ms(pct(gs, 50))} | ${ms(pct(ds, 50))} | ${ms(pct(gs, 50) - pct(ds, 50))} | ${ms(pct(gs, 95))} | ${ms(pct(ds, 95))} |`);
+  });
+  const all = (m: Map<string, number[]>) => [...m.values()].flat();
+  console.log(`| all | | ${ms(pct(all(gateway), 50))} | ${ms(pct(all(straight), 50))} | ${ms(pct(all(gateway), 50) - pct(all(straight), 50))} | ${ms(pct(all(gateway), 95))} | ${ms(pct(all(straight), 95))} |`);
+  if (failures.count > 0) console.log(`failed streams by cause:\n${failures.summary()}`);
+}
 const us = (x: number) => `${(x * 1000).toFixed(1)} µs`;
 
 async function main() {
@@ -299,6 +353,15 @@ async function main() {
     // Warm both paths (JIT, connection pools, the catalogue cache).
     await runLevel(10, 50, () => viaGateway(base));
     await runLevel(10, 50, () => direct(simUrl));
+    if (values.compare !== undefined) {
+      const columns = Number(values.compare);
+      for (const p of COMPARE_PROVIDERS.slice(0, columns)) {
+        await runLevel(2, 4, () => viaGateway(base, p));
+        await runLevel(2, 4, () => direct(simUrl, p));
+      }
+      await compareColumns(base, simUrl, columns, Number(values.rounds));
+      return;
+    }
     if (relay) await runLevel(10, 50, () => direct(relayUrl));
 
     console.log("\n| concurrency | path | streams ok | failed | TTFT p50 | TTFT p95 | per-token p50 | tokens/stream | CPU/token |");

@@ -46,6 +46,7 @@ describe("compare setup in the URL", () => {
     expect(compareTaskFor({ pipelineTag: "text-generation", tags: ["conversational"] })).toBe("text-generation");
     expect(compareTaskFor({ pipelineTag: "image-text-to-text", tags: ["conversational"] })).toBe("text-generation");
     expect(compareTaskFor({ pipelineTag: "text-generation", tags: [] })).toBeNull();
+    expect(compareTaskFor({ pipelineTag: "text-generation", tags: [], inferenceProviderMapping: [{ task: "conversational" }] })).toBe("text-generation");
     expect(compareTaskFor({ pipelineTag: "image-classification", tags: [] })).toBe("image-classification");
     expect(compareTaskFor({ pipelineTag: "fill-mask", tags: [] })).toBeNull();
   });

@@ -81,3 +81,12 @@ export function compareSearch(setup: CompareSetup): string {
 export function compareHref(setup: CompareSetup): string {
   return `/compare${compareSearch(setup)}`;
 }
+
+/**
+ * "Compare with…" from a model: a comparison of the model's task with the model on `route` as its
+ * first column (or no column when nothing here runs it), or null when /compare cannot run the task.
+ */
+export function compareWithHref(modelId: string, task: CompareTask | null, route: string | null): string | null {
+  if (task === null) return null;
+  return compareHref({ task, columns: route ? [{ modelId, route }] : [] });
+}

@@ -18,10 +18,12 @@ export function isCompareTask(task: string | null | undefined): task is CompareT
 }
 
 /**
- * The compare task a model can take part in: chat models compare as chat, others by their
+ * The compare task a model can take part in: chat models (by tag, or by a provider's
+ * conversational mapping) compare as chat, others by their
  * pipeline tag when /compare runs it; null otherwise.
  */
-export function compareTaskFor(model: { pipelineTag: string | null; tags: readonly string[] }): CompareTask | null {
-  if ((model.pipelineTag === "text-generation" || model.pipelineTag === "image-text-to-text") && model.tags.includes("conversational")) return "text-generation";
+export function compareTaskFor(model: { pipelineTag: string | null; tags: readonly string[]; inferenceProviderMapping?: ReadonlyArray<{ task: string }> }): CompareTask | null {
+  const chatPipeline = model.pipelineTag === "text-generation" || model.pipelineTag === "image-text-to-text";
+  if (chatPipeline && (model.tags.includes("conversational") || model.inferenceProviderMapping?.some((m) => m.task === "conversational"))) return "text-generation";
   return model.pipelineTag !== "text-generation" && isCompareTask(model.pipelineTag) ? model.pipelineTag : null;
 }

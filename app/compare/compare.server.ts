@@ -21,9 +21,13 @@ import { getInferenceSnippetsFor } from "#app/snippets/inference-snippets.ts";
 
 /** The providers and endpoints that can run `task` for the model (the widgets' own list). */
 export function columnChoices(model: CatalogModel, task: CompareTask, env: EnvLike): Array<{ route: string; label: string }> {
-  const servesTask = task === "text-generation" ? model.tags.includes("conversational") : model.pipelineTag === task;
-  if (!servesTask) return [];
-  return widgetProviders(model, COMPARE_TASKS[task].mappingTask, env).map((p) => ({ route: p.value, label: p.kind === "endpoint" ? `${p.label} (endpoint)` : p.label }));
+  const chat = task === "text-generation";
+  // Chat goes by the providers' conversational mappings (many mapped models carry no tags);
+  // configured endpoints are OpenAI-compatible chat servers, so they join chat comparisons only.
+  if (!chat && model.pipelineTag !== task) return [];
+  return widgetProviders(model, COMPARE_TASKS[task].mappingTask, env)
+    .filter((p) => chat || p.kind === "provider")
+    .map((p) => ({ route: p.value, label: p.kind === "endpoint" ? `${p.label} (endpoint)` : p.label }));
 }
 
 /** The JavaScript snippet for a provider column, with the placeholder token; null for endpoints. */
@@ -82,8 +86,7 @@ const CANDIDATE_LIMIT = 12;
  */
 export async function compareCandidates(task: CompareTask, query: string, env: EnvLike): Promise<CompareCandidate[]> {
   const snapshot = await openSnapshot(getDb());
-  const chat = task === "text-generation";
-  const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag: task, tags: chat ? ["conversational"] : [] };
+  const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag: task };
   const page = await search(snapshot, filters, { sort: "downloads", ascending: false, offset: 0, limit: 60, counts: "none" });
   const out: CompareCandidate[] = [];
   for (const summary of page.models) {

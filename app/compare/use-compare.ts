@@ -116,7 +116,7 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     const messages = [...(system.trim() ? [{ role: "system", content: system.trim() }] : []), ...history.map((t) => ({ role: t.role, content: t.content }))];
     let metrics: SessionMetrics | null = null;
     const outcome = await runInference({
-      body: { model: column.info.modelId, task: "conversational", ...routeFields(column.info.route), parameters: { ...parameters, messages }, stream: true },
+      body: { model: column.info.modelId, task: "conversational", ...routeFields(column.info.route), messages, parameters, stream: true },
       signal: controller.signal,
       onText: (text) => setReply({ content: text }),
       onFinal: (event) => {

@@ -13,6 +13,8 @@ import { UseThisModel } from "#app/model-page/use-this-model.tsx";
 import { ChatTemplateTab, ChatTemplateWarning } from "#app/chat-template/model-tab.tsx";
 import { LiveDetailsNotice } from "#app/model-page/live-details-notice.tsx";
 import { loadModelPage } from "#app/model-page/model-page.server.ts";
+import { compareWithHref } from "#app/compare/compare-setup.ts";
+import { compareTaskFor } from "#app/compare/compare-tasks.ts";
 
 export const meta: Route.MetaFunction = ({ data }) => {
   if (!data) return [{ title: "Model not found · Modelyard" }, { name: "robots", content: "noindex" }];
@@ -38,9 +40,22 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
   const { model, tab } = loaderData;
   const location = useLocation();
   const hub = model.hubUrl.slice(0, model.hubUrl.length - model.id.length - 1);
+  const compare = compareWithHref(model.id, compareTaskFor(model), loaderData.providers.offered.find((p) => p !== "auto") ?? null);
   return (
     <div className="mx-auto max-w-7xl px-4 py-6" data-model-page={model.id}>
-      <ModelHeader model={model} actions={<UseThisModel use={loaderData.use} modelId={model.id} search={location.search} />} />
+      <ModelHeader
+        model={model}
+        actions={
+          <>
+            <UseThisModel use={loaderData.use} modelId={model.id} search={location.search} />
+            {compare ? (
+              <a href={compare} data-compare-with="" className="rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-900">
+                Compare with…
+              </a>
+            ) : null}
+          </>
+        }
+      />
       <ModelTabs modelId={model.id} current={tab} tabs={MODEL_TABS.filter((t) => t !== "chat-template" || loaderData.hasChatTemplate || tab === t)} />
       {loaderData.live ? (
         <div className="mt-4">

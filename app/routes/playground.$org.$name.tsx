@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/playground.$org.$name";
-import { ChatDemo, type ChatSettings } from "#app/demos/chat/chat-demo.tsx";
+import { type ChatConversation, ChatDemo, type ChatSettings } from "#app/demos/chat/chat-demo.tsx";
 import { TaskWidget } from "#app/demos/task-widget.tsx";
 import type { WidgetRequest } from "#app/demos/shared/widget-frame.tsx";
 import { RequestCode } from "#app/demos/shared/request-code.tsx";
@@ -15,6 +15,11 @@ import { chatDemoInfo, isConversationalModel } from "#app/demos/chat/demo-info.s
 import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
+import { compareWithHref } from "#app/compare/compare-setup.ts";
+import { compareTaskFor } from "#app/compare/compare-tasks.ts";
+import { PlaygroundSessionBar } from "#app/compare/playground-session.tsx";
+import type { Session } from "#app/compare/session-schema.ts";
+import { modelyardVersion } from "#app/compare/version.server.ts";
 
 export const meta: Route.MetaFunction = ({ data: d }) =>
   d ? [{ title: `Playground · ${d.modelId} · Modelyard` }, { name: "robots", content: "noindex" }] : [{ title: "Playground · Modelyard" }];
@@ -39,13 +44,14 @@ export async function loader({ params, url }: Route.LoaderArgs) {
     if (demo && !q.has("stream")) q.set("stream", "1");
     snippets = buildInferencePanel(model, parseInferenceState(q, model));
   }
-  return { modelId: model.id, demo, widget, reason, snippets };
+  const liveRoute = (demo ?? widget)?.providers[0]?.value ?? null;
+  return { modelId: model.id, demo, widget, reason, snippets, compare: compareWithHref(model.id, compareTaskFor(model), liveRoute), version: modelyardVersion() };
 }
 
 const WIDGET_TASK_LIST = Object.values(WIDGET_FAMILIES).flat().join(", ");
 
 export default function Playground({ loaderData }: Route.ComponentProps) {
-  const { modelId, demo, widget, reason, snippets } = loaderData;
+  const { modelId, demo, widget, reason, snippets, compare, version } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-6">
       <p className="text-sm text-gray-600 dark:text-gray-400">
@@ -53,11 +59,19 @@ export default function Playground({ loaderData }: Route.ComponentProps) {
           {modelId}
         </a>{" "}
         · Playground
+        {compare ? (
+          <>
+            {" · "}
+            <a href={compare} data-compare-with="" className="underline">
+              Compare with…
+            </a>
+          </>
+        ) : null}
       </p>
       <h1 className="mt-1 text-2xl font-bold tracking-tight">{demo ? `Chat with ${modelId}` : widget ? `${widget.taskName} with ${modelId}` : `Playground: ${modelId}`}</h1>
       <div className="mt-6">
         {demo ? (
-          <PlaygroundBody demo={demo} snippets={snippets} />
+          <PlaygroundBody demo={demo} snippets={snippets} version={version} />
         ) : widget ? (
           <WidgetPlayground widget={widget} snippets={snippets} />
         ) : (
@@ -105,13 +119,26 @@ function WidgetPlayground({ widget, snippets }: { widget: TaskWidgetInfo; snippe
 }
 
 /** The demo, and the snippets panel following the demo's provider and streaming setting. */
-export function PlaygroundBody({ demo, snippets }: { demo: NonNullable<Route.ComponentProps["loaderData"]["demo"]>; snippets: InferencePanel | null }) {
+export function PlaygroundBody({ demo, snippets, version }: { demo: NonNullable<Route.ComponentProps["loaderData"]["demo"]>; snippets: InferencePanel | null; version: string }) {
   const [provider, setProvider] = useState<string | null>(null);
+  const [conversation, setConversation] = useState<ChatConversation | null>(null);
+  const [opened, setOpened] = useState<Session | null>(null);
   const onSettingsChange = useCallback((s: ChatSettings) => setProvider(s.provider), []);
   const panel = useSnippetsFor(demo.modelId, snippets, provider, true);
+  const js = panel?.languages.find((l) => l.language === "js")?.clients[0];
   return (
     <div className="space-y-10">
-      <ChatDemo info={demo} onSettingsChange={onSettingsChange} />
+      <PlaygroundSessionBar
+        modelId={demo.modelId}
+        conversation={conversation}
+        modelyardVersion={version}
+        snippet={js && panel?.state.provider === conversation?.provider ? { language: "js", client: js.client, code: js.text } : null}
+        opened={opened}
+        onOpen={setOpened}
+      />
+      <div hidden={opened !== null}>
+        <ChatDemo info={demo} onSettingsChange={onSettingsChange} onConversationChange={setConversation} />
+      </div>
       {/* Keyed by provider: the panel's own form fields are uncontrolled and keep their first value. */}
       {panel ? <InferenceSnippets key={`${panel.state.provider}-${String(panel.state.streaming)}`} initial={panel} /> : null}
     </div>

@@ -15,6 +15,8 @@ import {
 import { MarkdownContent } from "#app/markdown/markdown-content.tsx";
 import { shouldShowTableOfContents, TableOfContents } from "#app/ui/table-of-contents.tsx";
 import { type ResolvedDemoEntry, TaskDemo } from "#app/task-guides/task-demo.tsx";
+import { compareWithHref } from "#app/compare/compare-setup.ts";
+import { isCompareTask } from "#app/compare/compare-tasks.ts";
 import { ExampleList, ExternalMark, type ExampleItem } from "#app/task-guides/task-examples.tsx";
 import { Section, TaskErrorBoundary } from "#app/task-guides/task-page-parts.tsx";
 import { TaskVideo } from "#app/task-guides/task-video.tsx";
@@ -121,6 +123,14 @@ export default function Task({ loaderData }: Route.ComponentProps) {
               Browse {formatNumber(count)} {task.name} {count === 1 ? "model" : "models"}
             </a>
           )}
+          {isCompareTask(task.id) ? (
+            <>
+              {" · "}
+              <a href={compareWithHref("", task.id, null) ?? "/compare"} data-compare-task="" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+                Compare models on this task
+              </a>
+            </>
+          ) : null}
         </p>
       </header>
 

@@ -34,6 +34,14 @@ export interface ChatSettings {
   top_p: number;
 }
 
+/** The conversation as it stands, for the playground's "Save session". */
+export interface ChatConversation {
+  system: string;
+  provider: string;
+  parameters: { temperature: number; max_tokens: number; top_p: number };
+  turns: ReadonlyArray<Pick<Turn, "role" | "content" | "status" | "final">>;
+}
+
 let nextId = 1;
 
 const fieldCls =
@@ -69,7 +77,17 @@ export function ChatTemplateRefusal({ problem, modelId }: { problem: NonNullable
   );
 }
 
-export function ChatDemo({ info, onSettingsChange, compact = false }: { info: ChatDemoInfo; onSettingsChange?: (s: ChatSettings) => void; compact?: boolean }) {
+export function ChatDemo({
+  info,
+  onSettingsChange,
+  onConversationChange,
+  compact = false,
+}: {
+  info: ChatDemoInfo;
+  onSettingsChange?: (s: ChatSettings) => void;
+  onConversationChange?: (c: ChatConversation) => void;
+  compact?: boolean;
+}) {
   const ids = useId();
   const [system, setSystem] = useState("");
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -89,6 +107,9 @@ export function ChatDemo({ info, onSettingsChange, compact = false }: { info: Ch
   useEffect(() => {
     onSettingsChange?.({ provider, streaming: true, temperature, max_tokens: maxTokens, top_p: topP });
   }, [provider, temperature, maxTokens, topP, onSettingsChange]);
+  useEffect(() => {
+    onConversationChange?.({ system, provider, parameters: { temperature, max_tokens: maxTokens, top_p: topP }, turns });
+  }, [system, provider, temperature, maxTokens, topP, turns, onConversationChange]);
   useEffect(() => {
     const el = logRef.current;
     if (el) el.scrollTop = el.scrollHeight;

@@ -14,6 +14,8 @@ export interface InferenceBody {
   provider?: string;
   endpoint?: string;
   inputs?: unknown;
+  /** Chat: the conversation (the gateway's `messages`), for task "conversational". */
+  messages?: ReadonlyArray<{ role: string; content: string }>;
   parameters?: Record<string, unknown>;
   stream?: boolean;
 }

@@ -1,0 +1,223 @@
+/**
+ * /compare journeys in Chromium against the real server with the provider SIMULATOR upstream:
+ * three chat columns on different providers with one failing mid-stream (its error in place, the
+ * others finishing), a session saved and opened again without re-running, and hostile session
+ * files refused or shown inert. Axe on the page; screenshots (light/dark, phone/desktop) go to
+ * test-results/screenshots/.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
+import { runAxe } from "./support/page-audit.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+
+const SERVER_KEY = "hf_e2eServerKey0000000000";
+const VISITOR_TOKEN = "hf_e2eVisitorCompareToken99";
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
+const COLUMNS = ["meta-llama/Meta-Llama-3-8B-Instruct@together", "meta-llama/Meta-Llama-3-8B-Instruct@fireworks-ai", "meta-llama/Llama-3.3-70B-Instruct@groq"];
+const COMPARE_URL = `/compare?task=text-generation&${COLUMNS.map((c) => `model=${c}`).join("&")}`;
+
+let sim: ProviderSimulator;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let blocked: string[];
+
+beforeAll(async () => {
+  sim = await startProviderSimulator({ tokenDelayMs: 20 });
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sim?.close();
+});
+
+beforeEach(async () => {
+  sim.reset();
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  blocked = await allowOnlyLoopback(context);
+  page = await context.newPage();
+});
+
+const column = (spec: string) => page.locator(`[data-column="${spec}"]`);
+
+async function openCompare(): Promise<void> {
+  await page.goto(`${server.url}${COMPARE_URL}`);
+  await page.waitForSelector("[data-compare-columns]");
+  // Hydrated once typing enables Send.
+  await page.locator("textarea[name=message]").fill("warm-up");
+  await expect.poll(() => page.getByRole("button", { name: "Send to all", exact: true }).isEnabled(), { timeout: 15_000 }).toBe(true);
+  await page.locator("textarea[name=message]").fill("");
+}
+
+async function sendToAll(text: string): Promise<void> {
+  await page.locator("textarea[name=message]").fill(text);
+  await page.getByRole("button", { name: "Send to all", exact: true }).click();
+}
+
+async function shoot(name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-desktop-${scheme}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-phone-${scheme}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+describe("compare", () => {
+  it("runs three chat columns on three providers; one fails mid-stream in place and the others finish", async () => {
+    sim.scriptFault({ provider: "fireworks-ai" }, { kind: "mid-stream-error", afterChunks: 2, message: "upstream worker crashed" });
+    await openCompare();
+    expect(await page.locator("[data-column]").count()).toBe(3);
+    await sendToAll("Compare **this** please");
+
+    for (const ok of [COLUMNS[0]!, COLUMNS[2]!]) {
+      await column(ok).locator('[data-turn="assistant"][data-status="done"] [data-compare-metrics]').waitFor({ timeout: 30_000 });
+      expect(await column(ok).locator('[data-turn="assistant"]').innerText()).toContain('you said "Compare this please"');
+      expect(await column(ok).locator("[data-compare-metrics]").innerText()).toMatch(/first token \d+ ms · [\d.]+ tokens\/s · total [\d.]+ m?s · \d+ prompt · \d+ completion tokens/);
+    }
+    const failed = column(COLUMNS[1]!);
+    await failed.locator('[data-turn="assistant"][data-status="error"]').waitFor({ timeout: 30_000 });
+    expect(await failed.locator("[data-compare-error]").innerText()).toContain("upstream worker crashed");
+    // The part that streamed before the failure stays, the others were not disturbed.
+    expect((await failed.locator("[data-chat-markdown]").innerText()).length).toBeGreaterThan(0);
+
+    // Each column was its own gateway request, all three upstream, concurrently.
+    const upstream = sim.requests.filter((r) => r.path.includes("chat/completions"));
+    expect(upstream.map((r) => r.provider).sort()).toEqual(["fireworks-ai", "groq", "together"]);
+    expect(upstream.every((r) => (r.bodyJson as { stream?: boolean }).stream === true)).toBe(true);
+
+    const summary = page.locator("[data-compare-summary]");
+    expect(await summary.locator('[data-summary="firstToken"] dd').innerText()).toMatch(/on (together|groq)$/);
+    expect(await summary.innerText()).toContain("No provider reported a price, so no column is marked cheapest.");
+
+    // Regenerate the failed column alone: it now finishes.
+    await failed.getByRole("button", { name: "Regenerate this column" }).click();
+    await failed.locator('[data-turn="assistant"][data-status="done"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator("[data-compare-error]").count()).toBe(0);
+
+    // A per-column override goes to that column only.
+    await column(COLUMNS[2]!).locator("[data-column-overrides] summary").click();
+    await column(COLUMNS[2]!).locator("input[name=temperature]").fill("0.3");
+    sim.reset();
+    await page.getByRole("button", { name: "Regenerate all" }).click();
+    await expect.poll(() => page.locator('[data-turn="assistant"][data-status="done"]').count(), { timeout: 30_000 }).toBe(3);
+    const temps: Record<string, number | undefined> = {};
+    for (const r of sim.requests.filter((x) => x.path.includes("chat/completions"))) temps[r.provider ?? "?"] = (r.bodyJson as { temperature?: number }).temperature;
+    expect(temps).toEqual({ together: 1, "fireworks-ai": 1, groq: 0.3 });
+
+    expect(await runAxe(page)).toEqual([]);
+    expect(blocked).toEqual([]);
+    await shoot("compare-chat");
+  });
+
+  it("Stop stops every column", async () => {
+    sim.scriptFault({ path: "chat/completions" }, { kind: "slow", tokenDelayMs: 300, times: "forever" });
+    await openCompare();
+    await sendToAll("go slowly");
+    await expect.poll(() => page.locator('[data-turn="assistant"][data-status="streaming"]').count(), { timeout: 15_000 }).toBe(3);
+    await page.getByRole("button", { name: "Stop all" }).click();
+    await expect.poll(() => page.locator('[data-turn="assistant"][data-status="stopped"]').count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => server.output().split("outcome=cancelled").length - 1, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+  });
+
+  it("saves a session (no token in it) and opens it again without re-running", async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.evaluate((t) => localStorage.setItem("modelyard.hfToken", t), VISITOR_TOKEN);
+    await openCompare();
+    await sendToAll(`Remember ${VISITOR_TOKEN}`);
+    await expect.poll(() => page.locator('[data-turn="assistant"][data-status="done"]').count(), { timeout: 30_000 }).toBe(3);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Save session" }).click()]);
+    const file = path.join(server.dir, "session.json");
+    await download.saveAs(file);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).not.toContain(VISITOR_TOKEN);
+    const saved = JSON.parse(text) as { kind: string; schemaVersion: number; task: string; columns: Array<{ modelId: string; route: string; snippet: { code: string } | null; turns: Array<{ role: string; metrics: unknown }> }> };
+    expect(saved).toMatchObject({ kind: "modelyard-session", schemaVersion: 1, task: "text-generation" });
+    expect(saved.columns.map((c) => `${c.modelId}@${c.route}`)).toEqual(COLUMNS);
+    expect(saved.columns[0]?.snippet?.code).toContain("chatCompletionStream");
+    expect(saved.columns[0]?.turns.map((t) => t.role)).toEqual(["user", "assistant"]);
+    expect(saved.columns[0]?.turns[1]?.metrics).toHaveProperty("totalMs");
+
+    // A fresh page opens it: shown as saved, and nothing goes upstream.
+    await page.goto(`${server.url}/compare`);
+    await page.waitForSelector("[data-session-bar]");
+    await page.waitForFunction(() => document.querySelector("[data-open-session]") !== null);
+    await expect.poll(async () => {
+      sim.reset();
+      await page.locator("[data-open-session]").setInputFiles(file);
+      return page.locator("[data-session-view]").count();
+    }, { timeout: 15_000 }).toBe(1);
+    expect(await page.locator("[data-session-column]").count()).toBe(3);
+    expect(await page.locator("[data-session-column]").first().innerText()).toContain('you said "Remember hf_***"');
+    expect(sim.requests.filter((r) => r.path.includes("chat/completions"))).toEqual([]);
+    expect(await page.locator("[data-session-view]").getByRole("link", { name: "Run this setup live" }).getAttribute("href")).toBe(COMPARE_URL);
+    expect(await runAxe(page)).toEqual([]);
+    await shoot("compare-session");
+  });
+
+  it("refuses a hostile session file with a clear error, and renders script in strings as text", async () => {
+    await page.goto(`${server.url}/compare`);
+    await page.waitForFunction(() => document.querySelector("[data-open-session]") !== null);
+    const dir = server.dir;
+    const wrong = path.join(dir, "wrong.json");
+    fs.writeFileSync(wrong, JSON.stringify({ kind: "modelyard-session", schemaVersion: 1, columns: "all of them" }));
+    await expect.poll(async () => {
+      await page.locator("[data-open-session]").setInputFiles(wrong);
+      return page.locator("[data-session-error]").count();
+    }, { timeout: 15_000 }).toBe(1);
+    expect(await page.locator("[data-session-error]").innerText()).toMatch(/^This is not a valid Modelyard session \(\/schemas\/session-v1\.json\): /);
+
+    const huge = path.join(dir, "huge.json");
+    fs.writeFileSync(huge, JSON.stringify({ kind: "modelyard-session", system: "x".repeat(5 * 1024 * 1024) }));
+    await page.locator("[data-open-session]").setInputFiles(huge);
+    await expect.poll(() => page.locator("[data-session-error]").innerText()).toContain("a session file may be at most 4 MB");
+
+    const script = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
+    const hostile = {
+      kind: "modelyard-session",
+      schemaVersion: 1,
+      modelyardVersion: "0.1.0",
+      savedAt: "2025-01-01T00:00:00Z",
+      source: "compare",
+      task: "text-generation",
+      system: script,
+      parameters: {},
+      input: { text: "", fileName: null },
+      columns: [
+        {
+          modelId: "org/a",
+          route: "together",
+          parameters: {},
+          snippet: { language: "js", client: "huggingface.js", code: script },
+          turns: [
+            { role: "user", content: script, status: "done", metrics: null, error: null },
+            { role: "assistant", content: `${script} [x](javascript:window.__pwned=3)`, status: "error", metrics: null, error: { code: "x", message: script, hint: null } },
+          ],
+          result: null,
+        },
+      ],
+    };
+    const inert = path.join(dir, "inert.json");
+    fs.writeFileSync(inert, JSON.stringify(hostile));
+    await page.locator("[data-open-session]").setInputFiles(inert);
+    await page.waitForSelector("[data-session-view]");
+    expect(await page.locator("[data-session-view] script, [data-session-view] img, [data-session-view] a[href^='javascript']").count()).toBe(0);
+    expect(await page.locator("[data-session-view]").innerText()).toContain("<script>window.__pwned = 1</script>");
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+});
