@@ -2,9 +2,10 @@
 // `npm test`: the whole suite, as a new user or CI runs it.
 //  1. makes sure Debian Chromium is there (installs it with apt when missing and running as root);
 //  2. type-checks;
-//  3. builds the web app (browser tests run the real production server);
-//  4. runs unit and database tests (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set);
-//  5. runs the browser journeys in Chromium;
+//  3. lints (type-aware rules and import boundaries, docs/decisions/0020-lint-boundaries.md);
+//  4. builds the web app (browser tests run the real production server);
+//  5. runs unit and database tests (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set);
+//  6. runs the browser journeys in Chromium;
 // and ends with one line "N passed, N failed, N skipped" (scripts/test-summary.mjs says what
 // counts as what: a failed file, hook or load is a failure, and only a skip with a reason skips).
 import { spawnSync } from "node:child_process";
@@ -67,6 +68,7 @@ if (!ensureChromium()) {
 const bin = (name, ...rest) => [path.join(ROOT, "node_modules", ...rest)];
 run("type-check", process.execPath, [...bin("rr", "@react-router", "dev", "bin.js"), "typegen"]) &&
   run("type-check", process.execPath, [...bin("tsc", "typescript", "bin", "tsc"), "--noEmit", "-p", "."]);
+run("lint", process.execPath, [...bin("eslint", "eslint", "bin", "eslint.js"), "."]);
 run("build", process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "build"]);
 vitest("unit and database tests", []);
 if (fs.existsSync(CHROMIUM)) vitest("browser journeys", ["--config", "vitest.e2e.config.ts"]);
