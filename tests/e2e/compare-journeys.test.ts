@@ -1,7 +1,8 @@
 /**
  * /compare journeys in Chromium against the real server with the provider SIMULATOR upstream:
  * three chat columns on different providers with one failing mid-stream (its error in place, the
- * others finishing), a session saved and opened again without re-running, and hostile session
+ * others finishing), an image-classification comparison (one file to every column, charts side by
+ * side, an unservable column showing its reason), a session saved and opened again without re-running, and hostile session
  * files refused or shown inert. Axe on the page; screenshots (light/dark, phone/desktop) go to
  * test-results/screenshots/.
  */
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 import { runAxe } from "./support/page-audit.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
+import { makePng } from "../simulators/media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
@@ -123,6 +125,32 @@ describe("compare", () => {
     expect(await runAxe(page)).toEqual([]);
     expect(blocked).toEqual([]);
     await shoot("compare-chat");
+  });
+
+  it("compares image classification: one image to every column, label charts side by side", async () => {
+    sim.addHubModel({ id: "Falconsai/nsfw_image_detection", pipeline_tag: "image-classification", tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: "Falconsai/nsfw_image_detection", task: "image-classification" } } });
+    const cols = ["google/vit-base-patch16-224@hf-inference", "Falconsai/nsfw_image_detection@hf-inference", "google/vit-base-patch16-224@together"];
+    await page.goto(`${server.url}/compare?task=image-classification&${cols.map((c) => `model=${c}`).join("&")}`);
+    await page.waitForSelector("[data-compare-columns]");
+    // A provider that does not serve the task says so in its column; the others can run.
+    expect(await column(cols[2]!).locator("[data-column-problem]").innerText()).toContain("together does not serve google/vit-base-patch16-224 for image classification here. Available: hf-inference.");
+    const image = path.join(server.dir, "cat.png");
+    fs.writeFileSync(image, makePng("compare-cat", 32));
+    await expect.poll(async () => {
+      await page.locator("input[type=file][name=inputs]").setInputFiles(image);
+      return page.getByRole("button", { name: "Run all" }).isEnabled();
+    }, { timeout: 15_000 }).toBe(true);
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const c of cols.slice(0, 2)) {
+      await column(c).locator("[data-compare-result] [data-label-scores]").waitFor({ timeout: 30_000 });
+      expect(await column(c).locator("[data-compare-result] [data-bar]").count()).toBeGreaterThan(0);
+      expect(await column(c).locator("[data-compare-metrics]").innerText()).toMatch(/^total [\d.]+ m?s$/);
+    }
+    const sent = sim.requests.filter((r) => r.path.includes("image-classification") || r.path.includes("vit-base") || r.path.includes("nsfw"));
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(await page.locator("[data-compare-summary] [data-summary=total] dd").count()).toBe(1);
+    expect(await runAxe(page)).toEqual([]);
+    await shoot("compare-image-classification");
   });
 
   it("Stop stops every column", async () => {
