@@ -6,6 +6,7 @@ import { isLanguageCode } from "#app/catalog/languages.ts";
 import { type CatalogFilters, MAX_SEARCH_LENGTH, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { isCatalogueTask } from "#app/catalog/task-colors.ts";
 import type { Cursor } from "#app/catalog-search/sql.server.ts";
+import { hubError } from "#app/utils/http.server.ts";
 
 /**
  * Parameters of the Hub-compatible `/api/models` endpoints. Anything invalid throws a ParamError
@@ -159,5 +160,5 @@ export function parseExpand(params: URLSearchParams): HubExpandable[] {
 }
 
 export function paramErrorResponse(e: ParamError): Response {
-  return Response.json({ error: e.message, parameter: e.parameter, allowed: e.allowed }, { status: 400 });
+  return hubError(400, e.message, { parameter: e.parameter, allowed: e.allowed });
 }

@@ -5,7 +5,7 @@ import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { listSpacesForModel } from "#app/db/queries/spaces.server.ts";
-import { methodNotAllowed } from "#app/utils/http.server.ts";
+import { hubError, methodNotAllowed } from "#app/utils/http.server.ts";
 
 /**
  * `GET /api/models/<org>/<name>` and `/api/models/<name>`, plus the `/revision/<rev>` form that
@@ -25,10 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const splat = params["*"] ?? "";
   const target = parseModelPath(splat);
   if (!target) {
-    return Response.json(
-      { error: `No API endpoint at /api/models/${splat.slice(0, 300)}`, hint: "Use /api/models/<org>/<name> or /api/models/<org>/<name>/revision/<rev>." },
-      { status: 404 },
-    );
+    return hubError(404, `No API endpoint at /api/models/${splat.slice(0, 300)}`, { hint: "Use /api/models/<org>/<name> or /api/models/<org>/<name>/revision/<rev>." });
   }
   let expand;
   try {
@@ -42,7 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { db } = getDb();
   const model = await getModelById(db, target.id);
   // The Hub's wording and status, which @huggingface/inference turns into "Model … does not exist".
-  if (!model) return Response.json({ error: "Repository not found" }, { status: 404, headers: { "X-Error-Code": "RepoNotFound" } });
+  if (!model) return hubError(404, "Repository not found", {}, { "X-Error-Code": "RepoNotFound" });
   const spaces = expand.length === 0 || expand.includes("spaces") ? await listSpacesForModel(db, model.id) : [];
   return Response.json(toHubModelInfo(model, expand, spaces), { headers: { "Cache-Control": "no-store" } });
 }

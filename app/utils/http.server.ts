@@ -13,10 +13,18 @@ export function invariantResponse(condition: unknown, message: string, init?: Re
 /**
  * The one JSON error body of every API answer, as text: {error: {message, ...details}}. The
  * Fetch answer (jsonError), the Node one (writeJsonError) and the inference gateway's outcomes
- * are all written from it. The Hub-compatible /api/models errors keep the Hub's own shape.
+ * are all written from it; the Hub-compatible /api/models errors use hubError, in the Hub's own shape.
  */
 export function jsonErrorBody(message: string, details: Record<string, unknown> = {}): string {
   return JSON.stringify({ error: { message, ...details } });
+}
+
+/**
+ * The Hub's own error shape, {error: "message", ...details}, for the Hub-compatible /api/models
+ * answers: huggingface_hub and @huggingface/inference read `error` as a string there.
+ */
+export function hubError(status: number, message: string, details: Record<string, unknown> = {}, headers: HeadersInit = {}): Response {
+  return Response.json({ error: message, ...details }, { status, headers });
 }
 
 /** A JSON error answer for a Fetch handler (routes, loaders). */
