@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createInferenceGateway } from "#app/inference/gateway.server.ts";
 import { sniffMedia } from "#app/inference/media-types.ts";
+import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 import { buildTestCatalog, serveGateway, type ServedGateway, type TestCatalog } from "#tests/inference/serve-gateway.ts";
 import { TASK_MODELS } from "#tests/inference/task-models.ts";
 import { HUB_FIXTURE_MODELS, type HubFixtureModel } from "#tests/simulators/hub-fixture.ts";
@@ -238,6 +239,22 @@ describe("every task on every provider 3.13.1 routes it to", () => {
       expect(a.status).toBe(502);
       expect(errorOf(a)).toMatchObject({ code: "upstream_error", message: "messages: expected a non-empty array of {role, content}" });
     }
+  });
+
+  it.each(["hf-inference", "together", "featherless-ai", "ovhcloud", "hyperbolic"])("text generation streams on %s: tokens that add up to the final text", async (provider) => {
+    const body = { model: "meta-llama/Llama-3.1-8B", task: "text-generation", provider, inputs: "Once upon a time" };
+    const whole = await call(gw, body);
+    const res = await fetch(`${gw}/api/inference`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...body, stream: true }) });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events: StreamEvent[] = [];
+    createStreamEventParser((e) => events.push(e))(await res.text());
+    const tokens = events.filter((e): e is Extract<StreamEvent, { type: "token" }> => e.type === "token");
+    const final = events.find((e): e is Extract<StreamEvent, { type: "final" }> => e.type === "final");
+    expect(tokens.length).toBeGreaterThan(1);
+    expect(final?.message.content).toBe(tokens.map((t) => t.delta).join(""));
+    // The same words the non-streamed answer has (TGI's generated_text repeats the prompt).
+    expect((output(whole) as { generated_text: string }).generated_text).toContain(final?.message.content.trim());
+    expect(events.at(-1)).toEqual({ type: "done" });
   });
 
   it("a base64 data: URL in JSON still works, typed by its bytes not its stated type", async () => {

@@ -261,6 +261,38 @@ function mapChunks<T>(source: AsyncGenerator<T>, map: (chunk: T) => StreamChunk)
   };
 }
 
+/**
+ * One chunk of textGenerationStream. 3.13.1 passes each provider's stream events through as they
+ * are, typed as TGI's: hf-inference and TGI endpoints send `token.text`, the OpenAI-completions
+ * providers (together, featherless-ai, ovhcloud, …) `choices[0].text`, and those whose text
+ * generation goes to a chat route (hyperbolic) `choices[0].delta.content`.
+ */
+export function textGenerationChunk(chunk: unknown): Extract<StreamChunk, { kind: "text" }> {
+  const r = isObject(chunk) ? chunk : {};
+  const token = isObject(r["token"]) ? r["token"] : null;
+  if (token) {
+    const details = isObject(r["details"]) ? r["details"] : null;
+    return {
+      kind: "text",
+      delta: token["special"] === true || typeof token["text"] !== "string" ? "" : token["text"],
+      finished: r["generated_text"] !== null && r["generated_text"] !== undefined,
+      generatedTokens: num(details?.["generated_tokens"]),
+    };
+  }
+  const choice: unknown = Array.isArray(r["choices"]) ? r["choices"][0] : null;
+  const c = isObject(choice) ? choice : {};
+  const delta = isObject(c["delta"]) ? c["delta"]["content"] : c["text"];
+  const usage = toUsage(r["usage"]);
+  return {
+    kind: "text",
+    delta: typeof delta === "string" ? delta : "",
+    finished: typeof c["finish_reason"] === "string",
+    generatedTokens: usage?.completionTokens ?? null,
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** A streaming call: the library's generator, normalised to StreamChunk. */
 export function streamLibrary(call: TaskCall, options: LibraryOptions): ChunkStream {
   if (call.task === "conversational") {
@@ -274,15 +306,7 @@ export function streamLibrary(call: TaskCall, options: LibraryOptions): ChunkStr
   }
   if (call.task === "text-generation") {
     const gen = textGenerationStream(inputArgs(call) as unknown as Args<typeof textGenerationStream>, options);
-    return mapChunks(gen, (chunk) => {
-      const special = chunk.token?.special === true;
-      return {
-        kind: "text",
-        delta: special ? "" : (chunk.token?.text ?? ""),
-        finished: chunk.generated_text !== null && chunk.generated_text !== undefined,
-        generatedTokens: num(chunk.details?.generated_tokens),
-      };
-    });
+    return mapChunks(gen, (chunk) => textGenerationChunk(chunk));
   }
   throw new GatewayError({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${call.task ?? "(none)"}".`, field: "stream" });
 }

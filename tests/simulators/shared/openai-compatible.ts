@@ -169,7 +169,8 @@ export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemF
   res.end();
 }
 
-function completion(ctx: Ctx): void {
+/** OpenAI completions; with `stream: true`, SSE chunks whose `choices[0].text` carries each piece, as Together sends them. */
+async function completion(ctx: Ctx): Promise<void> {
   const body = ctx.json;
   if (!isRecord(body)) return sendError(ctx, 400, "Request body must be a JSON object.");
   const prompt = str(body["prompt"]) ?? "";
@@ -177,14 +178,27 @@ function completion(ctx: Ctx): void {
   const text = ` and so the simulated ${ctx.up.provider ?? "provider"} completion continues (${shortHash(prompt, 6)}).`;
   const completionTokens = words(text).length;
   const promptTokens = words(prompt).length;
-  sendJson(ctx, 200, {
-    id: `cmpl-sim-${shortHash(JSON.stringify(body), 24)}`,
-    object: "text_completion",
-    created: nowSeconds(),
-    model,
-    choices: [{ index: 0, text, logprobs: null, finish_reason: "stop", seed: 42 }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const head = { id: `cmpl-sim-${shortHash(JSON.stringify(body), 24)}`, object: "text_completion", created: nowSeconds(), model };
+  if (body["stream"] !== true) {
+    return sendJson(ctx, 200, { ...head, choices: [{ index: 0, text, logprobs: null, finish_reason: "stop", seed: 42 }], usage });
+  }
+  const { res } = ctx;
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
+  res.flushHeaders();
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
   });
+  for (const piece of text.split(/(?<=\s)/)) {
+    await sleep(ctx.sim.tokenDelayMs);
+    if (closed) return;
+    res.write(`data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: piece, logprobs: null, finish_reason: null }] })}\n\n`);
+  }
+  if (closed) return;
+  res.write(`data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: "", logprobs: null, finish_reason: "stop" }], usage })}\n\n`);
+  res.write("data: [DONE]\n\n");
+  res.end();
 }
 
 function embeddings(ctx: Ctx): void {
