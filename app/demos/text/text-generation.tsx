@@ -6,11 +6,10 @@ import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.ts
 import { generatedText } from "#app/demos/text/output-shapes.ts";
 
 /**
- * The library's textGenerationStream reads TGI's event format, which hf-inference and TGI
- * endpoints send; the OpenAI-style completion streams of other providers (together, …) would
- * arrive as empty tokens, so those get one whole answer instead.
+ * Every provider streams: the gateway reads TGI's token events (hf-inference, TGI endpoints) and
+ * the OpenAI completion and chat chunks the other providers send through the same library call.
  */
-const streamsTgiEvents = (provider: string) => provider === "hf-inference" || provider.startsWith("endpoint:");
+const streamAlways = () => true;
 
 export function Widget(props: WidgetProps) {
   const [prompt, setPrompt] = useState(props.info.inputs.text);
@@ -24,7 +23,7 @@ export function Widget(props: WidgetProps) {
   return (
     <WidgetFrame
       {...props}
-      stream={streamsTgiEvents}
+      stream={streamAlways}
       build={() => (prompt.trim() ? { ok: true, inputs: prompt } : { ok: false, message: "Type a prompt first." })}
       onRun={() => setSent(prompt)}
       renderPartial={show}
