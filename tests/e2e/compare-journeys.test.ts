@@ -153,6 +153,27 @@ describe("compare", () => {
     await shoot("compare-image-classification");
   });
 
+  it("adds a column by searching the catalogue, offering only models and providers that can run the task", async () => {
+    await page.goto(`${server.url}/compare?task=text-generation&model=${COLUMNS[0]}`);
+    await page.waitForFunction(() => document.querySelector("[data-add-column] input[name=q]") !== null);
+    await expect.poll(async () => {
+      await page.locator("[data-add-column] input[name=q]").fill("Llama-3.3-70B-Instruct");
+      await page.locator("[data-add-column]").getByRole("button", { name: "Search" }).click();
+      return page.locator("[data-candidates] li").count();
+    }, { timeout: 15_000 }).toBeGreaterThan(0);
+    const res = await fetch(`${server.url}/api/compare/candidates?task=text-generation&q=Llama-3.3-70B-Instruct`);
+    const { candidates } = (await res.json()) as { candidates: Array<{ modelId: string; choices: Array<{ route: string }> }> };
+    const llama = candidates.find((c) => c.modelId === "meta-llama/Llama-3.3-70B-Instruct");
+    expect(llama?.choices.map((c) => c.route)).toContain("groq");
+    // hf-inference serves it for chat too; nothing offered is a provider 3.13.1 cannot call for chat.
+    expect(llama?.choices.every((c) => !["fal-ai", "replicate", "black-forest-labs"].includes(c.route))).toBe(true);
+    await page.getByRole("button", { name: "Add meta-llama/Llama-3.3-70B-Instruct on groq" }).click();
+    await page.waitForURL((u) => u.search.includes("model=meta-llama/Llama-3.3-70B-Instruct@groq"));
+    await page.waitForSelector('[data-column="meta-llama/Llama-3.3-70B-Instruct@groq"]');
+    expect(await page.locator("[data-column]").count()).toBe(2);
+    expect((await fetch(`${server.url}/api/compare/candidates?task=nope`)).status).toBe(400);
+  });
+
   it("Stop stops every column", async () => {
     sim.scriptFault({ path: "chat/completions" }, { kind: "slow", tokenDelayMs: 300, times: "forever" });
     await openCompare();
