@@ -32,7 +32,7 @@ const FEATURE_EDGES = {
   // The chat demo streams through the gateway's event union, asks it which endpoints serve a
   // model and with which parameters, and names providers the way the snippets do.
   demos: {
-    inference: ["stream-events.ts", "credentials.server.ts", "endpoints.server.ts", "hub-lookups.server.ts", "task-parameters.server.ts"],
+    inference: ["stream-events.ts", "credentials.server.ts", "endpoints.server.ts", "hub-lookups.server.ts", "task-parameters.server.ts", "media-types.ts"],
     snippets: ["model-data.ts", "providers.ts"],
   },
   // /compare runs the chat demo's and the widgets' pieces side by side (their providers, runner,

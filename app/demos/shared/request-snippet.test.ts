@@ -31,4 +31,24 @@ describe("curlForRequest", () => {
     expect(text).toContain('"endpoint": "lab"');
     expect(text).not.toContain("parameters");
   });
+
+  it("sends a file as multipart: the JSON in `request`, the file in `inputs`, a question kept beside an image", () => {
+    const image = curlForRequest("http://localhost:3000", "org/m", { task: "image-classification", provider: "hf-inference", inputs: null, parameters: {}, fileName: "cat.png" });
+    expect(image).toBe(
+      [
+        "curl 'http://localhost:3000/api/inference' \\",
+        "    -X POST \\",
+        "    -H 'Authorization: Bearer hf_***' \\",
+        `    -F 'request={
+  "model": "org/m",
+  "task": "image-classification",
+  "provider": "hf-inference"
+}' \\`,
+        "    -F 'inputs=@cat.png'",
+      ].join("\n"),
+    );
+    const vqa = curlForRequest("http://localhost:3000", "org/m", { task: "visual-question-answering", provider: "hf-inference", inputs: { question: "Why?" }, parameters: {}, fileName: "a;b.jpg" });
+    expect(vqa).toContain('"question": "Why?"');
+    expect(vqa).toContain("-F 'inputs=@a_b.jpg'");
+  });
 });

@@ -8,11 +8,13 @@ import type { WidgetRequest } from "#app/demos/shared/widget-frame.tsx";
 
 /** The JSON body the widget sends for this request (without a stream flag). */
 export function requestBody(modelId: string, request: WidgetRequest): Record<string, unknown> {
+  // Beside a file, `inputs` stays only as visual and document QA's {question} (ADR 0021).
+  const keepInputs = request.fileName === undefined || (typeof request.inputs === "object" && request.inputs !== null && !Array.isArray(request.inputs));
   return {
     model: modelId,
     task: request.task,
     ...routeFields(request.provider),
-    inputs: request.inputs,
+    ...(keepInputs ? { inputs: request.inputs } : {}),
     ...(Object.keys(request.parameters).length > 0 ? { parameters: request.parameters } : {}),
   };
 }
@@ -21,6 +23,16 @@ const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 export function curlForRequest(origin: string, modelId: string, request: WidgetRequest, tokenPlaceholder = "hf_***"): string {
   const body = JSON.stringify(requestBody(modelId, request), null, 2);
+  if (request.fileName !== undefined) {
+    return [
+      `curl ${shellQuote(`${origin}/api/inference`)} \\`,
+      `    -X POST \\`,
+      `    -H ${shellQuote(`Authorization: Bearer ${tokenPlaceholder}`)} \\`,
+      `    -F ${shellQuote(`request=${body}`)} \\`,
+      // curl's -F reads name=@path as a file; a name holding ; or , would need quoting, so it goes plain.
+      `    -F ${shellQuote(`inputs=@${request.fileName.replace(/[;,"]/g, "_")}`)}`,
+    ].join("\n");
+  }
   return [
     `curl ${shellQuote(`${origin}/api/inference`)} \\`,
     `    -X POST \\`,

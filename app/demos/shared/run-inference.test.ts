@@ -18,6 +18,14 @@ describe("requestInit", () => {
     expect(sent.name).toBe("cat.png");
     expect(new Uint8Array(await sent.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71]));
   });
+
+  it("keeps a question beside the image for visual and document QA", () => {
+    const file = new File([new Uint8Array([137, 80, 78, 71])], "page.png", { type: "image/png" });
+    const init = requestInit({ model: "a/b", task: "visual-question-answering", inputs: { question: "What is it?" } }, file, null);
+    const form = init.body as FormData;
+    expect(JSON.parse(form.get("request") as string)).toEqual({ model: "a/b", task: "visual-question-answering", inputs: { question: "What is it?" } });
+    expect(form.get("inputs")).toBeInstanceOf(File);
+  });
 });
 
 describe("toRunError", () => {

@@ -63,14 +63,23 @@ export function toRunError(body: unknown, status: number): RunError {
   return { code: s("code") ?? "error", message: s("message") ?? `The request failed (${status}).`, hint: s("hint"), field: s("field"), status };
 }
 
+/**
+ * The `request` field beside a file. The file is the whole input for most file tasks, so `inputs`
+ * goes; visual and document QA keep theirs (`{question}`), the file being its image (ADR 0021).
+ */
+export function multipartRequest(body: InferenceBody): InferenceBody {
+  if (isRecord(body.inputs)) return body;
+  const { inputs: _inputs, ...rest } = body;
+  return rest;
+}
+
 /** The fetch init for a body and optional file: JSON, or multipart when a file goes along. */
 export function requestInit(body: InferenceBody, file: Blob | undefined, token: string | null): { headers: Record<string, string>; body: string | FormData } {
   const headers: Record<string, string> = { Accept: body.stream ? "text/event-stream" : "*/*" };
   if (token) headers["Authorization"] = `Bearer ${token}`;
   if (!file) return { headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const { inputs: _inputs, ...rest } = body;
   const form = new FormData();
-  form.set("request", JSON.stringify(rest));
+  form.set("request", JSON.stringify(multipartRequest(body)));
   form.set("inputs", file, file instanceof File ? file.name : "input");
   // No Content-Type: the browser writes multipart/form-data with its boundary.
   return { headers, body: form };
@@ -143,6 +152,10 @@ export async function runInference({ body, file, signal, onText, onFinal }: RunO
 /** "1.2 s" / "850 ms" and "3.4 KB" for the result footer. */
 export function formatMetrics(m: RunMetrics): { time: string; size: string } {
   const time = m.elapsedMs >= 1000 ? `${(m.elapsedMs / 1000).toFixed(1)} s` : `${Math.round(m.elapsedMs)} ms`;
-  const size = m.bytes >= 1024 * 1024 ? `${(m.bytes / 1024 / 1024).toFixed(1)} MB` : m.bytes >= 1024 ? `${(m.bytes / 1024).toFixed(1)} KB` : `${m.bytes} B`;
-  return { time, size };
+  return { time, size: formatBytes(m.bytes) };
+}
+
+/** "512 B", "2.5 KB", "1.2 MB". */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
 }

@@ -20,6 +20,8 @@ export interface WidgetRequest {
   provider: string;
   inputs: unknown;
   parameters: Record<string, unknown>;
+  /** The name of the file sent as the multipart `inputs` field, when the task takes one. */
+  fileName?: string;
 }
 
 export interface WidgetProps {
@@ -31,7 +33,10 @@ export interface WidgetProps {
 /** A live answer, as the widget's renderer gets it. */
 export type LiveResult = Extract<RunOutcome, { kind: "json" | "text" | "media" }>;
 
-export type BuiltInputs = { ok: true; inputs: unknown; parameters?: Record<string, unknown> } | { ok: false; message: string };
+/** A file input (an image, a recording, a page) goes as `file`; `inputs` then holds only what travels beside it. */
+export type BuiltInputs = { ok: true; inputs: unknown; parameters?: Record<string, unknown>; file?: Blob } | { ok: false; message: string };
+
+const fileName = (file: Blob): string => (file instanceof File && file.name !== "" ? file.name : "input");
 
 interface FrameProps extends WidgetProps {
   /** The widget's inputs as the request's `inputs` (and any parameters its own fields set). */
@@ -88,7 +93,15 @@ export function WidgetFrame({ info, compact = false, onRequestChange, build, own
   const built = build();
   // The request as one string, so listeners hear of a change only when the request changes.
   const request: string | null =
-    built.ok && params.ok ? JSON.stringify({ task: info.task, provider, inputs: built.inputs, parameters: { ...params.parameters, ...built.parameters } } satisfies WidgetRequest) : null;
+    built.ok && params.ok
+      ? JSON.stringify({
+          task: info.task,
+          provider,
+          inputs: built.inputs,
+          parameters: { ...params.parameters, ...built.parameters },
+          ...(built.file ? { fileName: fileName(built.file) } : {}),
+        } satisfies WidgetRequest)
+      : null;
   useEffect(() => {
     if (onRequestChange && request !== null) onRequestChange(JSON.parse(request) as WidgetRequest);
   }, [request, onRequestChange]);
@@ -111,6 +124,7 @@ export function WidgetFrame({ info, compact = false, onRequestChange, build, own
     const parameters = { ...params.parameters, ...built.parameters };
     const outcome = await runInference({
       body: { model: info.modelId, task: info.task, ...routeFields(provider), inputs: built.inputs, ...(Object.keys(parameters).length > 0 ? { parameters } : {}), ...(stream ? { stream: true } : {}) },
+      ...(built.file ? { file: built.file } : {}),
       signal: controller.signal,
       onText: (t) => setPartial(t),
     });
