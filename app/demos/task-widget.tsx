@@ -21,6 +21,16 @@ const WIDGETS = {
   "feature-extraction": load(() => import("#app/demos/text/feature-extraction.tsx")),
   "sentence-similarity": load(() => import("#app/demos/text/sentence-similarity.tsx")),
   "table-question-answering": load(() => import("#app/demos/text/table-question-answering.tsx")),
+  "image-classification": load(() => import("#app/demos/vision/image-classification.tsx")),
+  "zero-shot-image-classification": load(() => import("#app/demos/vision/zero-shot-image-classification.tsx")),
+  "object-detection": load(() => import("#app/demos/vision/object-detection.tsx")),
+  "image-segmentation": load(() => import("#app/demos/vision/image-segmentation.tsx")),
+  "image-to-text": load(() => import("#app/demos/vision/image-to-text.tsx")),
+  "visual-question-answering": load(() => import("#app/demos/vision/visual-question-answering.tsx")),
+  "document-question-answering": load(() => import("#app/demos/vision/document-question-answering.tsx")),
+  "text-to-image": load(() => import("#app/demos/vision/text-to-image.tsx")),
+  "image-to-image": load(() => import("#app/demos/vision/image-to-image.tsx")),
+  "text-to-video": load(() => import("#app/demos/vision/text-to-video.tsx")),
 } satisfies Record<WidgetTask, Loaded>;
 
 export function TaskWidget(props: WidgetProps) {

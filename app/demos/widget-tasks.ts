@@ -17,6 +17,18 @@ export const WIDGET_FAMILIES = {
     "sentence-similarity",
     "table-question-answering",
   ],
+  vision: [
+    "image-classification",
+    "zero-shot-image-classification",
+    "object-detection",
+    "image-segmentation",
+    "image-to-text",
+    "visual-question-answering",
+    "document-question-answering",
+    "text-to-image",
+    "image-to-image",
+    "text-to-video",
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type WidgetFamily = keyof typeof WIDGET_FAMILIES;

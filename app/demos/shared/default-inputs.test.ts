@@ -24,6 +24,15 @@ describe("defaultInputs", () => {
     expect(inputsFromExample("table-question-answering", example("table-question-answering"), null).table[0]).toEqual(["Rank", "Name", "No.of reigns", "Combined days"]);
   });
 
+  it("vision tasks: zero-shot image labels from widgetData or the guide, prompts and questions from the guide", () => {
+    const example = (task: string) => toTaskExample(TASKS_DATA[task as keyof typeof TASKS_DATA]?.demo);
+    expect(defaultInputs("zero-shot-image-classification", [{ src: "https://x/cat.png", candidate_labels: "cat, dog" }], null, null)).toEqual({ source: "widgetData", inputs: { ...EMPTY_INPUTS, candidateLabels: ["cat", "dog"] } });
+    expect(inputsFromExample("zero-shot-image-classification", example("zero-shot-image-classification"), null)).toEqual({ ...EMPTY_INPUTS, candidateLabels: ["cat", "dog", "bird"] });
+    expect(inputsFromExample("visual-question-answering", example("visual-question-answering"), null).text).toBe("What is in this image?");
+    expect(inputsFromExample("text-to-image", example("text-to-image"), null).text).toBe("A city above clouds, pastel colors, Victorian style");
+    expect(defaultInputs("image-classification", [{ src: "https://x/tiger.jpg" }], example("image-classification"), null)).toEqual({ source: "task", inputs: EMPTY_INPUTS });
+  });
+
   it("writes the model's own mask token into the fill-mask example", () => {
     const example = toTaskExample(TASKS_DATA["fill-mask"]?.demo);
     expect(inputsFromExample("fill-mask", example, "[MASK]").text).toBe("The [MASK] barked at me");

@@ -52,6 +52,11 @@ export function inputsFromWidgetData(task: WidgetTask, entry: unknown): WidgetIn
       const labels = splitLabels(entry["candidate_labels"]);
       return text && labels.length > 0 ? { ...EMPTY_INPUTS, text, candidateLabels: labels } : null;
     }
+    case "zero-shot-image-classification": {
+      // The entry's image (`src`) is a URL; only the labels are taken, the visitor brings the image.
+      const labels = splitLabels(entry["candidate_labels"]);
+      return labels.length > 0 ? { ...EMPTY_INPUTS, candidateLabels: labels } : null;
+    }
     case "sentence-similarity": {
       const source = str(entry["source_sentence"]);
       const sentences = Array.isArray(entry["sentences"]) ? entry["sentences"].filter((s): s is string => typeof s === "string" && s.trim() !== "") : [];
@@ -77,6 +82,9 @@ export function inputsFromExample(task: WidgetTask, example: TaskExample | null,
       return { ...EMPTY_INPUTS, text: first, context: second };
     case "zero-shot-classification":
       return { ...EMPTY_INPUTS, text: first, candidateLabels: splitLabels(second) };
+    case "zero-shot-image-classification":
+      // The demo's only text entry is its classes ("cat, dog, bird"); the image is the visitor's.
+      return { ...EMPTY_INPUTS, candidateLabels: splitLabels(first) };
     case "sentence-similarity":
       return { ...EMPTY_INPUTS, text: first, sentences: [second, ...rest].filter((s) => s !== "") };
     case "table-question-answering": {

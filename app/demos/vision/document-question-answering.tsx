@@ -1,0 +1,32 @@
+import { useState } from "react";
+import { ImageInput } from "#app/demos/shared/image-input.tsx";
+import { RawOutput } from "#app/demos/shared/raw-output.tsx";
+import { TextInput } from "#app/demos/shared/text-input.tsx";
+import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import { scoredAnswers } from "#app/demos/vision/output-shapes.ts";
+import { ScoredAnswers } from "#app/demos/vision/scored-answers.tsx";
+
+const ACCEPT = ["image", "document"] as const;
+
+export function Widget(props: WidgetProps) {
+  const [document, setDocument] = useState<File | null>(null);
+  const [question, setQuestion] = useState(props.info.inputs.text);
+  return (
+    <WidgetFrame
+      {...props}
+      build={() => {
+        if (!document) return { ok: false, message: "Choose a scanned page (an image) or a PDF." };
+        if (!question.trim()) return { ok: false, message: "Type a question about the document." };
+        // The page goes as the file; the question stays in the JSON (ADR 0021).
+        return { ok: true, inputs: { question }, file: document };
+      }}
+      render={(r) => {
+        const answers = r.kind === "json" ? scoredAnswers(r.output) : null;
+        return answers ? <ScoredAnswers answers={answers} caption="Answers by score" /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
+      }}
+    >
+      <ImageInput label="Document (image or PDF)" value={document} onChange={setDocument} accept={ACCEPT} />
+      <TextInput label="Question" name="question" value={question} onChange={setQuestion} rows={1} />
+    </WidgetFrame>
+  );
+}

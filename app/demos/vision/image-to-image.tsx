@@ -1,0 +1,31 @@
+import { useState } from "react";
+import { ImageInput } from "#app/demos/shared/image-input.tsx";
+import { MediaOutput } from "#app/demos/shared/media-output.tsx";
+import { RawOutput } from "#app/demos/shared/raw-output.tsx";
+import { TextInput } from "#app/demos/shared/text-input.tsx";
+import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+
+export function Widget(props: WidgetProps) {
+  const [image, setImage] = useState<File | null>(null);
+  const [prompt, setPrompt] = useState(props.info.inputs.text);
+  const [sent, setSent] = useState<string>("");
+  return (
+    <WidgetFrame
+      {...props}
+      // The prompt is the spec's `prompt` parameter, given its own field beside the image.
+      ownParameters={["prompt"]}
+      build={() => (image ? { ok: true, inputs: null, file: image, ...(prompt.trim() ? { parameters: { prompt } } : {}) } : { ok: false, message: "Choose an image to transform." })}
+      onRun={() => setSent(image?.name ?? "")}
+      render={(r) =>
+        r.kind === "media" && r.contentType.startsWith("image/") ? (
+          <MediaOutput blob={r.blob} contentType={r.contentType} kind="image" description={`Transformed ${sent}`} />
+        ) : (
+          <RawOutput value={r.kind === "json" ? r.output : r.kind === "text" ? r.text : r.contentType} />
+        )
+      }
+    >
+      <ImageInput label="Image" value={image} onChange={setImage} />
+      <TextInput label="Prompt (optional)" name="prompt" value={prompt} onChange={setPrompt} rows={2} />
+    </WidgetFrame>
+  );
+}
