@@ -17,6 +17,12 @@ import { SummaryRow } from "#app/compare/summary-row.tsx";
 import { type ChatParameters, type ColumnState, type RunInput, useCompare } from "#app/compare/use-compare.ts";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
 
+/**
+ * Adding or removing a column is a client navigation: the loader resolves the new setup and the
+ * page stays mounted, so the other columns keep what they hold (see reconcileColumns).
+ */
+const KEEP = { preventScrollReset: true } as const;
+
 function latestMetrics(c: ColumnState) {
   if (c.result) return c.result.kind === "label-scores" ? c.result.metrics : null;
   const last = c.turns.at(-1);
@@ -173,7 +179,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                   <ColumnHeader
                     info={c.info}
                     index={i}
-                    {...(cmp.busy ? {} : { onRemove: () => void navigate(compareHref({ ...setup, columns: setup.columns.filter((_, j) => j !== i) })) })}
+                    {...(cmp.busy ? {} : { onRemove: () => void navigate(compareHref({ ...setup, columns: setup.columns.filter((_, j) => j !== i) }), KEEP) })}
                   />
                   {c.info.problem ? (
                     <p role="alert" data-column-problem="" className="text-xs text-red-800 dark:text-red-200">
@@ -275,7 +281,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
           {cmp.columns.length > 0 ? <SummaryRow figures={cmp.columns.map((c) => ({ key: c.key, metrics: latestMetrics(c) }))} label={nameOf} /> : null}
 
           {cmp.columns.length < MAX_COLUMNS ? (
-            <AddColumn task={info.task} disabled={cmp.busy} onAdd={(modelId, route) => void navigate(compareHref({ ...setup, columns: [...setup.columns, { modelId, route }] }))} />
+            <AddColumn task={info.task} disabled={cmp.busy} onAdd={(modelId, route) => void navigate(compareHref({ ...setup, columns: [...setup.columns, { modelId, route }] }), KEEP)} />
           ) : (
             <p className="text-xs text-gray-600 dark:text-gray-400">{MAX_COLUMNS} columns is the most a comparison holds.</p>
           )}

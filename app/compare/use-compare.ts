@@ -43,6 +43,19 @@ export function initialColumns(info: CompareInfo): ColumnState[] {
   return info.columns.map((c) => ({ key: columnKey(c), info: c, overrides: {}, turns: [], result: null, busy: false }));
 }
 
+/**
+ * The columns of a new setup (a column added or removed): a column still in it keeps its
+ * conversation, result and overrides, with the server's fresh resolution of it; a new one starts
+ * empty. Nothing the visitor saw is lost by changing the setup.
+ */
+export function reconcileColumns(existing: readonly ColumnState[], info: CompareInfo): ColumnState[] {
+  const byKey = new Map(existing.map((c) => [c.key, c]));
+  return initialColumns(info).map((fresh) => {
+    const kept = byKey.get(fresh.key);
+    return kept ? { ...kept, info: fresh.info } : fresh;
+  });
+}
+
 function toMetrics(m: { timeToFirstTokenMs: number | null; tokensPerSecond: number | null; totalMs: number }, usage: { promptTokens: number | null; completionTokens: number | null; totalTokens: number | null; source: "provider" | "counted" } | null): SessionMetrics {
   return {
     timeToFirstTokenMs: m.timeToFirstTokenMs,
@@ -63,6 +76,13 @@ export interface RunInput {
 
 export function useCompare(info: CompareInfo, system: string, shared: ChatParameters) {
   const [columns, setColumns] = useState<ColumnState[]>(() => initialColumns(info));
+  // A new setup from the loader (the URL gained or lost a column) updates the columns in place,
+  // during render, so no frame shows the old set (React's "adjusting state on a prop change").
+  const [seenInfo, setSeenInfo] = useState(info);
+  if (seenInfo !== info) {
+    setSeenInfo(info);
+    setColumns((cs) => reconcileColumns(cs, info));
+  }
   const controllers = useRef(new Map<string, AbortController>());
   const deadlineTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const deadlineHit = useRef(false);

@@ -10,8 +10,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function Compare({ loaderData }: Route.ComponentProps) {
-  // Keyed by the setup: a new column or task starts a fresh comparison.
-  return <ComparePage key={loaderData.columns.map((c) => `${c.modelId}@${c.route}`).join(" ") + loaderData.task} info={loaderData} />;
+  // Keyed by the task only: adding or removing a column keeps the other columns' conversations
+  // and outputs (useCompare reconciles its columns with the new setup); a new task starts afresh.
+  return <ComparePage key={loaderData.task} info={loaderData} />;
 }
 
 export function ErrorBoundary() {

@@ -153,9 +153,14 @@ describe("compare", () => {
     await shoot("compare-image-classification");
   });
 
-  it("adds a column by searching the catalogue, offering only models and providers that can run the task", async () => {
+  it("adds a column by searching the catalogue, offering only models and providers that can run the task, and keeps what the other columns hold", async () => {
     await page.goto(`${server.url}/compare?task=text-generation&model=${COLUMNS[0]}`);
     await page.waitForFunction(() => document.querySelector("[data-add-column] input[name=q]") !== null);
+    await page.locator("textarea[name=message]").fill("warm-up");
+    await expect.poll(() => page.getByRole("button", { name: "Send to all", exact: true }).isEnabled(), { timeout: 15_000 }).toBe(true);
+    await sendToAll("keep this conversation");
+    await column(COLUMNS[0]!).locator('[data-turn="assistant"][data-status="done"]').waitFor({ timeout: 30_000 });
+    const conversation = await column(COLUMNS[0]!).locator('[role="log"]').innerText();
     await expect.poll(async () => {
       await page.locator("[data-add-column] input[name=q]").fill("Llama-3.3-70B-Instruct");
       await page.locator("[data-add-column]").getByRole("button", { name: "Search" }).click();
@@ -171,6 +176,16 @@ describe("compare", () => {
     await page.waitForURL((u) => u.search.includes("model=meta-llama/Llama-3.3-70B-Instruct@groq"));
     await page.waitForSelector('[data-column="meta-llama/Llama-3.3-70B-Instruct@groq"]');
     expect(await page.locator("[data-column]").count()).toBe(2);
+    // No data is lost: the first column's conversation is still there, the new one starts empty,
+    // and nothing was sent upstream again.
+    expect(await column(COLUMNS[0]!).locator('[role="log"]').innerText()).toBe(conversation);
+    expect(await column("meta-llama/Llama-3.3-70B-Instruct@groq").locator('[data-turn]').count()).toBe(0);
+    expect(sim.requests.filter((r) => r.path.includes("chat/completions"))).toHaveLength(1);
+    // Removing a column keeps the rest too.
+    await page.getByRole("button", { name: "Remove meta-llama/Llama-3.3-70B-Instruct on groq" }).click();
+    await page.waitForURL((u) => !u.search.includes("Llama-3.3-70B-Instruct"));
+    await expect.poll(() => page.locator("[data-column]").count()).toBe(1);
+    expect(await column(COLUMNS[0]!).locator('[role="log"]').innerText()).toBe(conversation);
     expect((await fetch(`${server.url}/api/compare/candidates?task=nope`)).status).toBe(400);
   });
 
