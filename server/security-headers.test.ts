@@ -47,9 +47,11 @@ describe("security headers", () => {
     expect(headers["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");
     expect(headers["X-Frame-Options"]).toBe("DENY");
     const permissions = headers["Permissions-Policy"] ?? "";
-    for (const feature of ["camera", "microphone", "geolocation", "payment", "usb"]) expect(permissions).toContain(`${feature}=()`);
-    // Every feature is switched off; none is granted to any origin.
-    for (const entry of permissions.split(", ")) expect(entry).toMatch(/^[a-z-]+=\(\)$/);
+    for (const feature of ["camera", "geolocation", "payment", "usb"]) expect(permissions).toContain(`${feature}=()`);
+    // The audio widgets record on this origin only.
+    expect(permissions).toContain("microphone=(self)");
+    // Every other feature is switched off, and nothing is granted to another origin.
+    for (const entry of permissions.split(", ")) expect(entry).toMatch(entry.startsWith("microphone=") ? /^microphone=\(self\)$/ : /^[a-z-]+=\(\)$/);
   });
 
   it("sets the headers on a Node response, and a later writeHead keeps them", () => {

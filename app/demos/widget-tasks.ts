@@ -17,6 +17,8 @@ export const WIDGET_FAMILIES = {
     "sentence-similarity",
     "table-question-answering",
   ],
+  audio: ["automatic-speech-recognition", "audio-classification", "audio-to-audio", "text-to-speech"],
+  tabular: ["tabular-classification", "tabular-regression"],
   vision: [
     "image-classification",
     "zero-shot-image-classification",

@@ -21,7 +21,7 @@ function nonceOf(res: Response): string {
 
 function expectSecurityHeaders(res: Response, label: string): void {
   for (const [name, value] of Object.entries(EXPECTED)) expect(res.headers.get(name), `${label}: ${name}`).toBe(value);
-  expect(res.headers.get("permissions-policy"), `${label}: permissions-policy`).toMatch(/camera=\(\).*microphone=\(\)/);
+  expect(res.headers.get("permissions-policy"), `${label}: permissions-policy`).toMatch(/camera=\(\).*microphone=\(self\)/);
   expect(res.headers.get("content-security-policy"), `${label}: content-security-policy`).toBe(contentSecurityPolicy(nonceOf(res)));
 }
 

@@ -24,6 +24,14 @@ describe("defaultInputs", () => {
     expect(inputsFromExample("table-question-answering", example("table-question-answering"), null).table[0]).toEqual(["Rank", "Name", "No.of reigns", "Combined days"]);
   });
 
+  it("tabular tasks: the Hub's structured_data columns, else the task guide's table", () => {
+    const got = defaultInputs("tabular-regression", [{ structured_data: { Height: [11.52, 12.48], Width: ["4.02", "4.3"] } }], null, null);
+    expect(got).toEqual({ source: "widgetData", inputs: { ...EMPTY_INPUTS, table: [["Height", "Width"], ["11.52", "4.02"], ["12.48", "4.3"]] } });
+    expect(defaultInputs("tabular-classification", [{ text: "not a table" }], null, null).inputs.table).toEqual([]);
+    const example = toTaskExample(TASKS_DATA["tabular-classification"]?.demo);
+    expect(defaultInputs("tabular-classification", null, example, null).inputs.table[0]).toEqual(["Glucose", "Blood Pressure ", "Skin Thickness", "Insulin", "BMI"]);
+  });
+
   it("vision tasks: zero-shot image labels from widgetData or the guide, prompts and questions from the guide", () => {
     const example = (task: string) => toTaskExample(TASKS_DATA[task as keyof typeof TASKS_DATA]?.demo);
     expect(defaultInputs("zero-shot-image-classification", [{ src: "https://x/cat.png", candidate_labels: "cat, dog" }], null, null)).toEqual({ source: "widgetData", inputs: { ...EMPTY_INPUTS, candidateLabels: ["cat", "dog"] } });
@@ -49,9 +57,10 @@ describe("tables", () => {
 });
 
 describe("toTaskExample", () => {
-  it("keeps text, chart, token and table entries and drops media", () => {
+  it("keeps text, chart, token and table entries, and media by file name", () => {
     const ex = toTaskExample({ inputs: [{ type: "img", filename: "x.png" }, { type: "text", label: "In", content: "hi" }], outputs: [{ type: "chart", data: [{ label: "A", score: 0.5 }] }] });
-    expect(ex).toEqual({ inputs: [{ type: "text", label: "In", content: "hi" }], outputs: [{ type: "chart", data: [{ label: "A", score: 0.5 }] }] });
+    expect(ex).toEqual({ inputs: [{ type: "media", kind: "image", filename: "x.png" }, { type: "text", label: "In", content: "hi" }], outputs: [{ type: "chart", data: [{ label: "A", score: 0.5 }] }] });
+    expect(toTaskExample({ inputs: [{ type: "audio", filename: "a.flac" }, { type: "img" }], outputs: [] })).toEqual({ inputs: [{ type: "media", kind: "audio", filename: "a.flac" }], outputs: [] });
     expect(toTaskExample({ inputs: [], outputs: [] })).toBeNull();
   });
 });

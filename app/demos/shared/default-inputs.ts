@@ -66,6 +66,12 @@ export function inputsFromWidgetData(task: WidgetTask, entry: unknown): WidgetIn
       const table = tableRows(entry["table"]);
       return text && table.length > 1 ? { ...EMPTY_INPUTS, text, table } : null;
     }
+    case "tabular-classification":
+    case "tabular-regression": {
+      // The Hub's tabular widgets keep their rows as columns under structured_data.
+      const table = tableRows(entry["structured_data"]);
+      return table.length > 1 ? { ...EMPTY_INPUTS, table } : null;
+    }
     default:
       return text ? { ...EMPTY_INPUTS, text } : null;
   }
@@ -87,7 +93,9 @@ export function inputsFromExample(task: WidgetTask, example: TaskExample | null,
       return { ...EMPTY_INPUTS, candidateLabels: splitLabels(first) };
     case "sentence-similarity":
       return { ...EMPTY_INPUTS, text: first, sentences: [second, ...rest].filter((s) => s !== "") };
-    case "table-question-answering": {
+    case "table-question-answering":
+    case "tabular-classification":
+    case "tabular-regression": {
       const table = entries.find((e): e is Extract<ExampleEntry, { type: "tabular" }> => e.type === "tabular");
       return { ...EMPTY_INPUTS, text: first, table: table ? table.table.map((r) => [...r]) : [] };
     }
@@ -113,7 +121,7 @@ export function defaultInputs(
   return { inputs: inputsFromExample(task, example, maskToken), source: "task" };
 }
 
-/** A TASKS_DATA demo, kept to the entry kinds a page can render (images and audio are dropped here). */
+/** A TASKS_DATA demo, kept to the entry kinds a page can render (images and audio by file name only). */
 export function toTaskExample(demo: unknown): TaskExample | null {
   if (!isRecord(demo)) return null;
   const entries = (list: unknown): ExampleEntry[] =>
@@ -131,6 +139,7 @@ export function toTaskExample(demo: unknown): TaskExample | null {
         return [{ type: "text-with-tokens", text: e["text"], tokens }];
       }
       if (e["type"] === "tabular" && Array.isArray(e["table"])) return [{ type: "tabular", table: tableRows(e["table"]) }];
+      if ((e["type"] === "img" || e["type"] === "audio") && typeof e["filename"] === "string") return [{ type: "media", kind: e["type"] === "img" ? "image" : "audio", filename: e["filename"] }];
       return [];
     });
   const example = { inputs: entries(demo["inputs"]), outputs: entries(demo["outputs"]) };

@@ -30,23 +30,26 @@ export function LabelScoreChart({ items, caption, labelHeader = "Label" }: { ite
           </div>
         ))}
       </div>
-      <table className="sr-only">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{labelHeader}</th>
-            <th scope="col">Score</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item, i) => (
-            <tr key={`${item.label}-${i}`}>
-              <th scope="row">{item.label}</th>
-              <td>{percent(item.score)}</td>
+      {/* A table ignores sr-only's width, and would widen a phone's page; its wrapper does not. */}
+      <div className="sr-only">
+        <table>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{labelHeader}</th>
+              <th scope="col">Score</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {items.map((item, i) => (
+              <tr key={`${item.label}-${i}`}>
+                <th scope="row">{item.label}</th>
+                <td>{percent(item.score)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

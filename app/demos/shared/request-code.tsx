@@ -16,7 +16,8 @@ export function RequestCode({ modelId, request }: { modelId: string; request: Wi
     <section aria-label="This request as code" data-widget-request-code="" className="space-y-2">
       <h2 className="text-lg font-semibold">This request, on this site’s API</h2>
       <p className="text-sm text-gray-700 dark:text-gray-300">The inputs and parameters set above, as the widget sends them. Put your token in place of hf_***.</p>
-      <CodeBlock html={`<pre><code>${escapeHtml(text)}</code></pre>`} text={text} title="Shell" copyDescription="the request as curl" />
+      {/* Focusable, as shiki's blocks are, so a keyboard can scroll a long line (axe scrollable-region-focusable). */}
+      <CodeBlock html={`<pre tabindex="0"><code>${escapeHtml(text)}</code></pre>`} text={text} title="Shell" copyDescription="the request as curl" />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 /** Table question answering: an editable table and a question; the answer's cells marked in the table. */
 import { useState } from "react";
 import { tableColumns } from "#app/demos/shared/default-inputs.ts";
-import { fieldCls } from "#app/demos/shared/parameters-form.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
+import { TableInput } from "#app/demos/shared/table-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { tableAnswer } from "#app/demos/text/output-shapes.ts";
@@ -11,8 +11,6 @@ export function Widget(props: WidgetProps) {
   const [query, setQuery] = useState(props.info.inputs.text);
   const [rows, setRows] = useState<string[][]>(() => (props.info.inputs.table.length > 0 ? props.info.inputs.table : [["Column 1"], [""]]));
   const [sent, setSent] = useState<string[][]>(rows);
-  const width = rows[0]?.length ?? 0;
-  const setCell = (r: number, c: number, v: string) => setRows((old) => old.map((row, i) => (i === r ? row.map((x, j) => (j === c ? v : x)) : row)));
   return (
     <WidgetFrame
       {...props}
@@ -61,40 +59,7 @@ export function Widget(props: WidgetProps) {
       }}
     >
       <TextInput label="Question" name="query" value={query} onChange={setQuery} rows={1} />
-      <fieldset className="space-y-2">
-        <legend className="mb-1 text-xs font-medium text-gray-700 dark:text-gray-300">Table (first row: column names)</legend>
-        <div className="overflow-x-auto">
-          <table className="text-xs" data-table-input="">
-            <tbody>
-              {rows.map((row, r) => (
-                <tr key={r}>
-                  {row.map((cell, c) => (
-                    <td key={c} className="p-0.5">
-                      <input
-                        aria-label={r === 0 ? `Column ${c + 1} name` : `Row ${r}, ${rows[0]?.[c] || `column ${c + 1}`}`}
-                        value={cell}
-                        onChange={(e) => setCell(r, c, e.target.value)}
-                        className={`${fieldCls} min-w-24 ${r === 0 ? "font-semibold" : ""}`}
-                      />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <div className="flex flex-wrap gap-2 text-xs">
-          <button type="button" onClick={() => setRows((old) => [...old, Array.from({ length: width }, () => "")])} className="rounded border border-gray-300 px-2 py-1 dark:border-gray-700">
-            Add row
-          </button>
-          <button type="button" onClick={() => setRows((old) => old.map((row, i) => [...row, i === 0 ? `Column ${width + 1}` : ""]))} className="rounded border border-gray-300 px-2 py-1 dark:border-gray-700">
-            Add column
-          </button>
-          <button type="button" disabled={rows.length <= 2} onClick={() => setRows((old) => old.slice(0, -1))} className="rounded border border-gray-300 px-2 py-1 disabled:opacity-50 dark:border-gray-700">
-            Remove last row
-          </button>
-        </div>
-      </fieldset>
+      <TableInput rows={rows} onChange={setRows} />
     </WidgetFrame>
   );
 }

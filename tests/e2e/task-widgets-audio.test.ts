@@ -1,0 +1,235 @@
+/**
+ * Audio task widgets in Chromium against the real server with the provider SIMULATOR: upload a
+ * real WAV or FLAC (tests/simulators/media.ts), run each audio task on the playground, check the
+ * transcript, the chart and the players, the request that reached the provider, axe light and
+ * dark, and screenshots (desktop and phone). The microphone is Chromium's fake device
+ * (--use-fake-device-for-media-stream), granted in one context and refused in another. The task
+ * guide's example stands in when nothing serves the model.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { makeFlac, makeWav } from "#tests/simulators/media.ts";
+import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+
+const SERVER_KEY = "hf_e2eServerKey0000000000";
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
+const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
+
+/** Bundled catalogue models with an hf-inference mapping for their audio task (whisper-large-v3 is in the simulator's Hub fixture with all three providers). */
+const HUB_MODELS: Array<[string, string]> = [
+  ["superb/hubert-large-superb-er", "audio-classification"],
+  ["speechbrain/sepformer-wham", "audio-to-audio"],
+  ["espnet/kan-bayashi_ljspeech_vits", "text-to-speech"],
+];
+
+let sim: ProviderSimulator;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let blocked: string[];
+
+beforeAll(async () => {
+  sim = await startProviderSimulator();
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  // Chromium's fake microphone (a beep), for this file only; permission is still asked per context.
+  browser = await launchBrowser({ args: ["--use-fake-device-for-media-stream"] });
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sim?.close();
+});
+
+async function newPage(opts: { microphone?: boolean; phone?: boolean } = {}): Promise<void> {
+  await context?.close();
+  context = await browser.newContext({ viewport: opts.phone ? { width: 390, height: 844 } : { width: 1100, height: 900 } });
+  if (opts.microphone) await context.grantPermissions(["microphone"], { origin: server.url });
+  blocked = await allowOnlyLoopback(context);
+  page = await context.newPage();
+}
+
+beforeEach(async () => {
+  sim.reset();
+  for (const [id, task] of HUB_MODELS) sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
+  await newPage();
+});
+
+async function openWidget(url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+  await page.waitForSelector("[data-task-widget] button[type=submit]");
+  await page.waitForLoadState("networkidle");
+}
+
+async function upload(name: string, bytes: Buffer, mimeType: string): Promise<void> {
+  await page.locator("[data-audio-input] input[type=file]").setInputFiles({ name, mimeType, buffer: bytes });
+  await page.locator(`[data-audio-chosen="${name}"] audio`).waitFor();
+}
+
+async function runAndWait(): Promise<string> {
+  await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
+  const result = page.locator("[data-widget-result]");
+  await page.locator("[data-widget-result], [data-widget-error]").first().waitFor({ timeout: 20_000 });
+  const error = page.locator("[data-widget-error]");
+  expect(await error.count(), (await error.count()) > 0 ? await error.innerText() : "").toBe(0);
+  expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via (hf-inference|fal-ai|replicate)$/);
+  return result.innerText();
+}
+
+async function auditAndShoot(name: string): Promise<void> {
+  const widget = page.locator("[data-task-widget]");
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const violations = await runAxe(page);
+    expect(violations, `${scheme}: ${describeViolations(violations)}`).toEqual([]);
+    await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  expect(blocked).toEqual([]);
+}
+
+function lastTaskRequest(): { originalUrl: string; bodyMedia: unknown; bodyJson: unknown } {
+  const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
+  if (!found) throw new Error(`no provider request; saw ${sim.requests.map((r) => r.originalUrl).join(", ")}`);
+  return { originalUrl: found.originalUrl, bodyMedia: found.bodyMedia, bodyJson: found.bodyJson };
+}
+
+describe("audio task widgets on the playground", () => {
+  it("automatic-speech-recognition: a FLAC upload, its player, then the transcript", async () => {
+    const model = "openai/whisper-large-v3";
+    await openWidget(`${server.url}/playground/${model}`);
+    expect(await page.locator("h1").innerText()).toBe(`Automatic Speech Recognition with ${model}`);
+    // Nothing chosen yet: Run says what is missing, in place.
+    await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
+    expect(await page.locator("[data-widget-error]").innerText()).toContain("Upload or record some audio first.");
+    await upload("hello.flac", makeFlac("hello world"), "audio/flac");
+    await page.locator("[data-task-widget] select[name=provider]").selectOption("hf-inference");
+    await runAndWait();
+    expect((await page.locator("[data-transcript]").innerText()).length).toBeGreaterThan(3);
+    expect(lastTaskRequest()).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyMedia: "flac" });
+    await auditAndShoot("automatic-speech-recognition");
+    // fal-ai takes no FLAC (3.13.1 says so before sending); a WAV goes as a data: audio_url.
+    await page.locator("[data-task-widget] select[name=provider]").selectOption("fal-ai");
+    await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
+    expect(await page.locator("[data-widget-error]").innerText()).toContain("Provider fal-ai does not support blob type audio/flac");
+    await upload("hello.wav", makeWav("hello world"), "audio/wav");
+    await runAndWait();
+    expect((await page.locator("[data-transcript]").innerText()).length).toBeGreaterThan(3);
+    expect(String((lastTaskRequest().bodyJson as { audio_url?: string }).audio_url)).toMatch(/^data:audio\/wav;base64,/);
+  });
+
+  it("a file that is not audio is refused before it is sent", async () => {
+    await openWidget(`${server.url}/playground/openai/whisper-large-v3`);
+    await page.locator("[data-audio-input] input[type=file]").setInputFiles({ name: "notes.wav", mimeType: "audio/wav", buffer: Buffer.from("just some text, not a recording") });
+    expect(await page.locator("[data-audio-problem]").innerText()).toMatch(/^This file is not a recording\. Accepted formats: /);
+    expect(await page.locator("[data-audio-chosen]").count()).toBe(0);
+  });
+
+  it("audio-classification: a WAV upload, a bar per label with a table for screen readers", async () => {
+    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await upload("clip.wav", makeWav("hello world"), "audio/wav");
+    await runAndWait();
+    const bars = await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")));
+    expect(bars.sort()).toEqual(["applause", "dog bark", "music", "silence", "speech"]);
+    expect(await page.locator("[data-widget-result] table tbody tr").count()).toBe(5);
+    expect(lastTaskRequest().bodyMedia).toBe("wav");
+    await auditAndShoot("audio-classification");
+  });
+
+  it("audio-to-audio: one player per returned track, with its label and a download", async () => {
+    await openWidget(`${server.url}/playground/speechbrain/sepformer-wham`);
+    await upload("mix.wav", makeWav("two voices"), "audio/wav");
+    await runAndWait();
+    const tracks = page.locator("[data-audio-track]");
+    expect(await tracks.evaluateAll((els) => els.map((e) => e.getAttribute("data-audio-track")))).toEqual(["speech", "noise"]);
+    expect(await tracks.locator("audio").count()).toBe(2);
+    // The players hold real FLAC the browser can read (its duration is known once loaded).
+    const duration = await tracks.first().locator("audio").evaluate(async (a: HTMLAudioElement) => {
+      if (a.readyState < 1) await new Promise((r) => a.addEventListener("loadedmetadata", r, { once: true }));
+      return a.duration;
+    });
+    expect(duration).toBeGreaterThan(0);
+    expect(await tracks.first().getByRole("link", { name: "Download speech" }).getAttribute("download")).toBe("speech.flac");
+    await auditAndShoot("audio-to-audio");
+  });
+
+  it("text-to-speech: text in, a player and a download out", async () => {
+    await openWidget(`${server.url}/playground/espnet/kan-bayashi_ljspeech_vits`);
+    expect(await page.locator("textarea[name=inputs]").inputValue()).toBe("I love audio models on the Hub!");
+    await page.locator("textarea[name=inputs]").fill("Hello there");
+    await runAndWait();
+    const out = page.locator("[data-media-output=audio]");
+    expect(await out.locator("figcaption").innerText()).toMatch(/^audio\/wav · [\d.]+ (B|KB)/);
+    const link = out.getByRole("link", { name: "Download hello-there.wav" });
+    expect(await link.getAttribute("download")).toBe("hello-there.wav");
+    expect(await link.getAttribute("href")).toMatch(/^blob:/);
+    // The player holds audio the browser can read (its duration is known once loaded).
+    const duration = await out.locator("audio").evaluate(async (a: HTMLAudioElement) => {
+      if (a.readyState < 1) await new Promise((r) => a.addEventListener("loadedmetadata", r, { once: true }));
+      return a.duration;
+    });
+    expect(duration).toBeGreaterThan(0);
+    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: "Hello there" });
+    await auditAndShoot("text-to-speech");
+  });
+
+  it("on a phone: the audio input and a result fit the screen", async () => {
+    await newPage({ phone: true });
+    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await upload("clip.wav", makeWav("phone"), "audio/wav");
+    await runAndWait();
+    // The chart's screen-reader table once widened the page by 21 px here.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await auditAndShoot("audio-classification-phone");
+  });
+});
+
+describe("recording from the microphone", () => {
+  it("records from the (fake) microphone when allowed, plays it back and classifies it", async () => {
+    await newPage({ microphone: true });
+    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await page.getByRole("button", { name: "Record from microphone" }).click();
+    const stop = page.locator("[data-recording]");
+    await stop.waitFor();
+    await page.waitForTimeout(1200);
+    await stop.click();
+    await page.locator('[data-audio-chosen^="recording."] audio').waitFor();
+    await runAndWait();
+    expect(await page.locator("[data-widget-result] [data-bar]").count()).toBe(5);
+    expect(["webm", "ogg", "mp4"]).toContain(lastTaskRequest().bodyMedia);
+    await auditAndShoot("audio-recorded");
+  });
+
+  it("says so when the visitor refuses the microphone, and keeps upload", async () => {
+    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await page.getByRole("button", { name: "Record from microphone" }).click();
+    const problem = page.locator("[data-audio-problem]");
+    await problem.waitFor();
+    expect(await problem.innerText()).toMatch(/^Microphone access was denied\. Allow it for this site in the browser’s settings, or upload a file instead\.$/);
+    await upload("clip.wav", makeWav("after refusal"), "audio/wav");
+    expect(await problem.count()).toBe(0);
+    await auditAndShoot("audio-microphone-denied");
+  });
+});
+
+describe("the task guide's example instead of a live result", () => {
+  it("speech recognition with no provider: the guide's transcript, labelled as an example", async () => {
+    const model = "FL33TW00D-HF/whisper-tiny";
+    await openWidget(`${server.url}/playground/${model}`);
+    const example = page.locator("[data-widget-example]");
+    const text = await example.innerText();
+    expect(text).toContain(EXAMPLE_LABEL);
+    expect(text).toContain("No inference provider or configured endpoint serves this model");
+    expect(text).toContain("Going along slushy country roads");
+    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
+    await auditAndShoot("audio-example-no-provider");
+  });
+});
