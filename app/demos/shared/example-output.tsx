@@ -23,6 +23,12 @@ function Entry({ entry, caption }: { entry: ExampleEntry; caption: string }) {
       return <HighlightedText text={entry.text} spans={entry.tokens.map((t) => ({ start: t.start, end: t.end, label: t.type }))} />;
     case "tabular":
       return <SimpleTable rows={entry.table} caption={caption} />;
+    case "media":
+      return (
+        <p data-example-media={entry.kind} className="rounded border border-dashed border-gray-300 px-2 py-1.5 text-xs text-gray-700 dark:border-gray-700 dark:text-gray-300">
+          {entry.kind === "image" ? "An image" : "A recording"}, <code className="break-all">{entry.filename}</code>, not shown here: the task guide keeps its media on its asset host.
+        </p>
+      );
   }
 }
 

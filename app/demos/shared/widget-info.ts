@@ -24,7 +24,9 @@ export type ExampleEntry =
   | { type: "text"; label: string; content: string }
   | { type: "chart"; data: Array<{ label: string; score: number }> }
   | { type: "text-with-tokens"; text: string; tokens: Array<{ type: string; start: number; end: number }> }
-  | { type: "tabular"; table: string[][] };
+  | { type: "tabular"; table: string[][] }
+  /** A demo image or clip: named, not shown, as the guide's media live on its asset host. */
+  | { type: "media"; kind: "image" | "audio"; filename: string };
 
 export interface TaskExample {
   inputs: ExampleEntry[];

@@ -1,0 +1,288 @@
+/**
+ * Vision task widgets in Chromium against the real server (`modelyard serve`) with the provider
+ * SIMULATOR as MODELYARD_UPSTREAM_OVERRIDE: for each vision task, upload a real image (or type a
+ * prompt), run it, and check what is drawn (the label chart, boxes over the image, masks with their
+ * legend, answers, the generated image or video with its download) and the request that reached the
+ * provider; the task guide's example when nothing serves the model; axe in light and dark; and
+ * screenshots of every widget (light and dark, desktop and phone) in test-results/screenshots/.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { makePng } from "#tests/simulators/media.ts";
+import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+
+const SERVER_KEY = "hf_e2eServerKey0000000000";
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
+const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
+const PHOTO = makePng("vision journey photo", 64);
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+
+/** Catalogue models (bundled, with an hf-inference mapping for their task) the simulator's Hub lacks. */
+const EXTRA_HUB_MODELS: Array<[string, string]> = [
+  ["openai/clip-vit-large-patch14-336", "zero-shot-image-classification"],
+  ["facebook/detr-resnet-50", "object-detection"],
+  ["facebook/detr-resnet-50-panoptic", "image-segmentation"],
+  ["nlpconnect/vit-gpt2-image-captioning", "image-to-text"],
+  ["dandelin/vilt-b32-finetuned-vqa", "visual-question-answering"],
+  ["impira/layoutlm-document-qa", "document-question-answering"],
+  ["lllyasviel/sd-controlnet-canny", "image-to-image"],
+  ["stabilityai/stable-diffusion-xl-base-1.0", "text-to-image"],
+];
+
+let sim: ProviderSimulator;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let blocked: string[];
+
+beforeAll(async () => {
+  sim = await startProviderSimulator();
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  browser = await launchBrowser();
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sim?.close();
+});
+
+beforeEach(async () => {
+  sim.reset();
+  for (const [id, task] of EXTRA_HUB_MODELS) sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  blocked = await allowOnlyLoopback(context);
+  page = await context.newPage();
+});
+
+async function openWidget(model: string, task: string): Promise<void> {
+  await page.goto(`${server.url}/playground/${model}`);
+  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+  await page.waitForSelector(`[data-task-widget=${task}] button[type=submit]`);
+  await page.waitForLoadState("networkidle");
+}
+
+async function upload(name: string, bytes: Buffer, mimeType = "image/png"): Promise<void> {
+  await page.locator("[data-image-input] input[type=file]").setInputFiles({ name, mimeType, buffer: bytes });
+  await page.locator("[data-image-name]").waitFor();
+  expect(await page.locator("[data-image-name]").innerText()).toBe(name);
+}
+
+async function runAndWait(): Promise<void> {
+  await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
+  const result = page.locator("[data-widget-result]");
+  await Promise.race([result.waitFor({ timeout: 30_000 }), page.locator("[data-widget-error]").waitFor({ timeout: 30_000 }).then(async () => {
+    throw new Error(`widget error: ${await page.locator("[data-widget-error]").innerText()}`);
+  })]);
+  expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via [\w-]+$/);
+}
+
+async function auditAndShoot(name: string): Promise<void> {
+  const widget = page.locator("[data-task-widget]");
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const violations = await runAxe(page);
+    expect(violations, `${scheme}: ${describeViolations(violations)}`).toEqual([]);
+    await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-${scheme}.png`) });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-phone-${scheme}.png`) });
+  }
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.emulateMedia({ colorScheme: "light" });
+  expect(blocked).toEqual([]);
+}
+
+type SeenRequest = ProviderSimulator["requests"][number];
+function lastTaskRequest(): SeenRequest {
+  const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
+  if (!found) throw new Error(`no provider request; saw ${sim.requests.map((r) => r.originalUrl).join(", ")}`);
+  return found;
+}
+
+describe("vision task widgets on the playground", () => {
+  it("image-classification: an uploaded image in, a bar per label out, the request as curl -F", async () => {
+    const model = "google/vit-base-patch16-224";
+    await openWidget(model, "image-classification");
+    expect(await page.locator("h1").innerText()).toBe(`Image Classification with ${model}`);
+    // Nothing to send yet, and the widget says how to give it an image.
+    expect(await page.locator("[data-image-empty]").innerText()).toContain("choose a file, drop or paste one here, or load one from a URL");
+    await upload("photo.png", PHOTO);
+    expect(await page.locator("[data-image-preview]").evaluate((img: HTMLImageElement) => img.src.startsWith("blob:") && img.naturalWidth === 64)).toBe(true);
+    await runAndWait();
+    expect(await page.locator("[data-widget-result] [data-bar]").count()).toBeGreaterThan(1);
+    expect(await page.locator("[data-widget-result] table tbody tr").count()).toBe(await page.locator("[data-widget-result] [data-bar]").count());
+    expect(lastTaskRequest().originalUrl).toBe(`https://router.huggingface.co/hf-inference/models/${model}`);
+    const code = await page.locator("[data-widget-request-code] [data-code]").innerText();
+    expect(code).toContain("-F 'inputs=@photo.png'");
+    expect(code).not.toContain('"inputs"');
+    await auditAndShoot("image-classification");
+  });
+
+  it("image input: a file that is not an image is refused by its bytes, before it is sent", async () => {
+    await openWidget("google/vit-base-patch16-224", "image-classification");
+    await page.locator("[data-image-input] input[type=file]").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: PDF });
+    expect(await page.locator("[data-image-problem]").innerText()).toBe("This file is not an image (it is PDF). Accepted formats: PNG, JPEG, GIF, WebP, BMP, TIFF.");
+    expect(await page.locator("[data-image-empty]").count()).toBe(1);
+    // An image from a URL is fetched by the browser (here this site's own), then sent as bytes.
+    await page.locator("input[name=image_url]").fill(`${server.url}/favicon.svg`);
+    await page.getByRole("button", { name: "Load URL" }).click();
+    expect(await page.locator("[data-image-problem]").innerText()).toContain("This file is not an image");
+  });
+
+  it("zero-shot-image-classification: the guide's classes as candidate labels, labels by score out", async () => {
+    await openWidget("openai/clip-vit-large-patch14-336", "zero-shot-image-classification");
+    expect(await page.locator("input[name=candidate_labels]").inputValue()).toBe("cat, dog, bird");
+    await upload("pet.png", PHOTO);
+    await page.locator("input[name=candidate_labels]").fill("cat, dog, car");
+    await runAndWait();
+    const bars = await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")));
+    expect([...bars].sort()).toEqual(["car", "cat", "dog"]);
+    expect(lastTaskRequest().bodyJson).toMatchObject({ parameters: { candidate_labels: ["cat", "dog", "car"] } });
+    await auditAndShoot("zero-shot-image-classification");
+  });
+
+  it("object-detection: boxes and labels drawn over the image, and a table of them", async () => {
+    await openWidget("facebook/detr-resnet-50", "object-detection");
+    await upload("street.png", PHOTO);
+    await runAndWait();
+    const rects = page.locator("[data-detection-overlay] rect");
+    await rects.first().waitFor();
+    const rows = await page.locator("[data-detection-table] tbody tr").count();
+    expect(rows).toBeGreaterThanOrEqual(2);
+    expect(await rects.count()).toBe(rows);
+    // The simulator's boxes are half the image wide; drawn over it, they are half its width.
+    const geometry = await page.locator("[data-detections]").evaluate((root) => {
+      const img = root.querySelector("img")!.getBoundingClientRect();
+      const box = root.querySelector("[data-detection-overlay] rect")!.getBoundingClientRect();
+      return { ratio: box.width / img.width, inside: box.left >= img.left - 2 && box.right <= img.right + 2 && box.top >= img.top - 2 && box.bottom <= img.bottom + 2 };
+    });
+    expect(geometry.inside).toBe(true);
+    expect(geometry.ratio).toBeGreaterThan(0.45);
+    expect(geometry.ratio).toBeLessThan(0.55);
+    await auditAndShoot("object-detection");
+  });
+
+  it("image-segmentation: masks over the image, a legend, and a toggle per mask", async () => {
+    await openWidget("facebook/detr-resnet-50-panoptic", "image-segmentation");
+    await upload("city.png", PHOTO);
+    await runAndWait();
+    const toggles = page.locator("[data-segment-toggle]");
+    const count = await toggles.count();
+    expect(count).toBeGreaterThanOrEqual(2);
+    expect(await page.locator("[data-segmentation] canvas[data-mask]").count()).toBe(count);
+    // Each mask was decoded and painted (some pixels tinted, none where the mask is dark).
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLCanvasElement>("canvas[data-mask]")].every((c) => c.width > 0));
+    const painted = await page.locator("canvas[data-mask]").first().evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      let visible = 0;
+      for (let i = 3; i < d.length; i += 4) if ((d[i] ?? 0) > 0) visible++;
+      return visible;
+    });
+    expect(painted).toBeGreaterThan(0);
+    const first = await toggles.first().getAttribute("data-segment-toggle");
+    await toggles.first().uncheck();
+    expect(await page.locator(`canvas[data-mask="${first}"]`).isVisible()).toBe(false);
+    await toggles.first().check();
+    expect(await page.locator(`canvas[data-mask="${first}"]`).isVisible()).toBe(true);
+    await auditAndShoot("image-segmentation");
+  });
+
+  it("image-to-text: the caption", async () => {
+    await openWidget("nlpconnect/vit-gpt2-image-captioning", "image-to-text");
+    await upload("scene.png", PHOTO);
+    await runAndWait();
+    expect(await page.locator("[data-generated-text]").innerText()).toMatch(/^a simulated photo of a .+/);
+    await auditAndShoot("image-to-text");
+  });
+
+  it("visual-question-answering: the image as the file, the question in the JSON, answers with scores", async () => {
+    await openWidget("dandelin/vilt-b32-finetuned-vqa", "visual-question-answering");
+    expect(await page.locator("input[name=question]").inputValue()).toBe("What is in this image?");
+    await upload("room.png", PHOTO);
+    await page.locator("input[name=question]").fill("Is there a cat?");
+    await runAndWait();
+    // 3.13.1's visualQuestionAnswering returns the best answer only.
+    expect(await page.locator("[data-vision-answer]").innerText()).toBe("yes");
+    expect(await page.locator("[data-widget-result]").innerText()).toMatch(/score \d+\.\d%/);
+    const body = lastTaskRequest().bodyJson as { inputs: { question: string; image: string } };
+    expect(body.inputs.question).toBe("Is there a cat?");
+    expect(Buffer.from(body.inputs.image, "base64").equals(PHOTO)).toBe(true);
+    await auditAndShoot("visual-question-answering");
+  });
+
+  it("document-question-answering: a PDF and a question, the answer with its score", async () => {
+    await openWidget("impira/layoutlm-document-qa", "document-question-answering");
+    await upload("invoice.pdf", PDF, "application/pdf");
+    // A PDF has no picture preview; its name, type and size say what will be sent.
+    expect(await page.locator("[data-image-preview]").count()).toBe(0);
+    await page.locator("input[name=question]").fill("What is the total amount?");
+    await runAndWait();
+    expect(await page.locator("[data-vision-answer]").innerText()).toBe("$1,234.00");
+    expect(await page.locator("[data-widget-result]").innerText()).toMatch(/score \d+\.\d%/);
+    await auditAndShoot("document-question-answering");
+  });
+
+  it("text-to-image: the generated image, shown and downloadable", async () => {
+    await openWidget("stabilityai/stable-diffusion-xl-base-1.0", "text-to-image");
+    expect(await page.locator("textarea[name=inputs]").inputValue()).toBe("A city above clouds, pastel colors, Victorian style");
+    await page.locator("textarea[name=inputs]").fill("A lighthouse at dawn");
+    // The simulator's fal-ai knows other apps than this model's; hf-inference answers with bytes.
+    await page.locator("[data-task-widget] select[name=provider]").selectOption("hf-inference");
+    await runAndWait();
+    expect(lastTaskRequest().originalUrl).toBe("https://router.huggingface.co/hf-inference/models/stabilityai/stable-diffusion-xl-base-1.0");
+    const img = page.locator("[data-media-output=image] img");
+    expect(await img.evaluate((el: HTMLImageElement) => el.src.startsWith("blob:") && el.naturalWidth > 0)).toBe(true);
+    const download = page.locator("[data-media-download]");
+    expect(await download.getAttribute("download")).toBe("generated-image-a-lighthouse-at-dawn.png");
+    const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+    const saved = await file.path();
+    expect(fs.readFileSync(saved).subarray(1, 4).toString("ascii")).toBe("PNG");
+    await auditAndShoot("text-to-image");
+  });
+
+  it("image-to-image: an image and a prompt in, the new image out", async () => {
+    await openWidget("lllyasviel/sd-controlnet-canny", "image-to-image");
+    await upload("sketch.png", PHOTO);
+    await page.locator("textarea[name=prompt]").fill("a watercolour");
+    await runAndWait();
+    expect(await page.locator("[data-media-output=image] img").evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(32);
+    expect(await page.locator("[data-media-download]").getAttribute("download")).toBe("transformed-sketch-png.png");
+    await auditAndShoot("image-to-image");
+  });
+
+  it("text-to-video: a video player with the generated clip, downloadable", async () => {
+    await openWidget("Lightricks/LTX-Video", "text-to-video");
+    await page.locator("textarea[name=inputs]").fill("A cat surfing a wave");
+    await runAndWait();
+    const video = page.locator("[data-media-output=video] video");
+    expect(await video.getAttribute("src")).toMatch(/^blob:/);
+    expect(await page.locator("[data-media-download]").getAttribute("download")).toBe("generated-video-a-cat-surfing-a-wave.mp4");
+    await auditAndShoot("text-to-video");
+  });
+});
+
+describe("the task guide's example instead of a live result", () => {
+  it("when no provider serves an image model", async () => {
+    await openWidget("AdamCodd/vit-base-nsfw-detector", "image-classification");
+    const example = page.locator("[data-widget-example]");
+    expect(await example.innerText()).toContain(EXAMPLE_LABEL);
+    expect(await example.innerText()).toContain("No inference provider or configured endpoint serves this model");
+    expect(await example.locator("[data-bar]").first().getAttribute("data-bar")).toBe("Egyptian cat");
+    // The guide's input image is named, not passed off as shown.
+    expect(await example.locator("[data-example-media=image]").innerText()).toContain("image-classification-input.jpeg");
+    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
+    expect(await page.locator("[data-widget-result]").count()).toBe(0);
+    await auditAndShoot("example-image-classification");
+  });
+});
