@@ -4,10 +4,12 @@
  * stop / regenerate / edit-and-resend, per-reply metrics, errors shown in place with the input
  * kept, and a refusal (with the reason) when the model's chat template failed validation.
  */
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { MAX_IMAGE_BYTES, MAX_IMAGES, messageContent } from "#app/demos/chat/image-attachments.ts";
 import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
 import { type ChatDemoInfo, routeFields } from "#app/demos/chat/demo-info.ts";
+import { checkBlob } from "#app/demos/shared/media-file.ts";
 import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 
 type Final = Extract<StreamEvent, { type: "final" }>;
@@ -18,6 +20,8 @@ interface Turn {
   content: string;
   status: "streaming" | "done" | "stopped";
   final?: Final;
+  /** Images attached to a user message, as data: URLs. */
+  images?: string[];
 }
 
 interface DemoError {
@@ -92,6 +96,8 @@ export function ChatDemo({
   const [system, setSystem] = useState("");
   const [turns, setTurns] = useState<Turn[]>([]);
   const [input, setInput] = useState("");
+  const [images, setImages] = useState<string[]>([]);
+  const [attachProblem, setAttachProblem] = useState<string | null>(null);
   const [provider, setProvider] = useState(info.providers[0]?.value ?? "");
   const [temperature, setTemperature] = useState(info.parameters.temperature.default);
   const [maxTokens, setMaxTokens] = useState(info.parameters.max_tokens.default);
@@ -118,7 +124,7 @@ export function ChatDemo({
   if (info.templateProblem) return <ChatTemplateRefusal problem={info.templateProblem} modelId={info.modelId} />;
 
   /** Runs one reply for `history` (ending with the user's message). */
-  async function run(history: Turn[], restoreInput: string) {
+  async function run(history: Turn[], restoreInput: string, restoreImages: string[] = []) {
     setError(null);
     const assistant: Turn = { id: nextId++, role: "assistant", content: "", status: "streaming" };
     setTurns([...history, assistant]);
@@ -127,7 +133,7 @@ export function ChatDemo({
     abortRef.current = controller;
     const messages = [
       ...(system.trim() ? [{ role: "system" as const, content: system.trim() }] : []),
-      ...history.map((t) => ({ role: t.role, content: t.content })),
+      ...history.map((t) => ({ role: t.role, content: t.images?.length ? messageContent(t.content, t.images) : t.content })),
     ];
     const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "text/event-stream" };
     const token = readVisitorToken();
@@ -183,6 +189,7 @@ export function ChatDemo({
       // Shown where the reply would have been; the message goes back in the box so nothing is lost.
       setTurns(history.slice(0, -1));
       setInput(restoreInput);
+      setImages(restoreImages);
       setError(failed);
       requestAnimationFrame(() => inputRef.current?.focus());
     }
@@ -191,9 +198,41 @@ export function ChatDemo({
   function send(e?: FormEvent) {
     e?.preventDefault();
     const text = input.trim();
-    if (!text || busy) return;
+    if ((!text && images.length === 0) || busy) return;
+    const attached = images;
     setInput("");
-    void run([...turns.filter((t) => t.status !== "streaming"), { id: nextId++, role: "user", content: text, status: "done" }], text);
+    setImages([]);
+    setAttachProblem(null);
+    const turn: Turn = { id: nextId++, role: "user", content: text, status: "done", ...(attached.length > 0 ? { images: attached } : {}) };
+    void run([...turns.filter((t) => t.status !== "streaming"), turn], text, attached);
+  }
+
+  /** Checks each image by its bytes and size, then keeps it as a data: URL typed by those bytes. */
+  async function attach(files: readonly File[]) {
+    let count = images.length;
+    for (const file of files) {
+      if (count >= MAX_IMAGES) return setAttachProblem(`At most ${MAX_IMAGES} images per message.`);
+      const check = await checkBlob(file, ["image"]);
+      if (!check.ok) return setAttachProblem(check.message);
+      if (file.size > MAX_IMAGE_BYTES) return setAttachProblem(`This image is ${(file.size / 1e6).toFixed(1)} MB; a chat image may be at most ${(MAX_IMAGE_BYTES / 1e6).toFixed(1)} MB.`);
+      const url = await new Promise<string>((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => (typeof reader.result === "string" ? resolve(reader.result) : reject(new Error("The image could not be read.")));
+        reader.onerror = () => reject(reader.error ?? new Error("The image could not be read."));
+        reader.readAsDataURL(file);
+      });
+      count += 1;
+      setImages((old) => [...old, url.replace(/^data:[^;,]*/, `data:${check.mime}`)]);
+    }
+    setAttachProblem(null);
+  }
+
+  function onPaste(e: ClipboardEvent<HTMLTextAreaElement>) {
+    if (!info.acceptsImages) return;
+    const files = [...e.clipboardData.files].filter((f) => f.type.startsWith("image/"));
+    if (files.length === 0) return;
+    e.preventDefault();
+    void attach(files);
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
@@ -211,7 +250,7 @@ export function ChatDemo({
     const lastUser = turns.map((t) => t.role).lastIndexOf("user");
     if (lastUser < 0 || busy) return;
     const history = turns.slice(0, lastUser + 1);
-    void run(history, history[lastUser]?.content ?? "");
+    void run(history, history[lastUser]?.content ?? "", history[lastUser]?.images ?? []);
   }
 
   function edit(index: number) {
@@ -220,6 +259,7 @@ export function ChatDemo({
     if (!turn) return;
     setTurns(turns.slice(0, index));
     setInput(turn.content);
+    setImages(turn.images ?? []);
     setError(null);
     requestAnimationFrame(() => inputRef.current?.focus());
   }
@@ -311,7 +351,14 @@ export function ChatDemo({
         {turns.map((t, i) =>
           t.role === "user" ? (
             <div key={t.id} className="group ml-6 rounded-lg bg-indigo-600 px-3 py-2 text-white" data-turn="user">
-              <p className="whitespace-pre-wrap break-words">{t.content}</p>
+              {t.images?.length ? (
+                <div className="mb-1 flex flex-wrap gap-1" data-turn-images={t.images.length}>
+                  {t.images.map((url, k) => (
+                    <img key={k} src={url} alt={`Attached image ${k + 1}`} className="h-20 max-w-[10rem] rounded object-cover" />
+                  ))}
+                </div>
+              ) : null}
+              {t.content ? <p className="whitespace-pre-wrap break-words">{t.content}</p> : null}
               <button type="button" onClick={() => edit(i)} disabled={busy} className="mt-1 text-xs text-indigo-100 underline hover:text-white disabled:opacity-50">
                 Edit and resend
               </button>
@@ -349,19 +396,63 @@ export function ChatDemo({
           value={input}
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="Message (Enter to send, Shift+Enter for a new line)"
+          onPaste={onPaste}
+          placeholder={info.acceptsImages ? "Message (Enter to send; attach or paste images)" : "Message (Enter to send, Shift+Enter for a new line)"}
           className={`${fieldCls} resize-y`}
         />
+        {info.acceptsImages ? (
+          <div className="space-y-1" data-chat-attachments="">
+            {images.length > 0 ? (
+              <ul className="flex flex-wrap gap-2" aria-label="Attached images">
+                {images.map((url, k) => (
+                  <li key={k} className="relative">
+                    <img src={url} alt={`Image ${k + 1} to send`} className="h-16 max-w-[8rem] rounded border border-gray-200 object-cover dark:border-gray-700" />
+                    <button
+                      type="button"
+                      onClick={() => setImages((old) => old.filter((_, j) => j !== k))}
+                      className="mt-0.5 block text-xs text-gray-700 underline dark:text-gray-300"
+                    >
+                      Remove image {k + 1}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {attachProblem ? (
+              <p role="alert" data-chat-attach-problem="" className="text-xs text-red-800 dark:text-red-200">
+                {attachProblem}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         <div className="flex flex-wrap items-center gap-2">
           {busy ? (
             <button type="button" onClick={stop} className="rounded-md bg-gray-800 px-3 py-1.5 font-medium text-white hover:bg-gray-700 dark:bg-gray-200 dark:text-gray-900">
               Stop
             </button>
           ) : (
-            <button type="submit" disabled={input.trim() === ""} className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
+            <button type="submit" disabled={input.trim() === "" && images.length === 0} className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
               Send
             </button>
           )}
+          {info.acceptsImages ? (
+            <label className="cursor-pointer rounded-md border border-gray-300 px-3 py-1.5 hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-900">
+              Attach image
+              <input
+                type="file"
+                name="image"
+                accept="image/png,image/jpeg,image/gif,image/webp"
+                multiple
+                disabled={busy}
+                className="sr-only"
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  e.target.value = "";
+                  void attach(files);
+                }}
+              />
+            </label>
+          ) : null}
           <button
             type="button"
             onClick={regenerate}

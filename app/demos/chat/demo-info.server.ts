@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import type { ChatDemoInfo, ChatDemoProvider, ChatParameterSpec } from "#app/demos/chat/demo-info.ts";
 import { endpointValue } from "#app/demos/chat/demo-info.ts";
+import { acceptsImages } from "#app/demos/chat/image-attachments.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { endpointsForModel } from "#app/inference/endpoints.server.ts";
 import { libraryMappings } from "#app/inference/hub-lookups.server.ts";
@@ -69,5 +70,6 @@ export function chatDemoInfo(model: CatalogModel, env: EnvLike): ChatDemoInfo | 
         : null,
     parameters: chatParameterSpecs(),
     serverKey: Object.entries(env).some(([k, v]) => (k === "HF_TOKEN" || k.startsWith("MODELYARD_PROVIDER_KEY_")) && (v ?? "").trim() !== ""),
+    acceptsImages: acceptsImages(model.pipelineTag),
   };
 }

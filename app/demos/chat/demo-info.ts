@@ -23,6 +23,8 @@ export interface ChatDemoInfo {
   parameters: { temperature: ChatParameterSpec; max_tokens: ChatParameterSpec; top_p: ChatParameterSpec };
   /** Whether the server holds a key of its own, so visitors can try without a token. */
   serverKey: boolean;
+  /** Whether messages may carry images (image-text-to-text models). */
+  acceptsImages?: boolean;
 }
 
 export function endpointValue(name: string): string {

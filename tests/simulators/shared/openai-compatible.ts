@@ -55,6 +55,16 @@ function contentText(content: unknown): string {
   return "";
 }
 
+/** The image_url parts of a message's content, each as its data: URL's media type or "url". */
+function contentImages(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part) => {
+    if (!isRecord(part) || part["type"] !== "image_url" || !isRecord(part["image_url"])) return [];
+    const url = str(part["image_url"]["url"]) ?? "";
+    return [/^data:(image\/[a-z0-9.+-]+);base64,/.exec(url)?.[1] ?? "url"];
+  });
+}
+
 interface ChatPlan {
   id: string;
   model: string;
@@ -68,7 +78,10 @@ function planChat(provider: string, model: string, body: Record<string, unknown>
   const texts = messages.map((m) => (isRecord(m) ? contentText(m["content"]) : ""));
   const lastUser = [...messages].reverse().find((m) => isRecord(m) && m["role"] === "user");
   const question = isRecord(lastUser) ? contentText(lastUser["content"]) : "";
-  const reply = `Simulated ${provider} reply from ${model}: you said "${question.length > 200 ? `${question.slice(0, 200)}...` : question}".`;
+  // A vision model's answer names the images it was shown, so a test can see they arrived.
+  const images = isRecord(lastUser) ? contentImages(lastUser["content"]) : [];
+  const shown = images.length > 0 ? ` and showed me ${images.length} image${images.length === 1 ? "" : "s"} (${images.join(", ")})` : "";
+  const reply = `Simulated ${provider} reply from ${model}: you said "${question.length > 200 ? `${question.slice(0, 200)}...` : question}"${shown}.`;
   let tokens = reply.split(/(?<=\s)/);
   const maxTokens = typeof body["max_tokens"] === "number" ? body["max_tokens"] : typeof body["max_completion_tokens"] === "number" ? body["max_completion_tokens"] : undefined;
   let finishReason: "stop" | "length" = "stop";
