@@ -138,6 +138,20 @@ describe("vision task widgets on the playground", () => {
     await page.locator("input[name=image_url]").fill(`${server.url}/favicon.svg`);
     await page.getByRole("button", { name: "Load URL" }).click();
     expect(await page.locator("[data-image-problem]").innerText()).toContain("This file is not an image");
+    // Another site's image: the page's policy keeps fetch() to this origin, so the browser reads a
+    // CORS-enabled image through a canvas (served here by the test in place of the network).
+    await page.route("https://images.example/photos/cat.png", (route) => route.fulfill({ status: 200, contentType: "image/png", headers: { "access-control-allow-origin": "*" }, body: PHOTO }));
+    const refused: string[] = [];
+    page.on("console", (m) => {
+      if (m.text().includes("Content Security Policy")) refused.push(m.text());
+    });
+    await page.locator("input[name=image_url]").fill("https://images.example/photos/cat.png");
+    await page.getByRole("button", { name: "Load URL" }).click();
+    await page.locator("[data-image-name]").waitFor();
+    expect(await page.locator("[data-image-name]").innerText()).toBe("cat.png");
+    expect(await page.locator("[data-image-preview]").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+    expect(await page.locator("[data-image-problem]").count()).toBe(0);
+    expect(refused.some((t) => t.includes("connect-src")), refused.join("\n")).toBe(true);
   });
 
   it("zero-shot-image-classification: the guide's classes as candidate labels, labels by score out", async () => {

@@ -19,6 +19,29 @@ export interface ImageInputProps {
   disabled?: boolean;
 }
 
+/** A cross-origin image read through an <img> and a canvas, as PNG; null when it fails or its site forbids reading it. */
+function imageViaCanvas(src: string): Promise<Blob | null> {
+  return new Promise((resolve) => {
+    const img = new Image();
+    img.crossOrigin = "anonymous";
+    img.onload = () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const ctx = canvas.getContext("2d");
+      if (!ctx) return resolve(null);
+      ctx.drawImage(img, 0, 0);
+      try {
+        canvas.toBlob((blob) => resolve(blob), "image/png");
+      } catch {
+        resolve(null); // a tainted canvas: the site sent no CORS header
+      }
+    };
+    img.onerror = () => resolve(null);
+    img.src = src;
+  });
+}
+
 const ACCEPT_ATTR: Readonly<Record<MediaKind, string>> = { image: "image/*", audio: "audio/*", video: "video/*", document: "application/pdf" };
 
 export function ImageInput({ label, value, onChange, accept = ["image"], disabled = false }: ImageInputProps) {
@@ -60,7 +83,11 @@ export function ImageInput({ label, value, onChange, accept = ["image"], disable
       if (!res.ok) setProblem(`The URL answered ${res.status}.`);
       else await take(await res.blob(), fileNameFromUrl(target, "image"));
     } catch {
-      setProblem("This browser could not read that URL: it may be unreachable, or its site may not let other sites read it (CORS). Download it and upload the file instead.");
+      // The page's policy lets scripts fetch only this site, but images load from anywhere: a
+      // CORS-enabled image is read through a canvas instead (re-encoded as PNG, said in its name).
+      const png = accept.includes("image") ? await imageViaCanvas(target) : null;
+      if (png) await take(png, `${fileNameFromUrl(target, "image").replace(/\.[a-z0-9]+$/i, "")}.png`);
+      else setProblem("This browser could not read that URL: it may be unreachable, or its site may not let other sites read it (CORS). Download it and upload the file instead.");
     } finally {
       setLoading(false);
     }
