@@ -8,6 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
@@ -283,6 +284,33 @@ describe("vision task widgets on the playground", () => {
     expect(await video.getAttribute("src")).toMatch(/^blob:/);
     expect(await page.locator("[data-media-download]").getAttribute("download")).toBe("generated-video-a-cat-surfing-a-wave.mp4");
     await auditAndShoot("text-to-video");
+  });
+});
+
+describe("vision widgets on the model page", () => {
+  it("the image model's page gets its widget in the demo slot, loaded after the page, within the JavaScript budget", async () => {
+    const model = "google/vit-base-patch16-224";
+    const scripts = new Map<string, Buffer>();
+    page.on("response", async (res) => {
+      if (res.request().resourceType() === "script") scripts.set(new URL(res.url()).pathname, await res.body().catch(() => Buffer.alloc(0)));
+    });
+    const html = await (await fetch(`${server.url}/${model}`)).text();
+    const initial = new Set([...html.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)].map((m) => m[1] ?? ""));
+    await page.goto(`${server.url}/${model}`);
+    await page.waitForSelector("#demo [data-task-widget=image-classification]");
+    await page.waitForLoadState("networkidle");
+    expect(await page.locator("#demo h2").innerText()).toBe("Try it: Image Classification");
+    const gzip = (paths: string[]) => paths.reduce((n, p) => n + gzipSync(scripts.get(p) ?? Buffer.alloc(0)).length, 0);
+    const initialJs = gzip([...scripts.keys()].filter((p) => initial.has(p)));
+    const lazyPaths = [...scripts.keys()].filter((p) => !initial.has(p));
+    expect(initialJs, `model page initial JS, gzip: ${initialJs} bytes`).toBeLessThanOrEqual(150 * 1024);
+    expect(lazyPaths.some((p) => /image-classification/.test(p)), lazyPaths.join(", ")).toBe(true);
+    console.log(`image model page JS (gzip): initial ${initialJs} B; loaded later ${gzip(lazyPaths)} B in ${lazyPaths.length} chunks`);
+    await page.locator("#demo [data-image-input] input[type=file]").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: PHOTO });
+    await page.locator("#demo [data-image-name]").waitFor();
+    await runAndWait();
+    expect(await page.locator("#demo [data-bar]").count()).toBeGreaterThan(1);
+    await page.locator("#demo").screenshot({ path: path.join(SHOTS, "task-widget-vision-model-page.png") });
   });
 });
 
