@@ -9,8 +9,8 @@ export function MediaOutput({ blob, contentType, kind, description }: { blob: Bl
   const name = downloadName(description, contentType);
   return (
     <figure className="space-y-2" data-media-output={kind}>
-      {kind === "image" ? <img src={url} alt={description} className="max-h-[32rem] max-w-full rounded border border-gray-200 object-contain dark:border-gray-700" /> : null}
-      {kind === "video" ? <video src={url} controls loop playsInline aria-label={description} className="max-h-[32rem] max-w-full rounded bg-black" /> : null}
+      {kind === "image" ? <img src={url} alt={description} className="h-auto w-full max-w-md rounded border border-gray-200 object-contain dark:border-gray-700" /> : null}
+      {kind === "video" ? <video src={url} controls loop playsInline aria-label={description} className="w-full max-w-md rounded bg-black" /> : null}
       {kind === "audio" ? <audio src={url} controls aria-label={description} className="w-full" /> : null}
       <figcaption className="flex flex-wrap items-center gap-2 text-xs text-gray-700 dark:text-gray-300">
         <span>

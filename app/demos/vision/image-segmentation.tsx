@@ -48,7 +48,7 @@ function Segmentation({ image, list }: { image: Blob; list: readonly Segment[] }
     <div className="flex flex-wrap items-start gap-4" data-segmentation="">
       <div className="relative inline-block max-w-full">
         {url ? (
-          <img src={url} alt={`The image sent, with ${list.length} segment masks over it (listed in the legend)`} className="block max-h-[32rem] min-w-48 max-w-full rounded [image-rendering:pixelated]" />
+          <img src={url} alt={`The image sent, with ${list.length} segment masks over it (listed in the legend)`} className="block max-h-[32rem] min-w-48 max-w-full rounded" />
         ) : null}
         <div aria-hidden="true">
           {list.map((s, i) => (

@@ -24,7 +24,7 @@ function Detections({ image, list }: { image: Blob; list: readonly Detection[] }
             src={url}
             alt={`The image sent, with ${list.length} detected object${list.length === 1 ? "" : "s"} outlined (listed in the table below)`}
             onLoad={(e) => setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
-            className="block max-h-[32rem] min-w-48 max-w-full rounded [image-rendering:pixelated]"
+            className="block max-h-[32rem] min-w-48 max-w-full rounded"
           />
         ) : null}
         <div aria-hidden="true" className="pointer-events-none absolute inset-0">
@@ -33,7 +33,8 @@ function Detections({ image, list }: { image: Blob; list: readonly Detection[] }
               r ? <rect key={i} data-box={d.label} x={`${r.x}%`} y={`${r.y}%`} width={`${r.width}%`} height={`${r.height}%`} fill="none" stroke={colour} strokeWidth={2.5} /> : null,
             )}
           </svg>
-          {rects.map(({ d, r, colour }, i) =>
+          {/* Lowest score first, so where labels overlap the likelier object's is on top. */}
+          {[...rects].reverse().map(({ d, r, colour }, i) =>
             r ? (
               <span
                 key={i}
