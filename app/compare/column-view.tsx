@@ -1,6 +1,7 @@
 /** One column of a comparison: its header, its conversation or result, its metrics and error in place. */
 import { type FormEvent, useId, useState } from "react";
 import type { CompareColumnInfo } from "#app/compare/compare-info.ts";
+import { CompareOutput, type SentInput } from "#app/compare/compare-outputs.tsx";
 import type { SessionMetrics, SessionRunError, TaskResult } from "#app/compare/session-schema.ts";
 import { formatMs } from "#app/compare/summary.ts";
 import type { ChatParameters, LiveTurn } from "#app/compare/use-compare.ts";
@@ -173,14 +174,18 @@ export function ChatColumnBody({
   );
 }
 
-/** A non-chat column's result, drawn with the task widgets' renderer. */
-export function TaskColumnBody({ result, busy, modelId }: { result: TaskResult | null; busy: boolean; modelId: string }) {
+/** A non-chat column's result, drawn with the task widget's output component. */
+export function TaskColumnBody({ task, result, sent, busy, modelId }: { task: string; result: TaskResult | null; sent: SentInput | null; busy: boolean; modelId: string }) {
   if (busy) return <p className="animate-pulse text-sm text-gray-600 dark:text-gray-400">Running…</p>;
   if (!result) return <p className="text-xs text-gray-600 dark:text-gray-400">Not run yet.</p>;
   if (result.kind === "error") return <ErrorInPlace error={result.error} />;
   return (
-    <div data-compare-result="">
-      <LabelScoreChart items={result.items} caption={`Labels by ${modelId}`} />
+    <div data-compare-result="" className="text-sm">
+      {result.kind === "label-scores" ? (
+        <LabelScoreChart items={result.items} caption={`Labels by ${modelId}`} />
+      ) : (
+        <CompareOutput task={task} output={result.output} sent={sent ?? { text: "" }} modelId={modelId} />
+      )}
       <MetricsLine metrics={result.metrics} />
     </div>
   );

@@ -2,6 +2,7 @@
 import type { ChatDemoInfo } from "#app/demos/chat/demo-info.ts";
 import type { CompareTask } from "#app/compare/compare-tasks.ts";
 import type { SessionColumn } from "#app/compare/session-schema.ts";
+import type { WidgetInputs } from "#app/demos/shared/widget-info.ts";
 
 export interface CompareColumnInfo {
   modelId: string;
@@ -21,6 +22,8 @@ export interface CompareInfo {
   problems: string[];
   /** Chat parameters' ranges and defaults (the chat demo's, from the chat-completion spec). */
   parameters: ChatDemoInfo["parameters"];
+  /** The shared input's starting values: the task widget's defaults (the first column's model's examples, else the task guide's). */
+  inputs: WidgetInputs;
   /** The gateway's deadline: the whole comparison runs under one of this length. */
   deadlineMs: number;
   serverKey: boolean;

@@ -8,14 +8,16 @@ import { AddColumn } from "#app/compare/add-column.tsx";
 import { buttonCls, ChatColumnBody, ColumnHeader, fieldCls, OverridesForm, TaskColumnBody } from "#app/compare/column-view.tsx";
 import type { CompareInfo } from "#app/compare/compare-info.ts";
 import { compareHref, MAX_COLUMNS } from "#app/compare/compare-setup.ts";
-import { COMPARE_TASKS, type CompareTask } from "#app/compare/compare-tasks.ts";
+import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, type CompareTask } from "#app/compare/compare-tasks.ts";
 import { buildSession } from "#app/compare/session-build.ts";
 import { downloadSession } from "#app/compare/session-file.ts";
 import { SessionOpener, SessionView } from "#app/compare/session-view.tsx";
 import type { Session } from "#app/compare/session-schema.ts";
 import { SummaryRow } from "#app/compare/summary-row.tsx";
-import { type ChatParameters, type ColumnState, type RunInput, useCompare } from "#app/compare/use-compare.ts";
+import { type ChatParameters, type ColumnState, type RunInput, sentInput, useCompare } from "#app/compare/use-compare.ts";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
+import { splitLabels } from "#app/demos/shared/default-inputs.ts";
+import { TextInput } from "#app/demos/shared/text-input.tsx";
 
 /**
  * Adding or removing a column is a client navigation: the loader resolves the new setup and the
@@ -24,7 +26,7 @@ import { readVisitorToken } from "#app/demos/chat/token.ts";
 const KEEP = { preventScrollReset: true } as const;
 
 function latestMetrics(c: ColumnState) {
-  if (c.result) return c.result.kind === "label-scores" ? c.result.metrics : null;
+  if (c.result) return c.result.kind === "error" ? null : c.result.metrics;
   const last = c.turns.at(-1);
   return last?.role === "assistant" && last.status === "done" ? last.metrics : null;
 }
@@ -36,13 +38,21 @@ export function ComparePage({ info }: { info: CompareInfo }) {
   const [system, setSystem] = useState("");
   const [shared, setShared] = useState<ChatParameters>({ temperature: info.parameters.temperature.default, max_tokens: info.parameters.max_tokens.default, top_p: info.parameters.top_p.default });
   const [message, setMessage] = useState("");
-  const [text, setText] = useState("");
+  const [values, setValues] = useState<CompareInputValues>(() => ({
+    text: info.inputs.text,
+    context: info.inputs.context,
+    candidateLabels: info.inputs.candidateLabels.join(", "),
+    sentences: info.inputs.sentences.join("\n"),
+  }));
+  const setValue = (name: keyof CompareInputValues) => (v: string) => setValues((old) => ({ ...old, [name]: v }));
   const [file, setFile] = useState<File | null>(null);
   const [opened, setOpened] = useState<Session | null>(null);
   const cmp = useCompare(info, system, shared);
   const setup = { task: info.task, columns: info.columns.map((c) => ({ modelId: c.modelId, route: c.route })) };
   const runnable = cmp.columns.some((c) => c.info.problem === null);
-  const input: RunInput = { text, file };
+  const input: RunInput = { values, file };
+  const inputKind = COMPARE_TASKS[info.task].input;
+  const ready = inputKind === "image" ? file !== null : info.task !== "text-generation" && buildCompareRequest(info.task, values, file).ok;
 
   function send(e?: FormEvent) {
     e?.preventDefault();
@@ -66,6 +76,19 @@ export function ComparePage({ info }: { info: CompareInfo }) {
     );
   }
 
+  /** The input the saved outputs answer: the last one sent (or the form's, when nothing ran). */
+  function savedInput() {
+    if (chat) return { text: "", fileName: null };
+    const sent = cmp.columns.find((c) => c.sent !== null)?.sent ?? sentInput(info.task, values);
+    return {
+      text: sent.text,
+      fileName: inputKind === "image" ? (file?.name ?? null) : null,
+      ...(sent.context !== undefined ? { context: sent.context } : {}),
+      ...(sent.sentences !== undefined ? { sentences: [...sent.sentences] } : {}),
+      ...(inputKind === "text-labels" ? { candidateLabels: splitLabels(values.candidateLabels) } : {}),
+    };
+  }
+
   function save() {
     const session = buildSession({
       source: "compare",
@@ -73,7 +96,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
       modelyardVersion: info.modelyardVersion,
       system,
       parameters: chat ? { ...shared } : {},
-      input: { text: chat ? "" : text, fileName: file?.name ?? null },
+      input: savedInput(),
       columns: cmp.columns.map((c) => ({ info: c.info, overrides: c.overrides, turns: c.turns, result: c.result })),
     });
     downloadSession(session, [readVisitorToken()]);
@@ -192,8 +215,8 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                     </>
                   ) : (
                     <>
-                      <TaskColumnBody result={c.result} busy={c.busy} modelId={c.info.modelId} />
-                      <button type="button" className={buttonCls} disabled={c.busy || (!text.trim() && !file)} onClick={() => cmp.rerun(c.key, input)}>
+                      <TaskColumnBody task={info.task} result={c.result} sent={c.sent} busy={c.busy} modelId={c.info.modelId} />
+                      <button type="button" className={buttonCls} disabled={c.busy || !ready} onClick={() => cmp.rerun(c.key, input)}>
                         Run this column again
                       </button>
                     </>
@@ -248,7 +271,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                 className="space-y-2 text-sm"
                 aria-label="Input for every column"
               >
-                {COMPARE_TASKS[info.task].input === "image" ? (
+                {inputKind === "image" ? (
                   <>
                     <label htmlFor={`${id}-file`} className="block text-xs font-medium text-gray-700 dark:text-gray-300">
                       Image (sent to every column)
@@ -257,10 +280,18 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                   </>
                 ) : (
                   <>
-                    <label htmlFor={`${id}-text`} className="block text-xs font-medium text-gray-700 dark:text-gray-300">
-                      Text (sent to every column)
-                    </label>
-                    <textarea id={`${id}-text`} name="inputs" rows={3} value={text} onChange={(e) => setText(e.target.value)} className={fieldCls} />
+                    <TextInput
+                      label={`${inputKind === "question-context" ? "Question" : inputKind === "sentences" ? "Source sentence" : "Text"} (sent to every column)`}
+                      name={inputKind === "question-context" ? "question" : inputKind === "sentences" ? "source_sentence" : "inputs"}
+                      value={values.text}
+                      onChange={setValue("text")}
+                      rows={inputKind === "question-context" || inputKind === "sentences" ? 1 : 3}
+                    />
+                    {inputKind === "question-context" ? <TextInput label="Context" name="context" value={values.context} onChange={setValue("context")} rows={4} /> : null}
+                    {inputKind === "text-labels" ? (
+                      <TextInput label="Candidate labels" name="candidate_labels" value={values.candidateLabels} onChange={setValue("candidateLabels")} rows={1} hint="Comma-separated, e.g. cinema, art, music" />
+                    ) : null}
+                    {inputKind === "sentences" ? <TextInput label="Sentences to compare" name="sentences" value={values.sentences} onChange={setValue("sentences")} rows={4} hint="One sentence per line" /> : null}
                   </>
                 )}
                 <div className="flex gap-2">
@@ -269,7 +300,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                       Stop all
                     </button>
                   ) : (
-                    <button type="submit" disabled={!text.trim() && !file} className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
+                    <button type="submit" disabled={!ready} className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
                       Run all
                     </button>
                   )}

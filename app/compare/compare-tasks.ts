@@ -3,13 +3,83 @@
  * (the providers' "conversational" route, streamed); the others send one input to every column
  * and draw the outputs side by side with the task widgets' renderers.
  */
+import { splitLabels } from "#app/demos/shared/default-inputs.ts";
+
 export const COMPARE_TASKS = {
   "text-generation": { label: "Chat", mappingTask: "conversational", input: "chat" },
   "text-classification": { label: "Text Classification", mappingTask: "text-classification", input: "text" },
+  "zero-shot-classification": { label: "Zero-Shot Classification", mappingTask: "zero-shot-classification", input: "text-labels" },
+  "token-classification": { label: "Token Classification", mappingTask: "token-classification", input: "text" },
+  "question-answering": { label: "Question Answering", mappingTask: "question-answering", input: "question-context" },
+  "fill-mask": { label: "Fill-Mask", mappingTask: "fill-mask", input: "text" },
+  summarization: { label: "Summarization", mappingTask: "summarization", input: "text" },
+  translation: { label: "Translation", mappingTask: "translation", input: "text" },
+  "feature-extraction": { label: "Feature Extraction", mappingTask: "feature-extraction", input: "text" },
+  "sentence-similarity": { label: "Sentence Similarity", mappingTask: "sentence-similarity", input: "sentences" },
   "image-classification": { label: "Image Classification", mappingTask: "image-classification", input: "image" },
-} as const satisfies Record<string, { label: string; mappingTask: string; input: "chat" | "text" | "image" }>;
+} as const satisfies Record<string, { label: string; mappingTask: string; input: CompareInputKind }>;
+
+/**
+ * The input form a task shows once for every column: a chat box, one text, an image, a question
+ * with its context, a text with candidate labels, or a source sentence with sentences to compare.
+ */
+export type CompareInputKind = "chat" | "text" | "image" | "question-context" | "text-labels" | "sentences";
+
+/** What the shared input form holds (each task reads the fields its input kind shows). */
+export interface CompareInputValues {
+  text: string;
+  context: string;
+  /** Comma-separated. */
+  candidateLabels: string;
+  /** One per line. */
+  sentences: string;
+}
+
+const lines = (text: string) => text.split("\n").map((s) => s.trim()).filter((s) => s !== "");
+
+/**
+ * The request body's `inputs` and `parameters` for a non-chat task, as the task's widget builds
+ * them, or what is missing. An image goes as the file, beside no `inputs`.
+ */
+export function buildCompareRequest(
+  task: Exclude<CompareTask, "text-generation">,
+  v: CompareInputValues,
+  file: Blob | null,
+): { ok: true; inputs?: unknown; parameters?: Record<string, unknown>; file?: Blob } | { ok: false; message: string } {
+  const kind: CompareInputKind = COMPARE_TASKS[task].input;
+  switch (kind) {
+    case "image":
+      return file ? { ok: true, file } : { ok: false, message: "Choose an image." };
+    case "question-context":
+      return v.text.trim() && v.context.trim() ? { ok: true, inputs: { question: v.text, context: v.context } } : { ok: false, message: "Give a question and a context." };
+    case "text-labels": {
+      const candidates = splitLabels(v.candidateLabels);
+      if (!v.text.trim()) return { ok: false, message: "Type some text to classify." };
+      return candidates.length > 0 ? { ok: true, inputs: v.text, parameters: { candidate_labels: candidates } } : { ok: false, message: "Give at least one candidate label." };
+    }
+    case "sentences": {
+      const sentences = lines(v.sentences);
+      return v.text.trim() && sentences.length > 0 ? { ok: true, inputs: { source_sentence: v.text, sentences } } : { ok: false, message: "Give a source sentence and at least one sentence to compare." };
+    }
+    default:
+      return v.text.trim() ? { ok: true, inputs: v.text } : { ok: false, message: "Type some text first." };
+  }
+}
+
+/** The sentences a sentence-similarity answer scores, in order. */
+export const comparedSentences = lines;
 
 export type CompareTask = keyof typeof COMPARE_TASKS;
+
+/** Tasks whose answer is a label chart, kept in a session as normalised label-scores. */
+export const LABEL_SCORE_TASKS = ["text-classification", "image-classification"] as const satisfies readonly CompareTask[];
+export type LabelScoreTask = (typeof LABEL_SCORE_TASKS)[number];
+/** Tasks whose answer is kept as it came and drawn by the widget's output component (compare-outputs.tsx). */
+export type OutputTask = Exclude<CompareTask, "text-generation" | LabelScoreTask>;
+
+export function isLabelScoreTask(task: CompareTask): task is LabelScoreTask {
+  return (LABEL_SCORE_TASKS as readonly string[]).includes(task);
+}
 
 export const DEFAULT_COMPARE_TASK: CompareTask = "text-generation";
 

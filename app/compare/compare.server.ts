@@ -11,13 +11,17 @@ import type { CompareCandidate, CompareColumnInfo, CompareInfo } from "#app/comp
 import { parseCompareSetup } from "#app/compare/compare-setup.ts";
 import { COMPARE_TASKS, type CompareTask } from "#app/compare/compare-tasks.ts";
 import { modelyardVersion } from "#app/compare/version.server.ts";
+import { TASKS_DATA } from "@huggingface/tasks";
 import { chatParameterSpecs } from "#app/demos/chat/demo-info.server.ts";
+import { defaultInputs, EMPTY_INPUTS, toTaskExample } from "#app/demos/shared/default-inputs.ts";
+import type { WidgetInputs } from "#app/demos/shared/widget-info.ts";
 import { hasServerKey, widgetProviders } from "#app/demos/task-widget-info.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { readGatewayConfig } from "#app/inference/gateway-config.server.ts";
 import { getInferenceSnippetsFor } from "#app/snippets/inference-snippets.ts";
+import { toModelData } from "#app/snippets/model-data.ts";
 
 /** The providers and endpoints that can run `task` for the model (the widgets' own list). */
 export function columnChoices(model: CatalogModel, task: CompareTask, env: EnvLike): Array<{ route: string; label: string }> {
@@ -49,12 +53,24 @@ function snippetFor(model: CatalogModel, task: CompareTask, route: string): Comp
   }
 }
 
+/**
+ * The shared input's starting values, as the task's widget would start: the first column's model's
+ * own examples when it has them, else the task guide's demo. Chat starts empty.
+ */
+function startingInputs(task: CompareTask, firstModel: CatalogModel | null): WidgetInputs {
+  if (task === "text-generation") return EMPTY_INPUTS;
+  const example = toTaskExample(TASKS_DATA[task]?.demo);
+  const maskToken = task === "fill-mask" ? (firstModel ? (toModelData(firstModel).mask_token ?? null) : null) : null;
+  return defaultInputs(task, firstModel?.widgetData ?? null, example, maskToken).inputs;
+}
+
 export async function loadCompare(url: URL, env: EnvLike): Promise<CompareInfo> {
   const { setup, problems } = parseCompareSetup(url.searchParams);
   const db = getDb().db;
+  const models = await Promise.all(setup.columns.map(({ modelId }) => getModelById(db, modelId)));
   const columns = await Promise.all(
-    setup.columns.map(async ({ modelId, route }): Promise<CompareColumnInfo> => {
-      const model = await getModelById(db, modelId);
+    setup.columns.map(async ({ modelId, route }, i): Promise<CompareColumnInfo> => {
+      const model = models[i];
       const base = { modelId, route, label: route.startsWith("endpoint:") ? route.slice("endpoint:".length) : route, snippet: null };
       if (!model) return { ...base, problem: `There is no model “${modelId}” in this catalogue.` };
       const choices = columnChoices(model, setup.task, env);
@@ -72,6 +88,7 @@ export async function loadCompare(url: URL, env: EnvLike): Promise<CompareInfo> 
     columns,
     problems,
     parameters: chatParameterSpecs(),
+    inputs: startingInputs(setup.task, models.find((m) => m !== undefined && m !== null) ?? null),
     deadlineMs: readGatewayConfig(env).deadlineMs,
     serverKey: hasServerKey(env),
     modelyardVersion: modelyardVersion(),

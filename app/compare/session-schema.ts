@@ -51,9 +51,27 @@ export const turnSchema = z.strictObject({
 
 export const labelScoreSchema = z.strictObject({ label: shortText(500), score: z.number().min(0).max(1) });
 
+/** Bytes of a task's answer as JSON; a larger one is not a file Modelyard wrote. */
+export const MAX_OUTPUT_JSON = 1_000_000;
+
+/**
+ * A task's answer as the provider gave it (entities, an answer span, candidates, a vector...). The
+ * widgets' renderers check its shape before drawing it and show anything else as JSON text, so
+ * the schema bounds only its size.
+ */
+const taskOutput = z.unknown().refine((v) => {
+  try {
+    const json = JSON.stringify(v);
+    return typeof json === "string" && json.length <= MAX_OUTPUT_JSON;
+  } catch {
+    return false;
+  }
+}, `is not JSON of at most ${MAX_OUTPUT_JSON} bytes`);
+
 /** One run of a non-chat task: its output as the page drew it, or its error. */
 export const taskResultSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("label-scores"), items: z.array(labelScoreSchema).max(1_000), metrics: metricsSchema }),
+  z.strictObject({ kind: z.literal("output"), output: taskOutput, metrics: metricsSchema }),
   z.strictObject({ kind: z.literal("error"), error: runErrorSchema }),
 ]);
 
@@ -81,6 +99,10 @@ export const sessionInputSchema = z.strictObject({
   text: shortText(MAX_TEXT),
   /** The name of the image or file that was sent; the bytes are not kept in the file. */
   fileName: shortText(300).nullable(),
+  /** Tasks with more than one input: QA's context, zero-shot's candidate labels, the sentences compared. */
+  context: shortText(MAX_TEXT).optional(),
+  candidateLabels: z.array(shortText(500)).max(100).optional(),
+  sentences: z.array(shortText(10_000)).max(100).optional(),
 });
 
 export const sessionSchema = z.strictObject({

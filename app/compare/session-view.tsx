@@ -3,7 +3,7 @@
  * running anything. Everything in it is rendered as text (replies through the chat demo's
  * text-node markdown), so a hostile file's strings stay inert.
  */
-import { type ChangeEvent, useId, useState } from "react";
+import { type ChangeEvent, Fragment, useId, useState } from "react";
 import { buttonCls, ChatColumnBody, ColumnHeader, ErrorInPlace, TaskColumnBody } from "#app/compare/column-view.tsx";
 import { compareHref } from "#app/compare/compare-setup.ts";
 import { isCompareTask } from "#app/compare/compare-tasks.ts";
@@ -80,6 +80,18 @@ export function SessionView({ session, onClose }: { session: Session; onClose: (
               <dd className="whitespace-pre-wrap break-words">{session.input.text}</dd>
             </>
           ) : null}
+          {[
+            ["Context", session.input.context],
+            ["Candidate labels", session.input.candidateLabels?.join(", ")],
+            ["Sentences compared", session.input.sentences?.join("\n")],
+          ].map(([name, value]) =>
+            value ? (
+              <Fragment key={name}>
+                <dt className="font-medium">{name}</dt>
+                <dd className="whitespace-pre-wrap break-words">{value}</dd>
+              </Fragment>
+            ) : null,
+          )}
           {session.input.fileName ? (
             <>
               <dt className="font-medium">File sent</dt>
@@ -101,7 +113,7 @@ export function SessionView({ session, onClose }: { session: Session; onClose: (
               </p>
             ) : null}
             {c.turns.length > 0 ? <ChatColumnBody turns={c.turns.map((t) => ({ ...t, id: newTurnId() }))} busy={false} readOnly /> : null}
-            {c.result ? c.result.kind === "error" ? <ErrorInPlace error={c.result.error} /> : <TaskColumnBody result={c.result} busy={false} modelId={c.modelId} /> : null}
+            {c.result ? c.result.kind === "error" ? <ErrorInPlace error={c.result.error} /> : <TaskColumnBody task={session.task} result={c.result} sent={session.input} busy={false} modelId={c.modelId} /> : null}
             {c.snippet ? (
               <details className="text-xs">
                 <summary className="cursor-pointer select-none">Code ({c.snippet.client})</summary>

@@ -13,6 +13,7 @@ const info = (columns: CompareColumnInfo[]): CompareInfo => ({
     max_tokens: { min: 1, max: 4096, step: 1, default: 512, description: "" },
     top_p: { min: 0, max: 1, step: 0.01, default: 1, description: "" },
   },
+  inputs: { text: "", context: "", candidateLabels: [], sentences: [], table: [] },
   deadlineMs: 60_000,
   serverKey: false,
   modelyardVersion: "0.0.0",

@@ -7,7 +7,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
-import { COMPARE_TASKS } from "#app/compare/compare-tasks.ts";
+import type { SentInput } from "#app/compare/compare-outputs.tsx";
+import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, comparedSentences, isLabelScoreTask } from "#app/compare/compare-tasks.ts";
 import type { SessionMetrics, SessionRunError, SessionTurn, TaskResult } from "#app/compare/session-schema.ts";
 import { routeFields } from "#app/demos/chat/demo-info.ts";
 import { runInference } from "#app/demos/shared/run-inference.ts";
@@ -31,6 +32,8 @@ export interface ColumnState {
   overrides: Partial<ChatParameters>;
   turns: LiveTurn[];
   result: TaskResult | null;
+  /** The shared input `result` answers (QA's context, the sentences scored...). */
+  sent: SentInput | null;
   busy: boolean;
 }
 
@@ -40,7 +43,7 @@ export const newTurnId = () => nextId++;
 export const columnKey = (c: { modelId: string; route: string }) => `${c.modelId}@${c.route}`;
 
 export function initialColumns(info: CompareInfo): ColumnState[] {
-  return info.columns.map((c) => ({ key: columnKey(c), info: c, overrides: {}, turns: [], result: null, busy: false }));
+  return info.columns.map((c) => ({ key: columnKey(c), info: c, overrides: {}, turns: [], result: null, sent: null, busy: false }));
 }
 
 /**
@@ -69,9 +72,15 @@ function toMetrics(m: { timeToFirstTokenMs: number | null; tokensPerSecond: numb
 }
 
 export interface RunInput {
-  /** Non-chat tasks: the text, or the file (image classification). */
-  text: string;
+  /** Non-chat tasks: the shared form's values, and the file (image tasks). */
+  values: CompareInputValues;
   file: File | null;
+}
+
+/** What a run's answer refers to, as it is drawn and saved. */
+export function sentInput(task: CompareInfo["task"], v: CompareInputValues): SentInput {
+  const kind = COMPARE_TASKS[task].input;
+  return { text: v.text, ...(kind === "question-context" ? { context: v.context } : {}), ...(kind === "sentences" ? { sentences: comparedSentences(v.sentences) } : {}) };
 }
 
 export function useCompare(info: CompareInfo, system: string, shared: ChatParameters) {
@@ -154,15 +163,26 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
 
   /** One run of a non-chat task for a column. */
   async function runTask(column: ColumnState, input: RunInput) {
-    if (column.info.problem || controllers.current.has(column.key)) return;
+    const task = info.task;
+    if (task === "text-generation" || column.info.problem || controllers.current.has(column.key)) return;
+    const built = buildCompareRequest(task, input.values, input.file);
+    if (!built.ok) {
+      patch(column.key, (c) => ({ ...c, result: { kind: "error", error: { code: "invalid_input", message: built.message, hint: null } } }));
+      return;
+    }
     armDeadline();
     const controller = new AbortController();
     controllers.current.set(column.key, controller);
-    patch(column.key, (c) => ({ ...c, result: null, busy: true }));
-    const task = info.task;
+    patch(column.key, (c) => ({ ...c, result: null, sent: sentInput(task, input.values), busy: true }));
     const outcome = await runInference({
-      body: { model: column.info.modelId, task, ...routeFields(column.info.route), ...(input.file ? {} : { inputs: input.text }) },
-      ...(input.file ? { file: input.file } : {}),
+      body: {
+        model: column.info.modelId,
+        task,
+        ...routeFields(column.info.route),
+        ...(built.inputs !== undefined ? { inputs: built.inputs } : {}),
+        ...(built.parameters ? { parameters: built.parameters } : {}),
+      },
+      ...(built.file ? { file: built.file } : {}),
       signal: controller.signal,
     });
     finish(column.key);
@@ -170,7 +190,9 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     if (outcome.kind === "json") {
       const items = labelScores(outcome.output);
       const metrics = toMetrics({ timeToFirstTokenMs: null, tokensPerSecond: null, totalMs: outcome.metrics.elapsedMs }, null);
-      result = items
+      result = !isLabelScoreTask(task)
+        ? { kind: "output", output: outcome.output, metrics }
+        : items
         ? { kind: "label-scores", items: items.map((i) => ({ label: i.label, score: Math.max(0, Math.min(1, i.score)) })), metrics }
         : { kind: "error", error: { code: "unexpected_answer", message: `The answer is not the label-and-score list ${COMPARE_TASKS[task].label.toLowerCase()} returns.`, hint: null } };
     } else if (outcome.kind === "error") result = { kind: "error", error: { code: outcome.error.code, message: outcome.error.message, hint: outcome.error.hint } };

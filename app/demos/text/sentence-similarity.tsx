@@ -7,6 +7,12 @@ import { similarityScores } from "#app/demos/text/output-shapes.ts";
 
 const lines = (text: string) => text.split("\n").map((s) => s.trim()).filter((s) => s !== "");
 
+/** One score per compared sentence (the widget's and /compare's). */
+export function SentenceSimilarityOutput({ output, sentences }: { output: unknown; sentences: readonly string[] }) {
+  const items = similarityScores(output, sentences);
+  return items ? <LabelScoreChart items={items} caption="Similarity to the source sentence" labelHeader="Sentence" /> : <RawOutput value={output} />;
+}
+
 export function Widget(props: WidgetProps) {
   const [source, setSource] = useState(props.info.inputs.text);
   const [others, setOthers] = useState(props.info.inputs.sentences.join("\n"));
@@ -20,10 +26,7 @@ export function Widget(props: WidgetProps) {
         return { ok: true, inputs: { source_sentence: source, sentences } };
       }}
       onRun={() => setSent(lines(others))}
-      render={(r) => {
-        const items = r.kind === "json" ? similarityScores(r.output, sent) : null;
-        return items ? <LabelScoreChart items={items} caption="Similarity to the source sentence" labelHeader="Sentence" /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
-      }}
+      render={(r) => <SentenceSimilarityOutput output={r.kind === "json" ? r.output : null} sentences={sent} />}
     >
       <TextInput label="Source sentence" name="source_sentence" value={source} onChange={setSource} rows={1} />
       <TextInput label="Sentences to compare" name="sentences" value={others} onChange={setOthers} rows={4} hint="One sentence per line" />

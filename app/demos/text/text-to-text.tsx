@@ -5,23 +5,25 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
 
+/** The summary or translation (the widget's and /compare's). */
+export function TextToTextOutput({ output, task }: { output: unknown; task: "summarization" | "translation" }) {
+  const out = generatedText(output, task === "translation" ? "translation_text" : "summary_text");
+  return out !== null ? (
+    <p className="whitespace-pre-wrap break-words" data-generated-text="">
+      {out}
+    </p>
+  ) : (
+    <RawOutput value={output} />
+  );
+}
+
 export function Widget(props: WidgetProps) {
   const [text, setText] = useState(props.info.inputs.text);
-  const key = props.info.task === "translation" ? "translation_text" : "summary_text";
   return (
     <WidgetFrame
       {...props}
       build={() => (text.trim() ? { ok: true, inputs: text } : { ok: false, message: "Type some text first." })}
-      render={(r) => {
-        const out = r.kind === "json" ? generatedText(r.output, key) : null;
-        return out !== null ? (
-          <p className="whitespace-pre-wrap break-words" data-generated-text="">
-            {out}
-          </p>
-        ) : (
-          <RawOutput value={r.kind === "json" ? r.output : null} />
-        );
-      }}
+      render={(r) => <TextToTextOutput output={r.kind === "json" ? r.output : null} task={props.info.task === "translation" ? "translation" : "summarization"} />}
     >
       <TextInput label={props.info.task === "translation" ? "Text to translate" : "Text to summarise"} name="inputs" value={text} onChange={setText} rows={props.info.task === "translation" ? 3 : 6} />
     </WidgetFrame>

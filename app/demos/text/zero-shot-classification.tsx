@@ -6,6 +6,12 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { zeroShotScores } from "#app/demos/text/output-shapes.ts";
 
+/** The candidate labels by score (the widget's and /compare's). */
+export function ZeroShotOutput({ output }: { output: unknown }) {
+  const items = zeroShotScores(output);
+  return items ? <LabelScoreChart items={items} caption="Candidate labels by score" /> : <RawOutput value={output} />;
+}
+
 export function Widget(props: WidgetProps) {
   const [text, setText] = useState(props.info.inputs.text);
   const [labels, setLabels] = useState(props.info.inputs.candidateLabels.join(", "));
@@ -19,10 +25,7 @@ export function Widget(props: WidgetProps) {
         if (candidates.length === 0) return { ok: false, message: "Give at least one candidate label." };
         return { ok: true, inputs: text, parameters: { candidate_labels: candidates } };
       }}
-      render={(r) => {
-        const items = r.kind === "json" ? zeroShotScores(r.output) : null;
-        return items ? <LabelScoreChart items={items} caption="Candidate labels by score" /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
-      }}
+      render={(r) => <ZeroShotOutput output={r.kind === "json" ? r.output : null} />}
     >
       <TextInput label="Text" name="inputs" value={text} onChange={setText} />
       <TextInput label="Candidate labels" name="candidate_labels" value={labels} onChange={setLabels} rows={1} hint="Comma-separated, e.g. cinema, art, music" />

@@ -1,0 +1,45 @@
+/**
+ * How each non-chat task's answer (other than a label chart, which the page keeps as label-scores)
+ * is drawn in a column: the task widget's own output component,
+ * given the answer and the shared input it answers. One entry per task, so a task joins /compare
+ * with its row in COMPARE_TASKS (input and request) and its row here (rendering).
+ */
+import type { ReactNode } from "react";
+import type { OutputTask } from "#app/compare/compare-tasks.ts";
+import { FeatureExtractionOutput } from "#app/demos/text/feature-extraction.tsx";
+import { FillMaskOutput } from "#app/demos/text/fill-mask.tsx";
+import { QuestionAnsweringOutput } from "#app/demos/text/question-answering.tsx";
+import { SentenceSimilarityOutput } from "#app/demos/text/sentence-similarity.tsx";
+import { TextToTextOutput } from "#app/demos/text/text-to-text.tsx";
+import { TokenClassificationOutput } from "#app/demos/text/token-classification.tsx";
+import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
+
+/** The shared input a column's answer refers to, as it was sent (and as a session keeps it). */
+export interface SentInput {
+  text: string;
+  context?: string | undefined;
+  sentences?: readonly string[] | undefined;
+}
+
+export interface OutputProps {
+  output: unknown;
+  sent: SentInput;
+  modelId: string;
+}
+
+export const COMPARE_OUTPUTS = {
+  "zero-shot-classification": ({ output }) => <ZeroShotOutput output={output} />,
+  "token-classification": ({ output, sent }) => <TokenClassificationOutput output={output} text={sent.text} />,
+  "question-answering": ({ output, sent }) => <QuestionAnsweringOutput output={output} context={sent.context ?? ""} />,
+  "fill-mask": ({ output }) => <FillMaskOutput output={output} />,
+  summarization: ({ output }) => <TextToTextOutput output={output} task="summarization" />,
+  translation: ({ output }) => <TextToTextOutput output={output} task="translation" />,
+  "feature-extraction": ({ output }) => <FeatureExtractionOutput output={output} />,
+  "sentence-similarity": ({ output, sent }) => <SentenceSimilarityOutput output={output} sentences={sent.sentences ?? []} />,
+} as const satisfies Record<OutputTask, (p: OutputProps) => ReactNode>;
+
+/** A saved or live answer for `task` (a session from elsewhere may name a task this page does not draw). */
+export function CompareOutput({ task, ...props }: OutputProps & { task: string }) {
+  const draw = Object.hasOwn(COMPARE_OUTPUTS, task) ? COMPARE_OUTPUTS[task as keyof typeof COMPARE_OUTPUTS] : null;
+  return draw ? draw(props) : null;
+}

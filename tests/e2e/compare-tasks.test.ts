@@ -1,0 +1,125 @@
+/**
+ * /compare on text tasks beyond classification, in Chromium against the real server with the
+ * provider SIMULATOR upstream: question answering (the answer highlighted in the shared context,
+ * per column) and token classification (entities highlighted per column), saved as a session
+ * and opened again without re-running. Axe on each page; screenshots light and dark.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { runAxe } from "#tests/e2e/support/page-audit.ts";
+import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+
+const SERVER_KEY = "hf_e2eServerKey0000000000";
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
+const QA = ["deepset/bert-base-uncased-squad2@hf-inference", "deepset/roberta-base-squad2@hf-inference"];
+const NER = ["Babelscape/wikineural-multilingual-ner@hf-inference", "Davlan/bert-base-multilingual-cased-ner-hrl@hf-inference"];
+
+let sim: ProviderSimulator;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let blocked: string[];
+
+beforeAll(async () => {
+  sim = await startProviderSimulator();
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sim?.close();
+});
+
+beforeEach(async () => {
+  sim.reset();
+  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"])];
+  for (const [spec, task] of models) {
+    const id = spec.slice(0, spec.indexOf("@"));
+    sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
+  }
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  blocked = await allowOnlyLoopback(context);
+  page = await context.newPage();
+});
+
+const column = (spec: string) => page.locator(`[data-column="${spec}"]`);
+
+async function openCompare(task: string, columns: readonly string[], field: string, value: string): Promise<void> {
+  await page.goto(`${server.url}/compare?task=${task}&${columns.map((c) => `model=${c}`).join("&")}`);
+  await page.waitForSelector("[data-compare-columns]");
+  // Hydrated once a filled form enables Run all.
+  await expect.poll(async () => {
+    await page.locator(`[name=${field}]`).fill(value);
+    return page.getByRole("button", { name: "Run all" }).isEnabled();
+  }, { timeout: 15_000 }).toBe(true);
+}
+
+async function shoot(name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-desktop-${scheme}.png`), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+describe("/compare on more text tasks", () => {
+  it("question answering: one question and context to every column, each answer highlighted in the context", async () => {
+    await openCompare("question-answering", QA, "question", "Where do I live?");
+    await page.locator("textarea[name=context]").fill("My name is Clara and I live in Berkeley.");
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const c of QA) {
+      await column(c).locator("[data-compare-result] [data-qa-answer]").waitFor({ timeout: 30_000 });
+      const answer = await column(c).locator("[data-qa-answer]").innerText();
+      expect(answer).toBe("Berkeley");
+      expect(await column(c).locator("[data-compare-result] mark").first().evaluate((e) => e.firstChild?.textContent)).toBe(answer);
+      expect(await column(c).locator("[data-compare-metrics]").innerText()).toMatch(/^total [\d.]+ m?s$/);
+    }
+    const sent = sim.requests.filter((r) => r.path.includes("squad2"));
+    expect(sent).toHaveLength(2);
+    expect(sent.every((r) => JSON.stringify(r.bodyJson).includes("My name is Clara"))).toBe(true);
+    expect(await runAxe(page)).toEqual([]);
+    expect(blocked).toEqual([]);
+    await shoot("compare-question-answering");
+  });
+
+  it("token classification: entities highlighted per column, saved and opened again without re-running", async () => {
+    await openCompare("token-classification", NER, "inputs", "my friend Sarah lives in London");
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const c of NER) {
+      await column(c).locator("[data-compare-result] mark").first().waitFor({ timeout: 30_000 });
+      const marks = await column(c).locator("[data-compare-result] mark").evaluateAll((els) => els.map((e) => e.firstChild?.textContent));
+      expect(marks).toEqual(["Sarah", "London"]);
+    }
+    expect(await runAxe(page)).toEqual([]);
+    await shoot("compare-token-classification");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Save session" }).click()]);
+    const file = path.join(server.dir, "ner-session.json");
+    await download.saveAs(file);
+    const saved = JSON.parse(fs.readFileSync(file, "utf8")) as { task: string; input: { text: string }; columns: Array<{ result: { kind: string; output: unknown } | null }> };
+    expect(saved.task).toBe("token-classification");
+    expect(saved.input.text).toBe("my friend Sarah lives in London");
+    expect(saved.columns.map((c) => c.result?.kind)).toEqual(["output", "output"]);
+
+    await page.goto(`${server.url}/compare`);
+    await page.waitForFunction(() => document.querySelector("[data-open-session]") !== null);
+    await expect.poll(async () => {
+      sim.reset();
+      await page.locator("[data-open-session]").setInputFiles(file);
+      return page.locator("[data-session-view]").count();
+    }, { timeout: 15_000 }).toBe(1);
+    const reopened = await page.locator("[data-session-column]").first().locator("mark").evaluateAll((els) => els.map((e) => e.firstChild?.textContent));
+    expect(reopened).toEqual(["Sarah", "London"]);
+    expect(sim.requests.filter((r) => r.path.includes("ner"))).toEqual([]);
+    expect(await runAxe(page)).toEqual([]);
+  });
+});
