@@ -1,3 +1,4 @@
+import "#app/utils/zod-browser.ts";
 import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";

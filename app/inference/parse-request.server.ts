@@ -61,7 +61,7 @@ export async function parseInferenceRequest(source: RequestBodySource, maxBodyBy
   }
   if (/^multipart\/form-data\b/i.test(contentType)) {
     const boundary = boundaryOf(contentType);
-    if (boundary === null) throw new GatewayError({ status: 400, code: "invalid_request", message: "A multipart/form-data Content-Type needs a boundary parameter." });
+    if (boundary === null) throw new GatewayError({ status: 400, code: "invalid_request", message: "A multipart/form-data Content-Type needs a boundary parameter.", field: "Content-Type" });
     const form = await readOrRefuse(() => source.readMultipart(boundary, maxBodyBytes));
     return { body: parseBody(form.request ?? "", REQUEST_FIELD), file: form.file };
   }
