@@ -11,6 +11,7 @@ import { readVisitorToken } from "#app/demos/chat/token.ts";
 import { type ChatDemoInfo, routeFields } from "#app/demos/chat/demo-info.ts";
 import { checkBlob } from "#app/demos/shared/media-file.ts";
 import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
+import { DemoErrorAlert } from "#app/demos/shared/demo-error.tsx";
 
 type Final = Extract<StreamEvent, { type: "final" }>;
 
@@ -371,17 +372,7 @@ export function ChatDemo({
             </div>
           ),
         )}
-        {error ? (
-          <div role="alert" data-chat-error={error.code} className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100">
-            <p className="font-medium">{error.hint ?? error.message}</p>
-            {error.hint ? <p className="mt-1 break-words font-mono text-xs opacity-80">{error.message}</p> : null}
-            {error.code === "missing_token" || error.code === "token_rejected" || error.code === "hf_token_not_accepted" ? (
-              <a href="/settings" className="mt-1 inline-block text-xs font-medium underline">
-                Open settings
-              </a>
-            ) : null}
-          </div>
-        ) : null}
+        {error ? <DemoErrorAlert error={error} kind="chat" /> : null}
       </div>
 
       <form onSubmit={send} className="space-y-2">

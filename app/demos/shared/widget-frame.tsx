@@ -13,6 +13,7 @@ import { fieldCls, ParametersForm } from "#app/demos/shared/parameters-form.tsx"
 import { ResultFooter } from "#app/demos/shared/result-footer.tsx";
 import { type RunError, type RunOutcome, runInference } from "#app/demos/shared/run-inference.ts";
 import type { TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
+import { DemoErrorAlert } from "#app/demos/shared/demo-error.tsx";
 
 /** The request a widget would send, for the snippets panel to follow. */
 export interface WidgetRequest {
@@ -184,17 +185,7 @@ export function WidgetFrame({ info, compact = false, onRequestChange, build, own
       <div aria-live="polite" className="space-y-3">
         {busy && partial === null ? <p className="animate-pulse text-gray-600 dark:text-gray-400">Running…</p> : null}
         {partial !== null && renderPartial ? <div data-widget-partial="">{renderPartial(partial)}</div> : null}
-        {error ? (
-          <div role="alert" data-widget-error={error.code} className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100">
-            <p className="font-medium">{error.hint ?? error.message}</p>
-            {error.hint ? <p className="mt-1 break-words font-mono text-xs">{error.message}</p> : null}
-            {error.code === "missing_token" || error.code === "token_rejected" || error.code === "hf_token_not_accepted" ? (
-              <a href="/settings" className="mt-1 inline-block text-xs font-medium underline">
-                Open settings
-              </a>
-            ) : null}
-          </div>
-        ) : null}
+        {error ? <DemoErrorAlert error={error} kind="widget" /> : null}
         {result && !busy ? (
           <section aria-label="Result" data-widget-result="" className="rounded-md border border-gray-200 bg-white p-3 dark:border-gray-800 dark:bg-gray-950">
             {render(result)}
