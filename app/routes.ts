@@ -20,6 +20,7 @@ export default [
   route("api/models", "routes/api.models.ts"),
   route("api/models/*", "routes/api.models.$.ts"),
   route("api/compare/candidates", "routes/api.compare.candidates.ts"),
+  route("api/compare/snippet", "routes/api.compare.snippet.ts"),
   route("api/*", "routes/api.$.ts"),
   route("chat-template", "routes/chat-template.tsx"),
   route("compare", "routes/compare.tsx"),

@@ -89,7 +89,25 @@ export function ComparePage({ info }: { info: CompareInfo }) {
     };
   }
 
-  function save() {
+  /**
+   * A chat column's snippet with the parameters it ran with (shared plus its overrides); the
+   * loader's snippet, with the shared defaults, when that cannot be had.
+   */
+  async function columnSnippet(c: ColumnState): Promise<ColumnState["info"]["snippet"]> {
+    if (!chat || c.info.snippet === null) return c.info.snippet;
+    const p = { ...shared, ...c.overrides };
+    const q = new URLSearchParams({ task: info.task, model: `${c.info.modelId}@${c.info.route}`, temperature: String(p.temperature), max_tokens: String(p.max_tokens), top_p: String(p.top_p) });
+    try {
+      const res = await fetch(`/api/compare/snippet?${q.toString()}`);
+      if (!res.ok) return c.info.snippet;
+      return ((await res.json()) as { snippet: ColumnState["info"]["snippet"] }).snippet ?? c.info.snippet;
+    } catch {
+      return c.info.snippet;
+    }
+  }
+
+  async function save() {
+    const snippets = await Promise.all(cmp.columns.map(columnSnippet));
     const session = buildSession({
       source: "compare",
       task: info.task,
@@ -97,7 +115,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
       system,
       parameters: chat ? { ...shared } : {},
       input: savedInput(),
-      columns: cmp.columns.map((c) => ({ info: c.info, overrides: c.overrides, turns: c.turns, result: c.result })),
+      columns: cmp.columns.map((c, i) => ({ info: { ...c.info, snippet: snippets[i] ?? c.info.snippet }, overrides: c.overrides, turns: c.turns, result: c.result })),
     });
     downloadSession(session, [readVisitorToken()]);
   }
@@ -145,7 +163,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
       ) : null}
 
       <div className="flex flex-wrap items-center gap-2 text-sm" data-session-bar="">
-        <button type="button" onClick={save} disabled={!hasContent || cmp.busy} className={buttonCls}>
+        <button type="button" onClick={() => void save()} disabled={!hasContent || cmp.busy} className={buttonCls}>
           Save session
         </button>
         <SessionOpener onOpen={setOpened} />

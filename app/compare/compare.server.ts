@@ -8,7 +8,7 @@ import { emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import type { CompareCandidate, CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
-import { parseCompareSetup } from "#app/compare/compare-setup.ts";
+import { type ColumnSpec, parseCompareSetup } from "#app/compare/compare-setup.ts";
 import { COMPARE_TASKS, type CompareTask } from "#app/compare/compare-tasks.ts";
 import { modelyardVersion } from "#app/compare/version.server.ts";
 import { TASKS_DATA } from "@huggingface/tasks";
@@ -34,8 +34,21 @@ export function columnChoices(model: CatalogModel, task: CompareTask, env: EnvLi
     .map((p) => ({ route: p.value, label: p.kind === "endpoint" ? `${p.label} (endpoint)` : p.label }));
 }
 
+// A type, not an interface, so it meets the snippet options' string-keyed parameters.
+export type ChatSnippetParameters = { temperature: number; max_tokens: number; top_p: number };
+
+/**
+ * A chat column's snippet with the parameters it ran with (the shared ones and its overrides),
+ * as a saved session holds it; null when the column cannot run or the library has no snippet.
+ */
+export async function columnSnippet(task: CompareTask, column: ColumnSpec, parameters: ChatSnippetParameters, env: EnvLike): Promise<CompareColumnInfo["snippet"]> {
+  const model = await getModelById(getDb().db, column.modelId);
+  if (!model || !columnChoices(model, task, env).some((c) => c.route === column.route)) return null;
+  return snippetFor(model, task, column.route, task === "text-generation" ? parameters : undefined);
+}
+
 /** The JavaScript snippet for a provider column, with the placeholder token; null for endpoints. */
-function snippetFor(model: CatalogModel, task: CompareTask, route: string): CompareColumnInfo["snippet"] {
+function snippetFor(model: CatalogModel, task: CompareTask, route: string, parameters?: ChatSnippetParameters): CompareColumnInfo["snippet"] {
   if (route.startsWith("endpoint:")) return null;
   const chat = task === "text-generation";
   const p = chatParameterSpecs();
@@ -43,7 +56,7 @@ function snippetFor(model: CatalogModel, task: CompareTask, route: string): Comp
     const result = getInferenceSnippetsFor(model, {
       provider: route,
       streaming: chat,
-      ...(chat ? { parameters: { temperature: p.temperature.default, max_tokens: p.max_tokens.default, top_p: p.top_p.default } } : {}),
+      ...(chat ? { parameters: parameters ?? { temperature: p.temperature.default, max_tokens: p.max_tokens.default, top_p: p.top_p.default } } : {}),
     });
     const js = result.languages.find((l) => l.language === "js");
     const client = js?.clients.find((c) => c.client === "huggingface.js") ?? js?.clients[0];

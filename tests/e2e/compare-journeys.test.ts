@@ -203,6 +203,9 @@ describe("compare", () => {
     await page.goto(`${server.url}/settings`);
     await page.evaluate((t) => localStorage.setItem("modelyard.hfToken", t), VISITOR_TOKEN);
     await openCompare();
+    // A column's own parameters reach its snippet in the file.
+    await column(COLUMNS[2]!).locator("[data-column-overrides] summary").click();
+    await column(COLUMNS[2]!).locator("input[name=temperature]").fill("0.35");
     await sendToAll(`Remember ${VISITOR_TOKEN}`);
     await expect.poll(() => page.locator('[data-turn="assistant"][data-status="done"]').count(), { timeout: 30_000 }).toBe(3);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Save session" }).click()]);
@@ -214,6 +217,8 @@ describe("compare", () => {
     expect(saved).toMatchObject({ kind: "modelyard-session", schemaVersion: 1, task: "text-generation" });
     expect(saved.columns.map((c) => `${c.modelId}@${c.route}`)).toEqual(COLUMNS);
     expect(saved.columns[0]?.snippet?.code).toContain("chatCompletionStream");
+    expect(saved.columns[2]?.snippet?.code).toMatch(/temperature: 0\.35\b/);
+    expect(saved.columns[0]?.snippet?.code).not.toContain("0.35");
     expect(saved.columns[0]?.turns.map((t) => t.role)).toEqual(["user", "assistant"]);
     expect(saved.columns[0]?.turns[1]?.metrics).toHaveProperty("totalMs");
 
