@@ -1,6 +1,7 @@
 import type { TaskDemoEntry } from "@huggingface/tasks";
 import type { ReactNode } from "react";
 import { TaskAudio, TaskImage } from "#app/task-guides/task-media.tsx";
+import { SimpleTable } from "#app/ui/simple-table.tsx";
 
 /** A demo entry whose media filename is already turned into a URL on the asset host. */
 export type ResolvedDemoEntry = TaskDemoEntry & { url?: string };
@@ -67,38 +68,6 @@ function Chart({ entry, barClass }: { entry: Extract<TaskDemoEntry, { type: "cha
   );
 }
 
-function Table({ rows }: { rows: string[][] }) {
-  const [head, ...body] = rows;
-  return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full border-collapse text-sm">
-        {head ? (
-          <thead>
-            <tr>
-              {head.map((cell, i) => (
-                <th key={i} scope="col" className="border-b border-gray-300 px-2 py-1 text-left font-semibold dark:border-gray-700">
-                  {cell}
-                </th>
-              ))}
-            </tr>
-          </thead>
-        ) : null}
-        <tbody>
-          {body.map((row, r) => (
-            <tr key={r}>
-              {row.map((cell, i) => (
-                <td key={i} className="border-b border-gray-200 px-2 py-1 font-mono dark:border-gray-800">
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 export function DemoEntry({ entry, side, barClass }: { entry: ResolvedDemoEntry; side: "input" | "output"; barClass: string }) {
   const title = side === "input" ? "Input" : "Output";
   let body: ReactNode;
@@ -123,7 +92,7 @@ export function DemoEntry({ entry, side, barClass }: { entry: ResolvedDemoEntry;
       body = <Chart entry={entry} barClass={barClass} />;
       break;
     case "tabular":
-      body = <Table rows={entry.table} />;
+      body = <SimpleTable rows={entry.table} caption={`${title} table`} />;
       break;
   }
   return (

@@ -5,6 +5,7 @@
 import { HighlightedText } from "#app/demos/shared/highlighted-text.tsx";
 import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
 import type { ExampleEntry, TaskExample } from "#app/demos/shared/widget-info.ts";
+import { SimpleTable } from "#app/ui/simple-table.tsx";
 
 export const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
 
@@ -22,7 +23,7 @@ function Entry({ entry, caption }: { entry: ExampleEntry; caption: string }) {
     case "text-with-tokens":
       return <HighlightedText text={entry.text} spans={entry.tokens.map((t) => ({ start: t.start, end: t.end, label: t.type }))} />;
     case "tabular":
-      return <SimpleTable rows={entry.table} caption={caption} />;
+      return <SimpleTable rows={entry.table} caption={caption} size="xs" />;
     case "media":
       return (
         <p data-example-media={entry.kind} className="rounded border border-dashed border-gray-300 px-2 py-1.5 text-xs text-gray-700 dark:border-gray-700 dark:text-gray-300">
@@ -30,37 +31,6 @@ function Entry({ entry, caption }: { entry: ExampleEntry; caption: string }) {
         </p>
       );
   }
-}
-
-export function SimpleTable({ rows, caption }: { rows: readonly string[][]; caption: string }) {
-  const [header = [], ...body] = rows;
-  return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full text-left text-xs">
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            {header.map((h, i) => (
-              <th key={i} scope="col" className="border-b border-gray-200 px-2 py-1 font-semibold dark:border-gray-700">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {body.map((row, r) => (
-            <tr key={r}>
-              {row.map((cell, c) => (
-                <td key={c} className="border-b border-gray-100 px-2 py-1 tabular-nums dark:border-gray-800">
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
 }
 
 export function ExampleOutput({ example, reason }: { example: TaskExample; reason: string }) {

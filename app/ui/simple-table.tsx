@@ -1,0 +1,31 @@
+/** A table of strings whose first row is the header: task-guide examples and the widgets' example fallback. */
+export function SimpleTable({ rows, caption, size = "sm" }: { rows: readonly (readonly string[])[]; caption: string; size?: "sm" | "xs" }) {
+  const [header = [], ...body] = rows;
+  return (
+    <div className="overflow-x-auto">
+      <table className={`min-w-full border-collapse text-left ${size === "xs" ? "text-xs" : "text-sm"}`}>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {header.map((h, i) => (
+              <th key={i} scope="col" className="border-b border-gray-300 px-2 py-1 font-semibold dark:border-gray-700">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {body.map((row, r) => (
+            <tr key={r}>
+              {row.map((cell, c) => (
+                <td key={c} className="border-b border-gray-200 px-2 py-1 font-mono tabular-nums dark:border-gray-800">
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
