@@ -42,7 +42,8 @@ const FEATURE_EDGES = {
     demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/token.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts",
       // The task widgets' starting inputs, input field and output components (compare-outputs.tsx).
       "shared/default-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx",
-      "text/feature-extraction.tsx", "text/fill-mask.tsx", "text/question-answering.tsx", "text/sentence-similarity.tsx", "text/text-to-text.tsx", "text/token-classification.tsx", "text/zero-shot-classification.tsx"],
+      "text/feature-extraction.tsx", "text/fill-mask.tsx", "text/question-answering.tsx", "text/sentence-similarity.tsx", "text/text-to-text.tsx", "text/token-classification.tsx", "text/zero-shot-classification.tsx",
+      "vision/object-detection.tsx"],
     inference: ["credentials.server.ts", "gateway-config.server.ts"],
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
     snippets: ["inference-snippets.ts", "model-data.ts"],

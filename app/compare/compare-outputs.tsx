@@ -13,12 +13,15 @@ import { SentenceSimilarityOutput } from "#app/demos/text/sentence-similarity.ts
 import { TextToTextOutput } from "#app/demos/text/text-to-text.tsx";
 import { TokenClassificationOutput } from "#app/demos/text/token-classification.tsx";
 import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
+import { ObjectDetectionOutput } from "#app/demos/vision/object-detection.tsx";
 
 /** The shared input a column's answer refers to, as it was sent (and as a session keeps it). */
 export interface SentInput {
   text: string;
   context?: string | undefined;
   sentences?: readonly string[] | undefined;
+  /** The image sent (live only: a session keeps its name, not its bytes). */
+  image?: Blob | undefined;
 }
 
 export interface OutputProps {
@@ -36,6 +39,7 @@ export const COMPARE_OUTPUTS = {
   translation: ({ output }) => <TextToTextOutput output={output} task="translation" />,
   "feature-extraction": ({ output }) => <FeatureExtractionOutput output={output} />,
   "sentence-similarity": ({ output, sent }) => <SentenceSimilarityOutput output={output} sentences={sent.sentences ?? []} />,
+  "object-detection": ({ output, sent }) => <ObjectDetectionOutput output={output} image={sent.image ?? null} />,
 } as const satisfies Record<OutputTask, (p: OutputProps) => ReactNode>;
 
 /** A saved or live answer for `task` (a session from elsewhere may name a task this page does not draw). */

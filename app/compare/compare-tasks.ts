@@ -17,6 +17,7 @@ export const COMPARE_TASKS = {
   "feature-extraction": { label: "Feature Extraction", mappingTask: "feature-extraction", input: "text" },
   "sentence-similarity": { label: "Sentence Similarity", mappingTask: "sentence-similarity", input: "sentences" },
   "image-classification": { label: "Image Classification", mappingTask: "image-classification", input: "image" },
+  "object-detection": { label: "Object Detection", mappingTask: "object-detection", input: "image" },
 } as const satisfies Record<string, { label: string; mappingTask: string; input: CompareInputKind }>;
 
 /**

@@ -78,9 +78,9 @@ export interface RunInput {
 }
 
 /** What a run's answer refers to, as it is drawn and saved. */
-export function sentInput(task: CompareInfo["task"], v: CompareInputValues): SentInput {
+export function sentInput(task: CompareInfo["task"], v: CompareInputValues, file: File | null = null): SentInput {
   const kind = COMPARE_TASKS[task].input;
-  return { text: v.text, ...(kind === "question-context" ? { context: v.context } : {}), ...(kind === "sentences" ? { sentences: comparedSentences(v.sentences) } : {}) };
+  return { text: v.text, ...(kind === "image" && file ? { image: file } : {}), ...(kind === "question-context" ? { context: v.context } : {}), ...(kind === "sentences" ? { sentences: comparedSentences(v.sentences) } : {}) };
 }
 
 export function useCompare(info: CompareInfo, system: string, shared: ChatParameters) {
@@ -173,7 +173,7 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     armDeadline();
     const controller = new AbortController();
     controllers.current.set(column.key, controller);
-    patch(column.key, (c) => ({ ...c, result: null, sent: sentInput(task, input.values), busy: true }));
+    patch(column.key, (c) => ({ ...c, result: null, sent: sentInput(task, input.values, input.file), busy: true }));
     const outcome = await runInference({
       body: {
         model: column.info.modelId,

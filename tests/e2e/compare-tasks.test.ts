@@ -2,7 +2,7 @@
  * /compare on text tasks beyond classification, in Chromium against the real server with the
  * provider SIMULATOR upstream: question answering (the answer highlighted in the shared context,
  * per column) and token classification (entities highlighted per column), saved as a session
- * and opened again without re-running. Axe on each page; screenshots light and dark.
+ * and opened again without re-running; object detection (boxes over the one image sent). Axe on each page; screenshots light and dark.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -11,11 +11,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { makePng } from "#tests/simulators/media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
 const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const QA = ["deepset/bert-base-uncased-squad2@hf-inference", "deepset/roberta-base-squad2@hf-inference"];
+const DETR = "facebook/detr-resnet-50@hf-inference";
 const NER = ["Babelscape/wikineural-multilingual-ner@hf-inference", "Davlan/bert-base-multilingual-cased-ner-hrl@hf-inference"];
 
 let sim: ProviderSimulator;
@@ -39,7 +41,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   sim.reset();
-  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"])];
+  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"]), [DETR, "object-detection"]];
   for (const [spec, task] of models) {
     const id = spec.slice(0, spec.indexOf("@"));
     sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
@@ -121,5 +123,23 @@ describe("/compare on more text tasks", () => {
     expect(reopened).toEqual(["Sarah", "London"]);
     expect(sim.requests.filter((r) => r.path.includes("ner"))).toEqual([]);
     expect(await runAxe(page)).toEqual([]);
+  });
+
+  it("object detection: one image to every column, boxes drawn over it", async () => {
+    const cols = [DETR, "facebook/detr-resnet-50@together"];
+    await page.goto(`${server.url}/compare?task=object-detection&${cols.map((c) => `model=${c}`).join("&")}`);
+    await page.waitForSelector("[data-compare-columns]");
+    expect(await column(cols[1]!).locator("[data-column-problem]").innerText()).toContain("together does not serve facebook/detr-resnet-50 for object detection here.");
+    const image = path.join(server.dir, "street.png");
+    fs.writeFileSync(image, makePng("compare-street", 64));
+    await expect.poll(async () => {
+      await page.locator("input[type=file][name=inputs]").setInputFiles(image);
+      return page.getByRole("button", { name: "Run all" }).isEnabled();
+    }, { timeout: 15_000 }).toBe(true);
+    await page.getByRole("button", { name: "Run all" }).click();
+    await column(DETR).locator("[data-compare-result] [data-detection-overlay] rect").first().waitFor({ timeout: 30_000 });
+    expect(await column(DETR).locator("[data-compare-result] [data-box]").count()).toBeGreaterThan(0);
+    expect(await runAxe(page)).toEqual([]);
+    await shoot("compare-object-detection");
   });
 });

@@ -81,6 +81,14 @@ function Detections({ image, list }: { image: Blob; list: readonly Detection[] }
   );
 }
 
+/** The boxes drawn over the image sent (the widget's and /compare's); without the image, the answer as JSON. */
+export function ObjectDetectionOutput({ output, image }: { output: unknown; image: Blob | null }) {
+  const list = detections(output);
+  if (!list || !image) return <RawOutput value={output} />;
+  if (list.length === 0) return <p data-detections="">No objects found above the threshold.</p>;
+  return <Detections image={image} list={list} />;
+}
+
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
   const [sent, setSent] = useState<File | null>(null);
@@ -89,12 +97,7 @@ export function Widget(props: WidgetProps) {
       {...props}
       build={() => (image ? { ok: true, inputs: null, file: image } : { ok: false, message: "Choose an image to find objects in." })}
       onRun={() => setSent(image)}
-      render={(r) => {
-        const list = r.kind === "json" ? detections(r.output) : null;
-        if (!list || !sent) return <RawOutput value={r.kind === "json" ? r.output : null} />;
-        if (list.length === 0) return <p data-detections="">No objects found above the threshold.</p>;
-        return <Detections image={sent} list={list} />;
-      }}
+      render={(r) => <ObjectDetectionOutput output={r.kind === "json" ? r.output : null} image={sent} />}
     >
       <ImageInput label="Image" value={image} onChange={setImage} />
     </WidgetFrame>
