@@ -43,7 +43,8 @@ const FEATURE_EDGES = {
       // The task widgets' starting inputs, input field and output components (compare-outputs.tsx).
       "shared/default-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx",
       "text/feature-extraction.tsx", "text/fill-mask.tsx", "text/question-answering.tsx", "text/sentence-similarity.tsx", "text/text-to-text.tsx", "text/token-classification.tsx", "text/zero-shot-classification.tsx",
-      "vision/object-detection.tsx"],
+      "vision/object-detection.tsx", "vision/image-segmentation.tsx", "vision/image-to-text.tsx", "vision/scored-answers.tsx", "vision/text-to-image.tsx", "vision/image-to-image.tsx", "vision/text-to-video.tsx",
+      "audio/automatic-speech-recognition.tsx", "audio/audio-to-audio.tsx", "audio/text-to-speech.tsx", "shared/raw-output.tsx"],
     inference: ["credentials.server.ts", "gateway-config.server.ts"],
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
     snippets: ["inference-snippets.ts", "model-data.ts"],

@@ -1,12 +1,15 @@
 /** One column of a comparison: its header, its conversation or result, its metrics and error in place. */
 import { type FormEvent, useId, useState } from "react";
 import type { CompareColumnInfo } from "#app/compare/compare-info.ts";
-import { CompareOutput, type SentInput } from "#app/compare/compare-outputs.tsx";
+import { CompareOutput, type MediaAnswer, type SentInput } from "#app/compare/compare-outputs.tsx";
 import type { SessionMetrics, SessionRunError, TaskResult } from "#app/compare/session-schema.ts";
 import { formatMs } from "#app/compare/summary.ts";
 import type { ChatParameters, LiveTurn } from "#app/compare/use-compare.ts";
 import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
 import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
+import { formatBytes } from "#app/demos/shared/run-inference.ts";
+
+const mediaWord = (contentType: string) => (contentType.startsWith("audio/") ? "audio" : contentType.startsWith("video/") ? "video" : contentType.startsWith("image/") ? "image" : "file");
 
 export const fieldCls =
   "w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm text-gray-900 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-100";
@@ -174,8 +177,11 @@ export function ChatColumnBody({
   );
 }
 
-/** A non-chat column's result, drawn with the task widget's output component. */
-export function TaskColumnBody({ task, result, sent, busy, modelId }: { task: string; result: TaskResult | null; sent: SentInput | null; busy: boolean; modelId: string }) {
+/**
+ * A non-chat column's result, drawn with the task widget's output component. A media result
+ * without its bytes (a reopened session) says so, with its type and size.
+ */
+export function TaskColumnBody({ task, result, sent, media, busy, modelId }: { task: string; result: TaskResult | null; sent: SentInput | null; media: MediaAnswer | null; busy: boolean; modelId: string }) {
   if (busy) return <p className="animate-pulse text-sm text-gray-600 dark:text-gray-400">Running…</p>;
   if (!result) return <p className="text-xs text-gray-600 dark:text-gray-400">Not run yet.</p>;
   if (result.kind === "error") return <ErrorInPlace error={result.error} />;
@@ -183,8 +189,14 @@ export function TaskColumnBody({ task, result, sent, busy, modelId }: { task: st
     <div data-compare-result="" className="text-sm">
       {result.kind === "label-scores" ? (
         <LabelScoreChart items={result.items} caption={`Labels by ${modelId}`} />
+      ) : result.kind === "output" ? (
+        <CompareOutput task={task} output={result.output} media={null} sent={sent ?? { text: "" }} modelId={modelId} />
+      ) : media ? (
+        <CompareOutput task={task} output={null} media={media} sent={sent ?? { text: "" }} modelId={modelId} />
       ) : (
-        <CompareOutput task={task} output={result.output} sent={sent ?? { text: "" }} modelId={modelId} />
+        <p data-media-not-kept="" className="rounded-md border border-dashed border-gray-300 px-2 py-1.5 text-xs text-gray-700 dark:border-gray-700 dark:text-gray-300">
+          The generated {mediaWord(result.contentType)} ({result.contentType}, {formatBytes(result.bytes)}) is not kept in a session file. Run this setup live to generate it again.
+        </p>
       )}
       <MetricsLine metrics={result.metrics} />
     </div>

@@ -8,7 +8,7 @@ import { AddColumn } from "#app/compare/add-column.tsx";
 import { buttonCls, ChatColumnBody, ColumnHeader, fieldCls, OverridesForm, TaskColumnBody } from "#app/compare/column-view.tsx";
 import type { CompareInfo } from "#app/compare/compare-info.ts";
 import { compareHref, MAX_COLUMNS } from "#app/compare/compare-setup.ts";
-import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, type CompareTask } from "#app/compare/compare-tasks.ts";
+import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, type CompareTask, inputFileKind } from "#app/compare/compare-tasks.ts";
 import { buildSession } from "#app/compare/session-build.ts";
 import { downloadSession } from "#app/compare/session-file.ts";
 import { SessionOpener, SessionView } from "#app/compare/session-view.tsx";
@@ -24,6 +24,9 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
  * page stays mounted, so the other columns keep what they hold (see reconcileColumns).
  */
 const KEEP = { preventScrollReset: true } as const;
+
+const FILE_LABEL = { image: "Image", document: "Document (image or PDF)", audio: "Audio" } as const;
+const FILE_ACCEPT = { image: "image/*", document: "image/*,application/pdf", audio: "audio/*" } as const;
 
 function latestMetrics(c: ColumnState) {
   if (c.result) return c.result.kind === "error" ? null : c.result.metrics;
@@ -52,7 +55,8 @@ export function ComparePage({ info }: { info: CompareInfo }) {
   const runnable = cmp.columns.some((c) => c.info.problem === null);
   const input: RunInput = { values, file };
   const inputKind = COMPARE_TASKS[info.task].input;
-  const ready = inputKind === "image" ? file !== null : info.task !== "text-generation" && buildCompareRequest(info.task, values, file).ok;
+  const fileKind = inputFileKind(inputKind);
+  const ready = info.task !== "text-generation" && buildCompareRequest(info.task, values, file).ok;
 
   function send(e?: FormEvent) {
     e?.preventDefault();
@@ -82,10 +86,10 @@ export function ComparePage({ info }: { info: CompareInfo }) {
     const sent = cmp.columns.find((c) => c.sent !== null)?.sent ?? sentInput(info.task, values);
     return {
       text: sent.text,
-      fileName: inputKind === "image" ? (file?.name ?? null) : null,
+      fileName: fileKind !== null ? (sent.fileName ?? file?.name ?? null) : null,
       ...(sent.context !== undefined ? { context: sent.context } : {}),
       ...(sent.sentences !== undefined ? { sentences: [...sent.sentences] } : {}),
-      ...(inputKind === "text-labels" ? { candidateLabels: splitLabels(values.candidateLabels) } : {}),
+      ...(inputKind === "text-labels" || inputKind === "image-labels" ? { candidateLabels: splitLabels(values.candidateLabels) } : {}),
     };
   }
 
@@ -233,7 +237,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                     </>
                   ) : (
                     <>
-                      <TaskColumnBody task={info.task} result={c.result} sent={c.sent} busy={c.busy} modelId={c.info.modelId} />
+                      <TaskColumnBody task={info.task} result={c.result} sent={c.sent} media={c.media} busy={c.busy} modelId={c.info.modelId} />
                       <button type="button" className={buttonCls} disabled={c.busy || !ready} onClick={() => cmp.rerun(c.key, input)}>
                         Run this column again
                       </button>
@@ -289,12 +293,17 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                 className="space-y-2 text-sm"
                 aria-label="Input for every column"
               >
-                {inputKind === "image" ? (
+                {fileKind !== null ? (
                   <>
                     <label htmlFor={`${id}-file`} className="block text-xs font-medium text-gray-700 dark:text-gray-300">
-                      Image (sent to every column)
+                      {FILE_LABEL[fileKind]} (sent to every column)
                     </label>
-                    <input id={`${id}-file`} name="inputs" type="file" accept="image/*" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="text-sm" />
+                    <input id={`${id}-file`} name="inputs" type="file" accept={FILE_ACCEPT[fileKind]} onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="text-sm" />
+                    {inputKind === "image-labels" ? (
+                      <TextInput label="Candidate labels" name="candidate_labels" value={values.candidateLabels} onChange={setValue("candidateLabels")} rows={1} hint="Comma-separated, e.g. cat, dog, bird" />
+                    ) : null}
+                    {inputKind === "image-question" || inputKind === "document-question" ? <TextInput label="Question" name="question" value={values.text} onChange={setValue("text")} rows={1} /> : null}
+                    {inputKind === "image-prompt" ? <TextInput label="Prompt (optional)" name="prompt" value={values.text} onChange={setValue("text")} rows={2} /> : null}
                   </>
                 ) : (
                   <>

@@ -49,6 +49,7 @@ describe("compare setup in the URL", () => {
     expect(compareTaskFor({ pipelineTag: "text-generation", tags: [], inferenceProviderMapping: [{ task: "conversational" }] })).toBe("text-generation");
     expect(compareTaskFor({ pipelineTag: "image-classification", tags: [] })).toBe("image-classification");
     expect(compareTaskFor({ pipelineTag: "fill-mask", tags: [] })).toBe("fill-mask");
-    expect(compareTaskFor({ pipelineTag: "text-to-speech", tags: [] })).toBeNull();
+    expect(compareTaskFor({ pipelineTag: "text-to-speech", tags: [] })).toBe("text-to-speech");
+    expect(compareTaskFor({ pipelineTag: "tabular-regression", tags: [] })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCompareRequest, type CompareInputValues } from "#app/compare/compare-tasks.ts";
+import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, inputFileKind } from "#app/compare/compare-tasks.ts";
 import { sessionSchema } from "#app/compare/session-schema.ts";
 
 const values = (v: Partial<CompareInputValues>): CompareInputValues => ({ text: "", context: "", candidateLabels: "", sentences: "", ...v });
@@ -12,6 +12,33 @@ describe("buildCompareRequest", () => {
     expect(buildCompareRequest("sentence-similarity", values({ text: "a", sentences: "b\n\n c \n" }), null)).toEqual({ ok: true, inputs: { source_sentence: "a", sentences: ["b", "c"] } });
     const png = new Blob([new Uint8Array([1])], { type: "image/png" });
     expect(buildCompareRequest("image-classification", values({}), png)).toEqual({ ok: true, file: png });
+  });
+
+  it("builds the vision, audio and media rows the way their widgets do", () => {
+    const png = new Blob([new Uint8Array([1])], { type: "image/png" });
+    const flac = new Blob([new Uint8Array([2])], { type: "audio/flac" });
+    const pdf = new Blob([new Uint8Array([3])], { type: "application/pdf" });
+    expect(buildCompareRequest("image-segmentation", values({}), png)).toEqual({ ok: true, file: png });
+    expect(buildCompareRequest("image-to-text", values({}), png)).toEqual({ ok: true, file: png });
+    expect(buildCompareRequest("zero-shot-image-classification", values({ candidateLabels: "cat, dog" }), png)).toEqual({ ok: true, file: png, parameters: { candidate_labels: ["cat", "dog"] } });
+    expect(buildCompareRequest("visual-question-answering", values({ text: "What colour?" }), png)).toEqual({ ok: true, inputs: { question: "What colour?" }, file: png });
+    expect(buildCompareRequest("document-question-answering", values({ text: "Total?" }), pdf)).toEqual({ ok: true, inputs: { question: "Total?" }, file: pdf });
+    expect(buildCompareRequest("image-to-image", values({ text: "as a watercolour" }), png)).toEqual({ ok: true, file: png, parameters: { prompt: "as a watercolour" } });
+    expect(buildCompareRequest("image-to-image", values({ text: " " }), png)).toEqual({ ok: true, file: png });
+    for (const task of ["automatic-speech-recognition", "audio-classification", "audio-to-audio"] as const) expect(buildCompareRequest(task, values({ text: "ignored" }), flac)).toEqual({ ok: true, file: flac });
+    for (const task of ["text-to-image", "text-to-video", "text-to-speech"] as const) expect(buildCompareRequest(task, values({ text: "A lighthouse at dusk" }), null)).toEqual({ ok: true, inputs: "A lighthouse at dusk" });
+  });
+
+  it("names the file each row needs", () => {
+    expect(inputFileKind(COMPARE_TASKS["document-question-answering"].input)).toBe("document");
+    expect(inputFileKind(COMPARE_TASKS["image-to-image"].input)).toBe("image");
+    expect(inputFileKind(COMPARE_TASKS["text-to-speech"].input)).toBeNull();
+    expect(buildCompareRequest("automatic-speech-recognition", values({}), null)).toEqual({ ok: false, message: "Choose an audio file." });
+    expect(buildCompareRequest("document-question-answering", values({ text: "Total?" }), null)).toEqual({ ok: false, message: "Choose a scanned page (an image) or a PDF." });
+    const png = new Blob([new Uint8Array([1])], { type: "image/png" });
+    expect(buildCompareRequest("visual-question-answering", values({ text: " " }), png)).toEqual({ ok: false, message: "Type a question about it." });
+    expect(buildCompareRequest("zero-shot-image-classification", values({ candidateLabels: " , " }), png)).toEqual({ ok: false, message: "Give at least one candidate label." });
+    expect(buildCompareRequest("text-to-image", values({}), null)).toEqual({ ok: false, message: "Type some text first." });
   });
 
   it("says what is missing", () => {
@@ -42,5 +69,14 @@ describe("a session's task output", () => {
     const huge = sessionSchema.safeParse(session({ answer: "x".repeat(1_100_000) }));
     expect(huge.success).toBe(false);
     expect(huge.error?.issues[0]?.message).toContain("at most 1000000 bytes");
+  });
+
+  it("keeps a generated image, clip or video by its type and size, never its bytes", () => {
+    const media = { ...session(null), task: "text-to-image" };
+    media.columns[0] = { ...media.columns[0]!, result: { kind: "media", contentType: "image/png", bytes: 2048, metrics } as never };
+    expect(sessionSchema.safeParse(media).success).toBe(true);
+    const withBytes = structuredClone(media) as { columns: Array<{ result: Record<string, unknown> }> };
+    withBytes.columns[0]!.result.data = "iVBORw0KGgo=";
+    expect(sessionSchema.safeParse(withBytes).success).toBe(false);
   });
 });

@@ -18,13 +18,44 @@ export const COMPARE_TASKS = {
   "sentence-similarity": { label: "Sentence Similarity", mappingTask: "sentence-similarity", input: "sentences" },
   "image-classification": { label: "Image Classification", mappingTask: "image-classification", input: "image" },
   "object-detection": { label: "Object Detection", mappingTask: "object-detection", input: "image" },
+  "image-segmentation": { label: "Image Segmentation", mappingTask: "image-segmentation", input: "image" },
+  "image-to-text": { label: "Image-to-Text", mappingTask: "image-to-text", input: "image" },
+  "zero-shot-image-classification": { label: "Zero-Shot Image Classification", mappingTask: "zero-shot-image-classification", input: "image-labels" },
+  "visual-question-answering": { label: "Visual Question Answering", mappingTask: "visual-question-answering", input: "image-question" },
+  "document-question-answering": { label: "Document Question Answering", mappingTask: "document-question-answering", input: "document-question" },
+  "text-to-image": { label: "Text-to-Image", mappingTask: "text-to-image", input: "text" },
+  "image-to-image": { label: "Image-to-Image", mappingTask: "image-to-image", input: "image-prompt" },
+  "text-to-video": { label: "Text-to-Video", mappingTask: "text-to-video", input: "text" },
+  "automatic-speech-recognition": { label: "Automatic Speech Recognition", mappingTask: "automatic-speech-recognition", input: "audio" },
+  "audio-classification": { label: "Audio Classification", mappingTask: "audio-classification", input: "audio" },
+  "text-to-speech": { label: "Text-to-Speech", mappingTask: "text-to-speech", input: "text" },
+  "audio-to-audio": { label: "Audio-to-Audio", mappingTask: "audio-to-audio", input: "audio" },
 } as const satisfies Record<string, { label: string; mappingTask: string; input: CompareInputKind }>;
 
 /**
  * The input form a task shows once for every column: a chat box, one text, an image, a question
- * with its context, a text with candidate labels, or a source sentence with sentences to compare.
+ * with its context, a text with candidate labels, a source sentence with sentences to compare, an
+ * image with candidate labels, a question or a prompt, a page (image or PDF) with a question, or audio.
  */
-export type CompareInputKind = "chat" | "text" | "image" | "question-context" | "text-labels" | "sentences";
+export type CompareInputKind =
+  | "chat"
+  | "text"
+  | "image"
+  | "question-context"
+  | "text-labels"
+  | "sentences"
+  | "image-labels"
+  | "image-question"
+  | "image-prompt"
+  | "document-question"
+  | "audio";
+
+/** The file an input kind sends, as the gateway's media kinds name it; null when it sends none. */
+export function inputFileKind(kind: CompareInputKind): "image" | "document" | "audio" | null {
+  if (kind === "image" || kind === "image-labels" || kind === "image-question" || kind === "image-prompt") return "image";
+  if (kind === "document-question") return "document";
+  return kind === "audio" ? "audio" : null;
+}
 
 /** What the shared input form holds (each task reads the fields its input kind shows). */
 export interface CompareInputValues {
@@ -48,9 +79,23 @@ export function buildCompareRequest(
   file: Blob | null,
 ): { ok: true; inputs?: unknown; parameters?: Record<string, unknown>; file?: Blob } | { ok: false; message: string } {
   const kind: CompareInputKind = COMPARE_TASKS[task].input;
+  const fileKind = inputFileKind(kind);
+  if (fileKind !== null && !file) return { ok: false, message: fileKind === "audio" ? "Choose an audio file." : fileKind === "document" ? "Choose a scanned page (an image) or a PDF." : "Choose an image." };
   switch (kind) {
     case "image":
-      return file ? { ok: true, file } : { ok: false, message: "Choose an image." };
+    case "audio":
+      return file ? { ok: true, file } : { ok: false, message: "Choose a file." };
+    case "image-labels": {
+      const candidates = splitLabels(v.candidateLabels);
+      return file && candidates.length > 0 ? { ok: true, file, parameters: { candidate_labels: candidates } } : { ok: false, message: "Give at least one candidate label." };
+    }
+    // The file goes as the file; the question stays in the JSON, as the widgets send it (ADR 0021).
+    case "image-question":
+    case "document-question":
+      return file && v.text.trim() ? { ok: true, inputs: { question: v.text }, file } : { ok: false, message: "Type a question about it." };
+    // The prompt is optional: the spec's `prompt` parameter, sent only when given.
+    case "image-prompt":
+      return file ? { ok: true, file, ...(v.text.trim() ? { parameters: { prompt: v.text } } : {}) } : { ok: false, message: "Choose an image." };
     case "question-context":
       return v.text.trim() && v.context.trim() ? { ok: true, inputs: { question: v.text, context: v.context } } : { ok: false, message: "Give a question and a context." };
     case "text-labels": {
@@ -73,7 +118,7 @@ export const comparedSentences = lines;
 export type CompareTask = keyof typeof COMPARE_TASKS;
 
 /** Tasks whose answer is a label chart, kept in a session as normalised label-scores. */
-export const LABEL_SCORE_TASKS = ["text-classification", "image-classification"] as const satisfies readonly CompareTask[];
+export const LABEL_SCORE_TASKS = ["text-classification", "image-classification", "audio-classification"] as const satisfies readonly CompareTask[];
 export type LabelScoreTask = (typeof LABEL_SCORE_TASKS)[number];
 /** Tasks whose answer is kept as it came and drawn by the widget's output component (compare-outputs.tsx). */
 export type OutputTask = Exclude<CompareTask, "text-generation" | LabelScoreTask>;

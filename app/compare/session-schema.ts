@@ -68,8 +68,12 @@ const taskOutput = z.unknown().refine((v) => {
   }
 }, `is not JSON of at most ${MAX_OUTPUT_JSON} bytes`);
 
-/** One run of a non-chat task: its output as the page drew it, or its error. */
+/**
+ * One run of a non-chat task: its output as the page drew it, or its error. A generated image,
+ * clip or video is kept by its type and size only: its bytes are not in the file.
+ */
 export const taskResultSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("media"), contentType: shortText(200).min(1), bytes: count, metrics: metricsSchema }),
   z.strictObject({ kind: z.literal("label-scores"), items: z.array(labelScoreSchema).max(1_000), metrics: metricsSchema }),
   z.strictObject({ kind: z.literal("output"), output: taskOutput, metrics: metricsSchema }),
   z.strictObject({ kind: z.literal("error"), error: runErrorSchema }),

@@ -113,7 +113,7 @@ export function SessionView({ session, onClose }: { session: Session; onClose: (
               </p>
             ) : null}
             {c.turns.length > 0 ? <ChatColumnBody turns={c.turns.map((t) => ({ ...t, id: newTurnId() }))} busy={false} readOnly /> : null}
-            {c.result ? c.result.kind === "error" ? <ErrorInPlace error={c.result.error} /> : <TaskColumnBody task={session.task} result={c.result} sent={session.input} busy={false} modelId={c.modelId} /> : null}
+            {c.result ? c.result.kind === "error" ? <ErrorInPlace error={c.result.error} /> : <TaskColumnBody task={session.task} result={c.result} sent={session.input} media={null} busy={false} modelId={c.modelId} /> : null}
             {c.snippet ? (
               <details className="text-xs">
                 <summary className="cursor-pointer select-none">Code ({c.snippet.client})</summary>

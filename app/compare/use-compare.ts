@@ -7,8 +7,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
-import type { SentInput } from "#app/compare/compare-outputs.tsx";
-import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, comparedSentences, isLabelScoreTask } from "#app/compare/compare-tasks.ts";
+import type { MediaAnswer, SentInput } from "#app/compare/compare-outputs.tsx";
+import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, comparedSentences, inputFileKind, isLabelScoreTask } from "#app/compare/compare-tasks.ts";
 import type { SessionMetrics, SessionRunError, SessionTurn, TaskResult } from "#app/compare/session-schema.ts";
 import { routeFields } from "#app/demos/chat/demo-info.ts";
 import { runInference } from "#app/demos/shared/run-inference.ts";
@@ -34,6 +34,8 @@ export interface ColumnState {
   result: TaskResult | null;
   /** The shared input `result` answers (QA's context, the sentences scored...). */
   sent: SentInput | null;
+  /** The bytes of a media `result` (not saved in a session). */
+  media: MediaAnswer | null;
   busy: boolean;
 }
 
@@ -43,7 +45,7 @@ export const newTurnId = () => nextId++;
 export const columnKey = (c: { modelId: string; route: string }) => `${c.modelId}@${c.route}`;
 
 export function initialColumns(info: CompareInfo): ColumnState[] {
-  return info.columns.map((c) => ({ key: columnKey(c), info: c, overrides: {}, turns: [], result: null, sent: null, busy: false }));
+  return info.columns.map((c) => ({ key: columnKey(c), info: c, overrides: {}, turns: [], result: null, sent: null, media: null, busy: false }));
 }
 
 /**
@@ -80,7 +82,14 @@ export interface RunInput {
 /** What a run's answer refers to, as it is drawn and saved. */
 export function sentInput(task: CompareInfo["task"], v: CompareInputValues, file: File | null = null): SentInput {
   const kind = COMPARE_TASKS[task].input;
-  return { text: v.text, ...(kind === "image" && file ? { image: file } : {}), ...(kind === "question-context" ? { context: v.context } : {}), ...(kind === "sentences" ? { sentences: comparedSentences(v.sentences) } : {}) };
+  const fileKind = inputFileKind(kind);
+  return {
+    text: v.text,
+    ...(fileKind === "image" && file ? { image: file } : {}),
+    ...(fileKind !== null ? { fileName: file?.name ?? null } : {}),
+    ...(kind === "question-context" ? { context: v.context } : {}),
+    ...(kind === "sentences" ? { sentences: comparedSentences(v.sentences) } : {}),
+  };
 }
 
 export function useCompare(info: CompareInfo, system: string, shared: ChatParameters) {
@@ -173,7 +182,7 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     armDeadline();
     const controller = new AbortController();
     controllers.current.set(column.key, controller);
-    patch(column.key, (c) => ({ ...c, result: null, sent: sentInput(task, input.values, input.file), busy: true }));
+    patch(column.key, (c) => ({ ...c, result: null, media: null, sent: sentInput(task, input.values, input.file), busy: true }));
     const outcome = await runInference({
       body: {
         model: column.info.modelId,
@@ -187,7 +196,11 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     });
     finish(column.key);
     let result: TaskResult;
-    if (outcome.kind === "json") {
+    let media: MediaAnswer | null = null;
+    if (outcome.kind === "media") {
+      media = { blob: outcome.blob, contentType: outcome.contentType };
+      result = { kind: "media", contentType: outcome.contentType, bytes: outcome.blob.size, metrics: toMetrics({ timeToFirstTokenMs: null, tokensPerSecond: null, totalMs: outcome.metrics.elapsedMs }, null) };
+    } else if (outcome.kind === "json") {
       const items = labelScores(outcome.output);
       const metrics = toMetrics({ timeToFirstTokenMs: null, tokensPerSecond: null, totalMs: outcome.metrics.elapsedMs }, null);
       result = !isLabelScoreTask(task)
@@ -198,8 +211,8 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     } else if (outcome.kind === "error") result = { kind: "error", error: { code: outcome.error.code, message: outcome.error.message, hint: outcome.error.hint } };
     else if (outcome.kind === "aborted") result = { kind: "error", error: deadlineHit.current ? deadlineError() : { code: "stopped", message: "Stopped.", hint: null } };
     else if (outcome.kind === "offline") result = { kind: "error", error: { code: "network", message: outcome.message, hint: "The connection to Modelyard failed." } };
-    else result = { kind: "error", error: { code: "unexpected_answer", message: "The gateway answered with something other than JSON.", hint: null } };
-    patch(column.key, (c) => ({ ...c, result, busy: false }));
+    else result = { kind: "error", error: { code: "unexpected_answer", message: "The gateway answered with text, which this task does not return.", hint: null } };
+    patch(column.key, (c) => ({ ...c, result, media, busy: false }));
   }
 
   /** Sends a new user message to every column. */

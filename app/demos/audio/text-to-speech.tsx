@@ -5,6 +5,11 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 
+/** The spoken audio in a player (the widget's and /compare's); another type of answer named by its type and size. */
+export function TextToSpeechOutput({ blob, contentType, text }: { blob: Blob; contentType: string; text: string }) {
+  return contentType.startsWith("audio/") ? <MediaOutput blob={blob} contentType={contentType} kind="audio" description={text} /> : <RawOutput value={`(${contentType}, ${blob.size} bytes)`} />;
+}
+
 export function Widget(props: WidgetProps) {
   const [text, setText] = useState(props.info.inputs.text);
   const [sent, setSent] = useState(text);
@@ -14,11 +19,7 @@ export function Widget(props: WidgetProps) {
       build={() => (text.trim() ? { ok: true, inputs: text } : { ok: false, message: "Type something to say." })}
       onRun={() => setSent(text)}
       render={(r) =>
-        r.kind === "media" && r.contentType.startsWith("audio/") ? (
-          <MediaOutput blob={r.blob} contentType={r.contentType} kind="audio" description={sent} />
-        ) : (
-          <RawOutput value={r.kind === "json" ? r.output : r.kind === "text" ? r.text : `(${r.contentType}, ${r.blob.size} bytes)`} />
-        )
+        r.kind === "media" ? <TextToSpeechOutput blob={r.blob} contentType={r.contentType} text={sent} /> : <RawOutput value={r.kind === "json" ? r.output : r.text} />
       }
     >
       <TextInput label="Text" name="inputs" value={text} onChange={setText} />

@@ -75,6 +75,12 @@ function Segmentation({ image, list }: { image: Blob; list: readonly Segment[] }
   );
 }
 
+/** The masks over the image sent (the widget's and /compare's); without the image, the answer as JSON. */
+export function ImageSegmentationOutput({ output, image }: { output: unknown; image: Blob | null }) {
+  const list = segments(output);
+  return list && image ? <Segmentation image={image} list={list} /> : <RawOutput value={output} />;
+}
+
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
   const [sent, setSent] = useState<File | null>(null);
@@ -83,10 +89,7 @@ export function Widget(props: WidgetProps) {
       {...props}
       build={() => (image ? { ok: true, inputs: null, file: image } : { ok: false, message: "Choose an image to segment." })}
       onRun={() => setSent(image)}
-      render={(r) => {
-        const list = r.kind === "json" ? segments(r.output) : null;
-        return list && sent ? <Segmentation image={sent} list={list} /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
-      }}
+      render={(r) => <ImageSegmentationOutput output={r.kind === "json" ? r.output : null} image={sent} />}
     >
       <ImageInput label="Image" value={image} onChange={setImage} />
     </WidgetFrame>

@@ -5,6 +5,11 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 
+/** The transformed image (the widget's and /compare's); another type of answer named by its type. */
+export function ImageToImageOutput({ blob, contentType, imageName }: { blob: Blob; contentType: string; imageName: string }) {
+  return contentType.startsWith("image/") ? <MediaOutput blob={blob} contentType={contentType} kind="image" description={`Transformed ${imageName}`} /> : <RawOutput value={contentType} />;
+}
+
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
   const [prompt, setPrompt] = useState(props.info.inputs.text);
@@ -17,11 +22,7 @@ export function Widget(props: WidgetProps) {
       build={() => (image ? { ok: true, inputs: null, file: image, ...(prompt.trim() ? { parameters: { prompt } } : {}) } : { ok: false, message: "Choose an image to transform." })}
       onRun={() => setSent(image?.name ?? "")}
       render={(r) =>
-        r.kind === "media" && r.contentType.startsWith("image/") ? (
-          <MediaOutput blob={r.blob} contentType={r.contentType} kind="image" description={`Transformed ${sent}`} />
-        ) : (
-          <RawOutput value={r.kind === "json" ? r.output : r.kind === "text" ? r.text : r.contentType} />
-        )
+        r.kind === "media" ? <ImageToImageOutput blob={r.blob} contentType={r.contentType} imageName={sent} /> : <RawOutput value={r.kind === "json" ? r.output : r.text} />
       }
     >
       <ImageInput label="Image" value={image} onChange={setImage} />

@@ -1,6 +1,13 @@
 /** Visual and document QA answers: the best one in words, and every answer's score when given. */
 import { LabelScoreChart, percent } from "#app/demos/shared/label-score-chart.tsx";
-import type { ScoredAnswer } from "#app/demos/vision/output-shapes.ts";
+import { RawOutput } from "#app/demos/shared/raw-output.tsx";
+import { type ScoredAnswer, scoredAnswers } from "#app/demos/vision/output-shapes.ts";
+
+/** Visual and document QA's answer (the widgets' and /compare's); anything else as JSON. */
+export function ScoredAnswersOutput({ output }: { output: unknown }) {
+  const answers = scoredAnswers(output);
+  return answers ? <ScoredAnswers answers={answers} caption="Answers by score" /> : <RawOutput value={output} />;
+}
 
 export function ScoredAnswers({ answers, caption }: { answers: readonly ScoredAnswer[]; caption: string }) {
   const [best] = answers;

@@ -4,6 +4,11 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 
+/** The generated image (the widget's and /compare's); another type of answer named by its type. */
+export function TextToImageOutput({ blob, contentType, prompt }: { blob: Blob; contentType: string; prompt: string }) {
+  return contentType.startsWith("image/") ? <MediaOutput blob={blob} contentType={contentType} kind="image" description={`Generated image: ${prompt}`} /> : <RawOutput value={contentType} />;
+}
+
 export function Widget(props: WidgetProps) {
   const [prompt, setPrompt] = useState(props.info.inputs.text);
   const [sent, setSent] = useState(prompt);
@@ -13,11 +18,7 @@ export function Widget(props: WidgetProps) {
       build={() => (prompt.trim() ? { ok: true, inputs: prompt } : { ok: false, message: "Describe the image to generate." })}
       onRun={() => setSent(prompt)}
       render={(r) =>
-        r.kind === "media" && r.contentType.startsWith("image/") ? (
-          <MediaOutput blob={r.blob} contentType={r.contentType} kind="image" description={`Generated image: ${sent}`} />
-        ) : (
-          <RawOutput value={r.kind === "json" ? r.output : r.kind === "text" ? r.text : r.contentType} />
-        )
+        r.kind === "media" ? <TextToImageOutput blob={r.blob} contentType={r.contentType} prompt={sent} /> : <RawOutput value={r.kind === "json" ? r.output : r.text} />
       }
     >
       <TextInput label="Prompt" name="inputs" value={prompt} onChange={setPrompt} rows={2} />

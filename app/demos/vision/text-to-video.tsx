@@ -4,6 +4,15 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 
+/** The generated video, or an animated image (the widget's and /compare's); another type of answer named by its type. */
+export function TextToVideoOutput({ blob, contentType, prompt }: { blob: Blob; contentType: string; prompt: string }) {
+  return contentType.startsWith("video/") || contentType.startsWith("image/gif") ? (
+    <MediaOutput blob={blob} contentType={contentType} kind={contentType.startsWith("video/") ? "video" : "image"} description={`Generated video: ${prompt}`} />
+  ) : (
+    <RawOutput value={contentType} />
+  );
+}
+
 export function Widget(props: WidgetProps) {
   const [prompt, setPrompt] = useState(props.info.inputs.text);
   const [sent, setSent] = useState(prompt);
@@ -13,11 +22,7 @@ export function Widget(props: WidgetProps) {
       build={() => (prompt.trim() ? { ok: true, inputs: prompt } : { ok: false, message: "Describe the video to generate." })}
       onRun={() => setSent(prompt)}
       render={(r) =>
-        r.kind === "media" && (r.contentType.startsWith("video/") || r.contentType.startsWith("image/gif")) ? (
-          <MediaOutput blob={r.blob} contentType={r.contentType} kind={r.contentType.startsWith("video/") ? "video" : "image"} description={`Generated video: ${sent}`} />
-        ) : (
-          <RawOutput value={r.kind === "json" ? r.output : r.kind === "text" ? r.text : r.contentType} />
-        )
+        r.kind === "media" ? <TextToVideoOutput blob={r.blob} contentType={r.contentType} prompt={sent} /> : <RawOutput value={r.kind === "json" ? r.output : r.text} />
       }
     >
       <TextInput label="Prompt" name="inputs" value={prompt} onChange={setPrompt} rows={2} />

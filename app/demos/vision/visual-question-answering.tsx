@@ -1,10 +1,8 @@
 import { useState } from "react";
 import { ImageInput } from "#app/demos/shared/image-input.tsx";
-import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
-import { scoredAnswers } from "#app/demos/vision/output-shapes.ts";
-import { ScoredAnswers } from "#app/demos/vision/scored-answers.tsx";
+import { ScoredAnswersOutput } from "#app/demos/vision/scored-answers.tsx";
 
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
@@ -18,10 +16,7 @@ export function Widget(props: WidgetProps) {
         // The image goes as the file; the question stays in the JSON (ADR 0021).
         return { ok: true, inputs: { question }, file: image };
       }}
-      render={(r) => {
-        const answers = r.kind === "json" ? scoredAnswers(r.output) : null;
-        return answers ? <ScoredAnswers answers={answers} caption="Answers by score" /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
-      }}
+      render={(r) => <ScoredAnswersOutput output={r.kind === "json" ? r.output : null} />}
     >
       <ImageInput label="Image" value={image} onChange={setImage} />
       <TextInput label="Question" name="question" value={question} onChange={setQuestion} rows={1} />

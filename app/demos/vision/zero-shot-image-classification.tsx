@@ -1,11 +1,9 @@
 import { useState } from "react";
 import { splitLabels } from "#app/demos/shared/default-inputs.ts";
 import { ImageInput } from "#app/demos/shared/image-input.tsx";
-import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
-import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
-import { zeroShotScores } from "#app/demos/text/output-shapes.ts";
+import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
 
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
@@ -20,10 +18,7 @@ export function Widget(props: WidgetProps) {
         if (candidates.length === 0) return { ok: false, message: "Give at least one candidate label." };
         return { ok: true, inputs: null, file: image, parameters: { candidate_labels: candidates } };
       }}
-      render={(r) => {
-        const items = r.kind === "json" ? zeroShotScores(r.output) : null;
-        return items ? <LabelScoreChart items={items} caption="Candidate labels by score" /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
-      }}
+      render={(r) => <ZeroShotOutput output={r.kind === "json" ? r.output : null} />}
     >
       <ImageInput label="Image" value={image} onChange={setImage} />
       <TextInput label="Candidate labels" name="candidate_labels" value={labels} onChange={setLabels} rows={1} hint="Comma-separated, e.g. cat, dog, bird" />
