@@ -6,7 +6,7 @@ import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**
- * GET /api/snippets?model=<id>&provider=&stream=1&bill_to=&lang= — the model page's inference
+ * GET /api/snippets?model=<id>&provider=&stream=1&bill_to=&lang=&inputs= — the model page's inference
  * snippets panel (text plus server-highlighted HTML) as JSON, so the page can switch provider
  * without a reload. Bad input is a 400 with {error: {message, field}}; an unknown model a 404.
  */
@@ -23,7 +23,9 @@ export async function loader({ request }: { request: Request }) {
   if (supportedProvidersFor(model).length === 0) return jsonError(400, `No inference provider supported by @huggingface/inference 3.13.1 serves ${model.id}.`, { field: "model" });
   const parsed = parseInferenceState(params, model);
   if (parsed.inputError) return jsonError(400, parsed.inputError, { field: parsed.inputFields[0] ?? null, fields: parsed.inputFields });
-  return Response.json(buildInferencePanel(model, parsed), { headers: { "Cache-Control": "no-store" } });
+  const inputs = params.get("inputs") ?? undefined;
+  if (inputs !== undefined && (inputs.length === 0 || inputs.length > 4_000)) return jsonError(400, "Query parameter 'inputs' must be 1 to 4,000 characters of text.", { field: "inputs" });
+  return Response.json(buildInferencePanel(model, parsed, inputs), { headers: { "Cache-Control": "no-store" } });
 }
 
 export function action({ request }: { request: Request }) {

@@ -84,31 +84,42 @@ export default function Playground({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The panel for another provider, fetched when the demo's provider changes; null keeps the current one. */
-function useSnippetsFor(modelId: string, snippets: InferencePanel | null, provider: string | null, stream: boolean): InferencePanel | null {
+/**
+ * The panel for the demo's provider and, for a widget whose input is one text, that text: fetched
+ * when either changes (the text after a pause in typing); null keeps the current panel.
+ */
+function useSnippetsFor(modelId: string, snippets: InferencePanel | null, provider: string | null, stream: boolean, inputs: string | null = null): InferencePanel | null {
   const [panel, setPanel] = useState(snippets);
   useEffect(() => {
-    if (!snippets || provider === null || provider.startsWith("endpoint:") || provider === snippets.state.provider) return;
+    if (!snippets || provider === null || provider.startsWith("endpoint:")) return;
+    if (provider === snippets.state.provider && inputs === null) return;
     const controller = new AbortController();
-    fetch(`/api/snippets?model=${encodeURIComponent(modelId)}&provider=${encodeURIComponent(provider)}${stream ? "&stream=1" : ""}`, { signal: controller.signal })
-      .then((r) => (r.ok ? (r.json() as Promise<InferencePanel>) : null))
-      .then((p) => {
-        if (p && "languages" in p) setPanel(p);
-      })
-      .catch(() => {});
-    return () => controller.abort();
-  }, [provider, snippets, modelId, stream]);
+    const query = `model=${encodeURIComponent(modelId)}&provider=${encodeURIComponent(provider)}${stream ? "&stream=1" : ""}${inputs !== null ? `&inputs=${encodeURIComponent(inputs)}` : ""}`;
+    const timer = setTimeout(() => {
+      fetch(`/api/snippets?${query}`, { signal: controller.signal })
+        .then((r) => (r.ok ? (r.json() as Promise<InferencePanel>) : null))
+        .then((p) => {
+          if (p && "languages" in p) setPanel(p);
+        })
+        .catch(() => {});
+    }, inputs === null ? 0 : 300);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [provider, snippets, modelId, stream, inputs]);
   return panel;
 }
 
 /**
  * A task widget, its request as code (inputs and parameters included), and the library's snippets
- * panel following its provider.
+ * panel following its provider and, where the input is one text, that text.
  */
 function WidgetPlayground({ widget, snippets }: { widget: TaskWidgetInfo; snippets: InferencePanel | null }) {
   const [request, setRequest] = useState<WidgetRequest | null>(null);
   const onRequestChange = useCallback((r: WidgetRequest) => setRequest(r), []);
-  const panel = useSnippetsFor(widget.modelId, snippets, request?.provider ?? null, false);
+  const text = typeof request?.inputs === "string" && request.inputs.length > 0 && request.inputs.length <= 4_000 ? request.inputs : null;
+  const panel = useSnippetsFor(widget.modelId, snippets, request?.provider ?? null, false, text);
   return (
     <div className="space-y-10">
       <TaskWidget info={widget} onRequestChange={onRequestChange} />

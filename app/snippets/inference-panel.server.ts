@@ -90,7 +90,8 @@ export function parseInferenceState(
   };
 }
 
-export function buildInferencePanel(model: CatalogModel, parsed: { state: InferenceState; inputError: string | null }): InferencePanel {
+/** The panel for the parsed state; `inputs` is a widget's text, printed where the library prints its example input. */
+export function buildInferencePanel(model: CatalogModel, parsed: { state: InferenceState; inputError: string | null }, inputs?: string): InferencePanel {
   const { state } = parsed;
   const task = snippetTaskFor(model);
   const panel: InferencePanel = {
@@ -110,6 +111,7 @@ export function buildInferencePanel(model: CatalogModel, parsed: { state: Infere
       provider: state.provider,
       streaming: state.streaming,
       ...(state.billTo ? { billTo: state.billTo } : {}),
+      ...(inputs !== undefined ? { inputs } : {}),
     });
   } catch (error) {
     if (error instanceof SnippetInputError) return { ...panel, error: error.message };

@@ -304,3 +304,61 @@ describe("options", () => {
     expect(result.error).toBe("Provider openai is closed-source and does not support HF tokens.");
   });
 });
+
+describe("a widget's text in place of the library's example input", () => {
+  const text = `She said "don't" \\ twice`;
+
+  it("prints the text where the library printed its example, in every client, as the library would quote it", () => {
+    const model = modelOf("distilbert/distilbert-base-uncased-finetuned-sst-2-english");
+    const plain = getInferenceSnippetsFor(model, { provider: "hf-inference" });
+    const withText = getInferenceSnippetsFor(model, { provider: "hf-inference", inputs: text });
+    const clients = (r: InferenceSnippetsResult) => r.languages.flatMap((l) => l.clients.map((c) => ({ language: l.language, client: c.client, content: c.content })));
+    const before = clients(plain);
+    const after = clients(withText);
+    expect(after.map((c) => c.client)).toEqual(before.map((c) => c.client));
+    for (const [i, c] of after.entries()) {
+      const original = before[i]!.content;
+      expect(original).toContain("I like you. I love you");
+      expect(c.content).not.toContain("I like you. I love you");
+      if (c.language === "sh") {
+        // The library JSON-encodes its quoted example once more inside the single-quoted body.
+        const encoded = `"inputs": "\\"She said \\\\\\"don'\\''t\\\\\\" \\\\\\\\ twice\\""`;
+        expect(c.content).toContain(encoded);
+        expect(c.content.replace(encoded, `"inputs": "\\"I like you. I love you\\""`)).toBe(original);
+      } else {
+        expect(c.content).toContain(JSON.stringify(text));
+        // Nothing else moves: putting the example back gives the library's text exactly.
+        expect(c.content.split(JSON.stringify(text)).join('"I like you. I love you"')).toBe(original);
+      }
+    }
+  });
+
+  it("matches what the library prints for a model whose own example is that text", () => {
+    const model = modelOf("google-bert/bert-base-uncased");
+    const data = toModelData(model);
+    const library = libraryOutput(model, data, "hf-inference", {});
+    const ours = getInferenceSnippetsFor(model, { provider: "hf-inference", inputs: "Paris is the [MASK] of France." });
+    const js = ours.languages.find((l) => l.language === "js")?.clients.find((c) => c.client === "huggingface.js")?.content ?? "";
+    const theirs = library.find((s) => s.language === "js" && s.client === "huggingface.js")?.content ?? "";
+    expect(theirs).toContain('inputs: "The answer to the universe is [MASK].",');
+    expect(js).toBe(theirs.replace('"The answer to the universe is [MASK]."', '"Paris is the [MASK] of France."'));
+  });
+
+  it("refuses empty or oversized text", () => {
+    const model = modelOf("distilbert/distilbert-base-uncased-finetuned-sst-2-english");
+    expect(() => getInferenceSnippetsFor(model, { provider: "hf-inference", inputs: "" })).toThrow(SnippetInputError);
+    expect(() => getInferenceSnippetsFor(model, { provider: "hf-inference", inputs: "x".repeat(4_001) })).toThrow(/inputs/);
+  });
+});
+
+describe("a prompt in a media task's snippets", () => {
+  it("replaces the example prompt in every client, plain or JSON-encoded as the template prints it", () => {
+    const model = modelOf("stabilityai/stable-diffusion-xl-base-1.0");
+    const plain = getInferenceSnippetsFor(model, { provider: "hf-inference" });
+    const withText = getInferenceSnippetsFor(model, { provider: "hf-inference", inputs: "a lighthouse at dusk" });
+    const js = (r: InferenceSnippetsResult) => r.languages.find((l) => l.language === "js")?.clients[0]?.content ?? "";
+    expect(js(plain)).toContain('inputs: "\\"Astronaut riding a horse\\"",');
+    expect(js(withText)).toContain('inputs: "\\"a lighthouse at dusk\\"",');
+    for (const l of withText.languages) for (const c of l.clients) expect(c.content, c.client).not.toContain("Astronaut");
+  });
+});

@@ -12,7 +12,7 @@
 import type { InferenceProviderOrPolicy } from "@huggingface/inference";
 import { snippets } from "@huggingface/inference";
 import type { InferenceSnippet, InferenceSnippetLanguage, WidgetType } from "@huggingface/tasks";
-import { inferenceSnippetLanguages } from "@huggingface/tasks";
+import { getModelInputSnippet, inferenceSnippetLanguages } from "@huggingface/tasks";
 import { z } from "zod";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
 import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
@@ -58,6 +58,11 @@ export interface InferenceSnippetOptions {
    * 3.13.1 reads them for conversational models only and drops falsy numbers (temperature 0).
    */
   parameters?: Record<string, unknown>;
+  /**
+   * A visitor's text for a task whose input is one string (a widget's input): it replaces the
+   * library's example input wherever the library printed it.
+   */
+  inputs?: string;
 }
 
 /** Bad input from the page or an API caller; routes turn it into a 400. */
@@ -108,6 +113,7 @@ const optionsSchema = z.object({
   billTo: billToSchema.optional(),
   accessToken: accessTokenSchema.optional(),
   parameters: parametersSchema.optional(),
+  inputs: z.string().min(1).max(4_000).optional(),
 });
 
 function firstIssue(error: z.ZodError): string {
@@ -158,7 +164,7 @@ export function groupSnippets(list: InferenceSnippet[]): SnippetLanguage[] {
 export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceSnippetOptions): InferenceSnippetsResult {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) throw new SnippetInputError(firstIssue(parsed.error));
-  const { provider, streaming, billTo, accessToken, parameters } = parsed.data;
+  const { provider, streaming, billTo, accessToken, parameters, inputs } = parsed.data;
   if (!isProviderOrPolicy(provider)) {
     throw new SnippetInputError(`Provider "${provider}" is not supported by @huggingface/inference 3.13.1`);
   }
@@ -181,20 +187,51 @@ export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceS
   const libraryOptions: Record<string, unknown> = { ...parameters, streaming: streaming ?? false };
   if (billTo !== undefined) libraryOptions.billTo = billTo;
 
+  const modelData = toModelData(model);
   let list: InferenceSnippet[];
   try {
-    list = snippets.getInferenceSnippets(
-      toModelData(model),
-      accessToken ?? TOKEN_PLACEHOLDER,
-      provider,
-      mapping,
-      libraryOptions,
-    );
+    list = snippets.getInferenceSnippets(modelData, accessToken ?? TOKEN_PLACEHOLDER, provider, mapping, libraryOptions);
   } catch (error) {
     // e.g. 3.13.1 refuses HF tokens (the placeholder included) for the "openai" provider.
     return { provider, languages: [], error: error instanceof Error ? error.message : String(error) };
   }
+  const task = snippetTaskFor(model);
+  if (inputs !== undefined && task !== null && TEXT_INPUT_TASKS.has(task)) {
+    const example = getModelInputSnippet(modelData);
+    if (typeof example === "string") list = list.map((s) => ({ ...s, content: withVisitorInput(s.content, s.language, example, inputs) }));
+  }
   return { provider, languages: groupSnippets(list) };
+}
+
+/** Tasks whose whole input is one text, so a widget's text can stand where the library prints its example. */
+const TEXT_INPUT_TASKS: ReadonlySet<string> = new Set([
+  "text-classification",
+  "token-classification",
+  "fill-mask",
+  "summarization",
+  "translation",
+  "feature-extraction",
+  "text-generation",
+  "zero-shot-classification",
+  "text-to-image",
+  "text-to-speech",
+  "text-to-video",
+  "text-to-audio",
+]);
+
+/**
+ * The library's code with the visitor's text where it printed its example input. 3.13.1 prints
+ * a one-string input as the example's JSON literal, and in some templates (cURL, fetch for media
+ * tasks) JSON-encodes that literal once more; both forms are replaced in kind (inside cURL's
+ * single quotes, shell-quoted), so the code reads as the library would have written it for this
+ * text. An example not found is left as is.
+ */
+export function withVisitorInput(code: string, language: InferenceSnippetLanguage, example: string, text: string): string {
+  if (!/^".*"$/s.test(example)) return code;
+  const literal = JSON.stringify(text);
+  const encoded = (s: string) => JSON.stringify(s).slice(1, -1);
+  const quoted = language === "sh" ? (s: string) => s.replaceAll("'", "'\\''") : (s: string) => s;
+  return code.split(quoted(encoded(example))).join(quoted(encoded(literal))).split(quoted(example)).join(quoted(literal));
 }
 
 /** What to show for a token while it is hidden: the first three characters, then asterisks. */

@@ -105,8 +105,12 @@ describe("text task widgets on the playground", () => {
     const rows = await page.locator("[data-widget-result] table tbody tr").allInnerTexts();
     expect(rows[0]).toMatch(/^POSITIVE\s+9\d\.\d%$/);
     expect(lastTaskRequest()).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyJson: { inputs: "What a wonderful, happy day" } });
-    // The snippets panel is there for the widget's task and provider.
-    expect(await page.locator("[data-inference-panel]").innerText()).toContain("textClassification");
+    // The snippets panel is there for the widget's task and provider, with the visitor's text in
+    // place of the library's example.
+    await page.waitForFunction(() => document.querySelector("[data-inference-panel]")?.textContent?.includes('"What a wonderful, happy day"'), undefined, { timeout: 10_000 });
+    const panelText = await page.locator("[data-inference-panel]").innerText();
+    expect(panelText).toContain("textClassification");
+    expect(panelText).not.toContain("I like you. I love you");
     await auditAndShoot("text-classification");
   });
 
