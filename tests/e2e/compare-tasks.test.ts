@@ -2,7 +2,9 @@
  * /compare on text tasks beyond classification, in Chromium against the real server with the
  * provider SIMULATOR upstream: question answering (the answer highlighted in the shared context,
  * per column) and token classification (entities highlighted per column), saved as a session
- * and opened again without re-running; object detection (boxes over the one image sent). Axe on each page; screenshots light and dark.
+ * and opened again without re-running; object detection (boxes over the one image sent); speech
+ * recognition (one FLAC to every column, a transcript each); text-to-image (an image each, and a
+ * reopened session saying the images are not kept). Axe on each page; screenshots light and dark.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
-import { makePng } from "#tests/simulators/media.ts";
+import { makeFlac, makePng } from "#tests/simulators/media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
@@ -19,6 +21,8 @@ const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "scr
 const QA = ["deepset/bert-base-uncased-squad2@hf-inference", "deepset/roberta-base-squad2@hf-inference"];
 const DETR = "facebook/detr-resnet-50@hf-inference";
 const NER = ["Babelscape/wikineural-multilingual-ner@hf-inference", "Davlan/bert-base-multilingual-cased-ner-hrl@hf-inference"];
+const ASR = ["openai/whisper-large-v3@hf-inference", "facebook/wav2vec2-large-960h-lv60-self@hf-inference"];
+const T2I = ["stabilityai/stable-diffusion-2@hf-inference", "stabilityai/stable-diffusion-xl-base-1.0@hf-inference"];
 
 let sim: ProviderSimulator;
 let server: TestServer;
@@ -41,7 +45,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   sim.reset();
-  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"]), [DETR, "object-detection"]];
+  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"]), [DETR, "object-detection"], ...ASR.map((c): [string, string] => [c, "automatic-speech-recognition"]), ...T2I.map((c): [string, string] => [c, "text-to-image"])];
   for (const [spec, task] of models) {
     const id = spec.slice(0, spec.indexOf("@"));
     sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
@@ -141,5 +145,69 @@ describe("/compare on more text tasks", () => {
     expect(await column(DETR).locator("[data-compare-result] [data-box]").count()).toBeGreaterThan(0);
     expect(await runAxe(page)).toEqual([]);
     await shoot("compare-object-detection");
+  });
+
+  it("automatic speech recognition: one FLAC to every column, a transcript in each", async () => {
+    await page.goto(`${server.url}/compare?task=automatic-speech-recognition&${ASR.map((c) => `model=${c}`).join("&")}`);
+    await page.waitForSelector("[data-compare-columns]");
+    const clip = path.join(server.dir, "hello.flac");
+    fs.writeFileSync(clip, makeFlac("hello compare"));
+    await expect.poll(async () => {
+      await page.locator("input[type=file][name=inputs]").setInputFiles(clip);
+      return page.getByRole("button", { name: "Run all" }).isEnabled();
+    }, { timeout: 15_000 }).toBe(true);
+    expect(await page.getByLabel("Audio (sent to every column)").getAttribute("accept")).toBe("audio/*");
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const c of ASR) {
+      await column(c).locator("[data-compare-result] [data-transcript]").waitFor({ timeout: 30_000 });
+      expect(await column(c).locator("[data-transcript]").innerText()).toMatch(/^Simulated transcript of [\d.]+ seconds of flac audio/);
+    }
+    const sent = sim.requests.filter((r) => r.path.includes("whisper") || r.path.includes("wav2vec2"));
+    expect(sent).toHaveLength(2);
+    expect(sent.map((r) => r.bodyMedia)).toEqual(["flac", "flac"]);
+    expect(await runAxe(page)).toEqual([]);
+    expect(blocked).toEqual([]);
+    await shoot("compare-automatic-speech-recognition");
+  });
+
+  it("text-to-image: one prompt, an image per column; a reopened session says the images are not kept", async () => {
+    await openCompare("text-to-image", T2I, "inputs", "A lighthouse at dusk");
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const c of T2I) {
+      const img = column(c).locator("[data-compare-result] [data-media-output=image] img");
+      await img.waitFor({ timeout: 30_000 });
+      expect(await img.getAttribute("alt")).toBe("Generated image: A lighthouse at dusk");
+      await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(await column(c).locator("[data-media-download]").getAttribute("download")).toMatch(/\.png$/);
+    }
+    expect(await runAxe(page)).toEqual([]);
+    expect(blocked).toEqual([]);
+    await shoot("compare-text-to-image");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Save session" }).click()]);
+    const file = path.join(server.dir, "t2i-session.json");
+    await download.saveAs(file);
+    const text = fs.readFileSync(file, "utf8");
+    const saved = JSON.parse(text) as { input: { text: string }; columns: Array<{ result: { kind: string; contentType: string; bytes: number } | null }> };
+    expect(saved.input.text).toBe("A lighthouse at dusk");
+    for (const c of saved.columns) {
+      expect(c.result).toMatchObject({ kind: "media", contentType: "image/png" });
+      expect(c.result?.bytes).toBeGreaterThan(0);
+    }
+    expect(text.length).toBeLessThan(20_000);
+
+    await page.goto(`${server.url}/compare`);
+    await page.waitForFunction(() => document.querySelector("[data-open-session]") !== null);
+    await expect.poll(async () => {
+      sim.reset();
+      await page.locator("[data-open-session]").setInputFiles(file);
+      return page.locator("[data-session-view]").count();
+    }, { timeout: 15_000 }).toBe(1);
+    const notes = page.locator("[data-session-column] [data-media-not-kept]");
+    expect(await notes.count()).toBe(2);
+    expect(await notes.first().innerText()).toMatch(/^The generated image \(image\/png, [\d.]+ (B|KB)\) is not kept in a session file\. Run this setup live to generate it again\.$/);
+    expect(sim.requests.filter((r) => r.path.includes("stable-diffusion"))).toEqual([]);
+    expect(await runAxe(page)).toEqual([]);
+    await shoot("compare-text-to-image-session");
   });
 });
