@@ -11,7 +11,9 @@ import { FillMaskOutput } from "#app/demos/text/fill-mask.tsx";
 import { QuestionAnsweringOutput } from "#app/demos/text/question-answering.tsx";
 import { SentenceSimilarityOutput } from "#app/demos/text/sentence-similarity.tsx";
 import { TextToTextOutput } from "#app/demos/text/text-to-text.tsx";
+import { TableAnswerOutput } from "#app/demos/text/table-question-answering.tsx";
 import { TokenClassificationOutput } from "#app/demos/text/token-classification.tsx";
+import { TabularPredictionsOutput } from "#app/demos/tabular/tabular-widget.tsx";
 import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
 import { AudioTracksOutput } from "#app/demos/audio/audio-to-audio.tsx";
 import { TranscriptOutput } from "#app/demos/audio/automatic-speech-recognition.tsx";
@@ -30,6 +32,8 @@ export interface SentInput {
   text: string;
   context?: string | undefined;
   sentences?: readonly string[] | undefined;
+  /** The table sent, header row first. */
+  table?: readonly (readonly string[])[] | undefined;
   /** The image sent (live only: a session keeps its name, not its bytes). */
   image?: Blob | undefined;
   /** The name of the file sent. */
@@ -67,6 +71,9 @@ export const COMPARE_OUTPUTS = {
   "document-question-answering": ({ output }) => <ScoredAnswersOutput output={output} />,
   "automatic-speech-recognition": ({ output }) => <TranscriptOutput output={output} />,
   "audio-to-audio": ({ output }) => <AudioTracksOutput output={output} />,
+  "tabular-classification": ({ output, sent }) => <TabularPredictionsOutput output={output} rows={sent.table ?? []} kind="classification" />,
+  "tabular-regression": ({ output, sent }) => <TabularPredictionsOutput output={output} rows={sent.table ?? []} kind="regression" />,
+  "table-question-answering": ({ output, sent }) => <TableAnswerOutput output={output} rows={sent.table ?? []} />,
   // Media answers; a provider that answers these with JSON has it shown as JSON.
   "text-to-image": ({ output, media, sent }) => (media ? <TextToImageOutput {...media} prompt={sent.text} /> : <RawOutput value={output} />),
   "image-to-image": ({ output, media, sent }) => (media ? <ImageToImageOutput {...media} imageName={sent.fileName ?? "the image"} /> : <RawOutput value={output} />),

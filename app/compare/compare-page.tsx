@@ -17,6 +17,7 @@ import { SummaryRow } from "#app/compare/summary-row.tsx";
 import { type ChatParameters, type ColumnState, type RunInput, sentInput, useCompare } from "#app/compare/use-compare.ts";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
 import { splitLabels } from "#app/demos/shared/default-inputs.ts";
+import { TableInput } from "#app/demos/shared/table-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 
 /**
@@ -46,8 +47,10 @@ export function ComparePage({ info }: { info: CompareInfo }) {
     context: info.inputs.context,
     candidateLabels: info.inputs.candidateLabels.join(", "),
     sentences: info.inputs.sentences.join("\n"),
+    // As the tabular and table-QA widgets start: the model's table, else one empty column.
+    table: info.inputs.table.length > 1 ? info.inputs.table : [["Column 1"], [""]],
   }));
-  const setValue = (name: keyof CompareInputValues) => (v: string) => setValues((old) => ({ ...old, [name]: v }));
+  const setValue = (name: Exclude<keyof CompareInputValues, "table">) => (v: string) => setValues((old) => ({ ...old, [name]: v }));
   const [file, setFile] = useState<File | null>(null);
   const [opened, setOpened] = useState<Session | null>(null);
   const cmp = useCompare(info, system, shared);
@@ -89,6 +92,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
       fileName: fileKind !== null ? (sent.fileName ?? file?.name ?? null) : null,
       ...(sent.context !== undefined ? { context: sent.context } : {}),
       ...(sent.sentences !== undefined ? { sentences: [...sent.sentences] } : {}),
+      ...(sent.table !== undefined ? { table: sent.table.map((r) => [...r]) } : {}),
       ...(inputKind === "text-labels" || inputKind === "image-labels" ? { candidateLabels: splitLabels(values.candidateLabels) } : {}),
     };
   }
@@ -304,6 +308,11 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                     ) : null}
                     {inputKind === "image-question" || inputKind === "document-question" ? <TextInput label="Question" name="question" value={values.text} onChange={setValue("text")} rows={1} /> : null}
                     {inputKind === "image-prompt" ? <TextInput label="Prompt (optional)" name="prompt" value={values.text} onChange={setValue("text")} rows={2} /> : null}
+                  </>
+                ) : inputKind === "table" || inputKind === "table-question" ? (
+                  <>
+                    {inputKind === "table-question" ? <TextInput label="Question (sent to every column)" name="query" value={values.text} onChange={setValue("text")} rows={1} /> : null}
+                    <TableInput rows={values.table} onChange={(table) => setValues((old) => ({ ...old, table }))} legend={inputKind === "table" ? "Rows to predict, sent to every column (first row: column names)" : "Table, sent to every column (first row: column names)"} />
                   </>
                 ) : (
                   <>

@@ -50,6 +50,7 @@ describe("compare setup in the URL", () => {
     expect(compareTaskFor({ pipelineTag: "image-classification", tags: [] })).toBe("image-classification");
     expect(compareTaskFor({ pipelineTag: "fill-mask", tags: [] })).toBe("fill-mask");
     expect(compareTaskFor({ pipelineTag: "text-to-speech", tags: [] })).toBe("text-to-speech");
-    expect(compareTaskFor({ pipelineTag: "tabular-regression", tags: [] })).toBeNull();
+    expect(compareTaskFor({ pipelineTag: "tabular-regression", tags: [] })).toBe("tabular-regression");
+    expect(compareTaskFor({ pipelineTag: "reinforcement-learning", tags: [] })).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, inputFileKind } from "#app/compare/compare-tasks.ts";
 import { sessionSchema } from "#app/compare/session-schema.ts";
 
-const values = (v: Partial<CompareInputValues>): CompareInputValues => ({ text: "", context: "", candidateLabels: "", sentences: "", ...v });
+const values = (v: Partial<CompareInputValues>): CompareInputValues => ({ text: "", context: "", candidateLabels: "", sentences: "", table: [], ...v });
 
 describe("buildCompareRequest", () => {
   it("builds each input kind's request the way the task's widget does", () => {
@@ -27,6 +27,14 @@ describe("buildCompareRequest", () => {
     expect(buildCompareRequest("image-to-image", values({ text: " " }), png)).toEqual({ ok: true, file: png });
     for (const task of ["automatic-speech-recognition", "audio-classification", "audio-to-audio"] as const) expect(buildCompareRequest(task, values({ text: "ignored" }), flac)).toEqual({ ok: true, file: flac });
     for (const task of ["text-to-image", "text-to-video", "text-to-speech"] as const) expect(buildCompareRequest(task, values({ text: "A lighthouse at dusk" }), null)).toEqual({ ok: true, inputs: "A lighthouse at dusk" });
+  });
+
+  it("builds the table rows the way their widgets do", () => {
+    const table = [["year", "city"], ["1896", "Athens"], ["2004", "Athens"]];
+    expect(buildCompareRequest("tabular-regression", values({ table }), null)).toEqual({ ok: true, inputs: { data: { year: ["1896", "2004"], city: ["Athens", "Athens"] } } });
+    expect(buildCompareRequest("table-question-answering", values({ text: "When?", table }), null)).toEqual({ ok: true, inputs: { query: "When?", table: { year: ["1896", "2004"], city: ["Athens", "Athens"] } } });
+    expect(buildCompareRequest("table-question-answering", values({ text: " ", table }), null)).toEqual({ ok: false, message: "Ask a question about the table." });
+    expect(buildCompareRequest("tabular-classification", values({ table: [] }), null).ok).toBe(false);
   });
 
   it("names the file each row needs", () => {

@@ -3,7 +3,8 @@
  * (the providers' "conversational" route, streamed); the others send one input to every column
  * and draw the outputs side by side with the task widgets' renderers.
  */
-import { splitLabels } from "#app/demos/shared/default-inputs.ts";
+import { splitLabels, tableColumns } from "#app/demos/shared/default-inputs.ts";
+import { tabularData } from "#app/demos/tabular/predictions.ts";
 
 export const COMPARE_TASKS = {
   "text-generation": { label: "Chat", mappingTask: "conversational", input: "chat" },
@@ -30,12 +31,16 @@ export const COMPARE_TASKS = {
   "audio-classification": { label: "Audio Classification", mappingTask: "audio-classification", input: "audio" },
   "text-to-speech": { label: "Text-to-Speech", mappingTask: "text-to-speech", input: "text" },
   "audio-to-audio": { label: "Audio-to-Audio", mappingTask: "audio-to-audio", input: "audio" },
+  "tabular-classification": { label: "Tabular Classification", mappingTask: "tabular-classification", input: "table" },
+  "tabular-regression": { label: "Tabular Regression", mappingTask: "tabular-regression", input: "table" },
+  "table-question-answering": { label: "Table Question Answering", mappingTask: "table-question-answering", input: "table-question" },
 } as const satisfies Record<string, { label: string; mappingTask: string; input: CompareInputKind }>;
 
 /**
  * The input form a task shows once for every column: a chat box, one text, an image, a question
  * with its context, a text with candidate labels, a source sentence with sentences to compare, an
- * image with candidate labels, a question or a prompt, a page (image or PDF) with a question, or audio.
+ * image with candidate labels, a question or a prompt, a page (image or PDF) with a question, audio,
+ * or a table (rows to predict, or a table with a question).
  */
 export type CompareInputKind =
   | "chat"
@@ -48,7 +53,9 @@ export type CompareInputKind =
   | "image-question"
   | "image-prompt"
   | "document-question"
-  | "audio";
+  | "audio"
+  | "table"
+  | "table-question";
 
 /** The file an input kind sends, as the gateway's media kinds name it; null when it sends none. */
 export function inputFileKind(kind: CompareInputKind): "image" | "document" | "audio" | null {
@@ -65,6 +72,8 @@ export interface CompareInputValues {
   candidateLabels: string;
   /** One per line. */
   sentences: string;
+  /** Rows, the first one the column names. */
+  table: string[][];
 }
 
 const lines = (text: string) => text.split("\n").map((s) => s.trim()).filter((s) => s !== "");
@@ -102,6 +111,15 @@ export function buildCompareRequest(
       const candidates = splitLabels(v.candidateLabels);
       if (!v.text.trim()) return { ok: false, message: "Type some text to classify." };
       return candidates.length > 0 ? { ok: true, inputs: v.text, parameters: { candidate_labels: candidates } } : { ok: false, message: "Give at least one candidate label." };
+    }
+    case "table": {
+      const built = tabularData(v.table);
+      return "problem" in built ? { ok: false, message: built.problem } : { ok: true, inputs: { data: built.data } };
+    }
+    case "table-question": {
+      if (!v.text.trim()) return { ok: false, message: "Ask a question about the table." };
+      const table = tableColumns(v.table);
+      return Object.keys(table).length > 0 ? { ok: true, inputs: { query: v.text, table } } : { ok: false, message: "Name at least one column." };
     }
     case "sentences": {
       const sentences = lines(v.sentences);

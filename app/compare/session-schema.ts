@@ -107,6 +107,8 @@ export const sessionInputSchema = z.strictObject({
   context: shortText(MAX_TEXT).optional(),
   candidateLabels: z.array(shortText(500)).max(100).optional(),
   sentences: z.array(shortText(10_000)).max(100).optional(),
+  /** Tabular tasks and table QA: the table sent, header row first. */
+  table: z.array(z.array(shortText(2_000)).max(100)).max(1_000).optional(),
 });
 
 export const sessionSchema = z.strictObject({

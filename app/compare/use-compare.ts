@@ -89,6 +89,7 @@ export function sentInput(task: CompareInfo["task"], v: CompareInputValues, file
     ...(fileKind !== null ? { fileName: file?.name ?? null } : {}),
     ...(kind === "question-context" ? { context: v.context } : {}),
     ...(kind === "sentences" ? { sentences: comparedSentences(v.sentences) } : {}),
+    ...(kind === "table" || kind === "table-question" ? { table: v.table.map((r) => [...r]) } : {}),
   };
 }
 

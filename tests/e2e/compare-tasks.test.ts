@@ -4,7 +4,8 @@
  * per column) and token classification (entities highlighted per column), saved as a session
  * and opened again without re-running; object detection (boxes over the one image sent); speech
  * recognition (one FLAC to every column, a transcript each); text-to-image (an image each, and a
- * reopened session saying the images are not kept). Axe on each page; screenshots light and dark.
+ * reopened session saying the images are not kept); table question answering (one table and
+ * question to every column, the answer's cells marked in each). Axe on each page; screenshots light and dark.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -22,6 +23,7 @@ const QA = ["deepset/bert-base-uncased-squad2@hf-inference", "deepset/roberta-ba
 const DETR = "facebook/detr-resnet-50@hf-inference";
 const NER = ["Babelscape/wikineural-multilingual-ner@hf-inference", "Davlan/bert-base-multilingual-cased-ner-hrl@hf-inference"];
 const ASR = ["openai/whisper-large-v3@hf-inference", "facebook/wav2vec2-large-960h-lv60-self@hf-inference"];
+const TAPAS = ["google/tapas-base-finetuned-wtq@hf-inference", "google/tapas-large-finetuned-wtq@hf-inference"];
 const T2I = ["stabilityai/stable-diffusion-2@hf-inference", "stabilityai/stable-diffusion-xl-base-1.0@hf-inference"];
 
 let sim: ProviderSimulator;
@@ -45,7 +47,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   sim.reset();
-  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"]), [DETR, "object-detection"], ...ASR.map((c): [string, string] => [c, "automatic-speech-recognition"]), ...T2I.map((c): [string, string] => [c, "text-to-image"])];
+  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"]), [DETR, "object-detection"], ...ASR.map((c): [string, string] => [c, "automatic-speech-recognition"]), ...T2I.map((c): [string, string] => [c, "text-to-image"]), ...TAPAS.map((c): [string, string] => [c, "table-question-answering"])];
   for (const [spec, task] of models) {
     const id = spec.slice(0, spec.indexOf("@"));
     sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
@@ -209,5 +211,27 @@ describe("/compare on more text tasks", () => {
     expect(sim.requests.filter((r) => r.path.includes("stable-diffusion"))).toEqual([]);
     expect(await runAxe(page)).toEqual([]);
     await shoot("compare-text-to-image-session");
+  });
+
+  it("table question answering: one table and question to every column, the answer's cells marked in each", async () => {
+    await openCompare("table-question-answering", TAPAS, "query", "Which city hosted in 2004?");
+    // The table starts as the widget's does (the task guide's example here); its first cell is edited.
+    const firstColumn = await page.getByLabel("Column 1 name").inputValue();
+    expect(firstColumn).not.toBe("");
+    await page.getByLabel(`Row 1, ${firstColumn}`).fill("Athens 2004");
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const c of TAPAS) {
+      await column(c).locator("[data-compare-result] [data-table-answer]").waitFor({ timeout: 30_000 });
+      expect(await column(c).locator("[data-table-answer]").innerText()).toBe("Athens 2004");
+      expect(await column(c).locator("[data-compare-result] td", { hasText: "(in the answer)" }).textContent()).toBe("Athens 2004 (in the answer)");
+    }
+    const sent = sim.requests.filter((r) => r.path.includes("tapas"));
+    expect(sent).toHaveLength(2);
+    for (const r of sent) {
+      expect(r.bodyJson).toMatchObject({ inputs: { query: "Which city hosted in 2004?" } });
+      expect((r.bodyJson as { inputs: { table: Record<string, string[]> } }).inputs.table[firstColumn]?.[0]).toBe("Athens 2004");
+    }
+    expect(await runAxe(page)).toEqual([]);
+    await shoot("compare-table-question-answering");
   });
 });

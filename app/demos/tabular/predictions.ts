@@ -17,7 +17,7 @@ export function formatPrediction(p: Prediction, kind: "classification" | "regres
 }
 
 /** The columns of the table's rows the spec's `{data: {column: values}}` takes; rows left all blank are dropped. */
-export function tabularData(rows: readonly string[][]): { data: Record<string, string[]>; rowCount: number } | { problem: string } {
+export function tabularData(rows: readonly (readonly string[])[]): { data: Record<string, string[]>; rowCount: number } | { problem: string } {
   const [header = [], ...body] = rows;
   const filled = body.filter((row) => row.some((cell) => cell.trim() !== ""));
   const named = header.map((name, i) => [name.trim(), i] as const).filter(([name]) => name !== "");
