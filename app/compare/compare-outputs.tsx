@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import type { OutputTask } from "#app/compare/compare-tasks.ts";
 import { FeatureExtractionOutput } from "#app/demos/text/feature-extraction.tsx";
 import { FillMaskOutput } from "#app/demos/text/fill-mask.tsx";
+import { GeneratedTextOutput } from "#app/demos/text/text-generation.tsx";
 import { QuestionAnsweringOutput } from "#app/demos/text/question-answering.tsx";
 import { SentenceSimilarityOutput } from "#app/demos/text/sentence-similarity.tsx";
 import { TextToTextOutput } from "#app/demos/text/text-to-text.tsx";
@@ -55,6 +56,7 @@ export interface OutputProps {
 }
 
 export const COMPARE_OUTPUTS = {
+  "text-completion": ({ output, sent }) => <GeneratedTextOutput output={output} prompt={sent.text} />,
   "zero-shot-classification": ({ output }) => <ZeroShotOutput output={output} />,
   "token-classification": ({ output, sent }) => <TokenClassificationOutput output={output} text={sent.text} />,
   "question-answering": ({ output, sent }) => <QuestionAnsweringOutput output={output} context={sent.context ?? ""} />,

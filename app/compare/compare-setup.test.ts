@@ -45,7 +45,7 @@ describe("compare setup in the URL", () => {
   it("maps a model to the comparison it can join", () => {
     expect(compareTaskFor({ pipelineTag: "text-generation", tags: ["conversational"] })).toBe("text-generation");
     expect(compareTaskFor({ pipelineTag: "image-text-to-text", tags: ["conversational"] })).toBe("text-generation");
-    expect(compareTaskFor({ pipelineTag: "text-generation", tags: [] })).toBeNull();
+    expect(compareTaskFor({ pipelineTag: "text-generation", tags: [] })).toBe("text-completion");
     expect(compareTaskFor({ pipelineTag: "text-generation", tags: [], inferenceProviderMapping: [{ task: "conversational" }] })).toBe("text-generation");
     expect(compareTaskFor({ pipelineTag: "image-classification", tags: [] })).toBe("image-classification");
     expect(compareTaskFor({ pipelineTag: "fill-mask", tags: [] })).toBe("fill-mask");

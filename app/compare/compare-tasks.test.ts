@@ -7,6 +7,9 @@ const values = (v: Partial<CompareInputValues>): CompareInputValues => ({ text: 
 describe("buildCompareRequest", () => {
   it("builds each input kind's request the way the task's widget does", () => {
     expect(buildCompareRequest("token-classification", values({ text: "My name is Sarah" }), null)).toEqual({ ok: true, inputs: "My name is Sarah" });
+    // A completion is the prompt as the text-generation widget sends it, on the providers' text-generation route.
+    expect(buildCompareRequest("text-completion", values({ text: "Once upon a time," }), null)).toEqual({ ok: true, inputs: "Once upon a time," });
+    expect(COMPARE_TASKS["text-completion"].mappingTask).toBe("text-generation");
     expect(buildCompareRequest("question-answering", values({ text: "Where?", context: "In Paris." }), null)).toEqual({ ok: true, inputs: { question: "Where?", context: "In Paris." } });
     expect(buildCompareRequest("zero-shot-classification", values({ text: "A film", candidateLabels: "cinema, art ,, music" }), null)).toEqual({ ok: true, inputs: "A film", parameters: { candidate_labels: ["cinema", "art", "music"] } });
     expect(buildCompareRequest("sentence-similarity", values({ text: "a", sentences: "b\n\n c \n" }), null)).toEqual({ ok: true, inputs: { source_sentence: "a", sentences: ["b", "c"] } });

@@ -1,13 +1,16 @@
 /**
  * The tasks /compare runs, keyed by the `task` in its URL. `text-generation` compares chat models
- * (the providers' "conversational" route, streamed); the others send one input to every column
- * and draw the outputs side by side with the task widgets' renderers.
+ * (the providers' "conversational" route, streamed) and `text-completion` plain text generation
+ * (the providers' "text-generation" route: `mappingTask` is what the gateway and the catalogue call
+ * a task); the others send one input to every column and draw the outputs side by side with the
+ * task widgets' renderers.
  */
 import { splitLabels, tableColumns } from "#app/demos/shared/default-inputs.ts";
 import { tabularData } from "#app/demos/tabular/predictions.ts";
 
 export const COMPARE_TASKS = {
   "text-generation": { label: "Chat", mappingTask: "conversational", input: "chat" },
+  "text-completion": { label: "Text Generation (completion, not chat)", mappingTask: "text-generation", input: "text" },
   "text-classification": { label: "Text Classification", mappingTask: "text-classification", input: "text" },
   "zero-shot-classification": { label: "Zero-Shot Classification", mappingTask: "zero-shot-classification", input: "text-labels" },
   "token-classification": { label: "Token Classification", mappingTask: "token-classification", input: "text" },
@@ -153,11 +156,12 @@ export function isCompareTask(task: string | null | undefined): task is CompareT
 
 /**
  * The compare task a model can take part in: chat models (by tag, or by a provider's
- * conversational mapping) compare as chat, others by their
- * pipeline tag when /compare runs it; null otherwise.
+ * conversational mapping) compare as chat, other text-generation models as completions, others by
+ * their pipeline tag when /compare runs it; null otherwise.
  */
 export function compareTaskFor(model: { pipelineTag: string | null; tags: readonly string[]; inferenceProviderMapping?: ReadonlyArray<{ task: string }> }): CompareTask | null {
   const chatPipeline = model.pipelineTag === "text-generation" || model.pipelineTag === "image-text-to-text";
   if (chatPipeline && (model.tags.includes("conversational") || model.inferenceProviderMapping?.some((m) => m.task === "conversational"))) return "text-generation";
-  return model.pipelineTag !== "text-generation" && isCompareTask(model.pipelineTag) ? model.pipelineTag : null;
+  if (model.pipelineTag === "text-generation") return "text-completion";
+  return isCompareTask(model.pipelineTag) ? model.pipelineTag : null;
 }

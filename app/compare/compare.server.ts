@@ -28,7 +28,7 @@ export function columnChoices(model: CatalogModel, task: CompareTask, env: EnvLi
   const chat = task === "text-generation";
   // Chat goes by the providers' conversational mappings (many mapped models carry no tags);
   // configured endpoints are OpenAI-compatible chat servers, so they join chat comparisons only.
-  if (!chat && model.pipelineTag !== task) return [];
+  if (!chat && model.pipelineTag !== COMPARE_TASKS[task].mappingTask) return [];
   return widgetProviders(model, COMPARE_TASKS[task].mappingTask, env)
     .filter((p) => chat || p.kind === "provider")
     .map((p) => ({ route: p.value, label: p.kind === "endpoint" ? `${p.label} (endpoint)` : p.label }));
@@ -72,9 +72,10 @@ function snippetFor(model: CatalogModel, task: CompareTask, route: string, param
  */
 function startingInputs(task: CompareTask, firstModel: CatalogModel | null): WidgetInputs {
   if (task === "text-generation") return EMPTY_INPUTS;
-  const example = toTaskExample(TASKS_DATA[task]?.demo);
+  const pipeline = COMPARE_TASKS[task].mappingTask;
+  const example = toTaskExample(TASKS_DATA[pipeline]?.demo);
   const maskToken = task === "fill-mask" ? (firstModel ? (toModelData(firstModel).mask_token ?? null) : null) : null;
-  return defaultInputs(task, firstModel?.widgetData ?? null, example, maskToken).inputs;
+  return defaultInputs(pipeline, firstModel?.widgetData ?? null, example, maskToken).inputs;
 }
 
 export async function loadCompare(url: URL, env: EnvLike): Promise<CompareInfo> {
@@ -116,7 +117,7 @@ const CANDIDATE_LIMIT = 12;
  */
 export async function compareCandidates(task: CompareTask, query: string, env: EnvLike): Promise<CompareCandidate[]> {
   const snapshot = await openSnapshot(getDb());
-  const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag: task };
+  const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag: COMPARE_TASKS[task].mappingTask };
   const page = await search(snapshot, filters, { sort: "downloads", ascending: false, offset: 0, limit: 60, counts: "none" });
   const out: CompareCandidate[] = [];
   for (const summary of page.models) {

@@ -187,7 +187,7 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     const outcome = await runInference({
       body: {
         model: column.info.modelId,
-        task,
+        task: COMPARE_TASKS[task].mappingTask,
         ...routeFields(column.info.route),
         ...(built.inputs !== undefined ? { inputs: built.inputs } : {}),
         ...(built.parameters ? { parameters: built.parameters } : {}),

@@ -24,6 +24,7 @@ const DETR = "facebook/detr-resnet-50@hf-inference";
 const NER = ["Babelscape/wikineural-multilingual-ner@hf-inference", "Davlan/bert-base-multilingual-cased-ner-hrl@hf-inference"];
 const ASR = ["openai/whisper-large-v3@hf-inference", "facebook/wav2vec2-large-960h-lv60-self@hf-inference"];
 const TAPAS = ["google/tapas-base-finetuned-wtq@hf-inference", "google/tapas-large-finetuned-wtq@hf-inference"];
+const COMPLETION = ["meta-llama/Llama-2-70b-hf@together", "mistralai/Mixtral-8x7B-v0.1@together"];
 const T2I = ["stabilityai/stable-diffusion-2@hf-inference", "stabilityai/stable-diffusion-xl-base-1.0@hf-inference"];
 
 let sim: ProviderSimulator;
@@ -97,6 +98,21 @@ describe("/compare on more text tasks", () => {
     expect(await runAxe(page)).toEqual([]);
     expect(blocked).toEqual([]);
     await shoot("compare-question-answering");
+  });
+
+  it("text completion (not chat): one prompt to every column, each continued on the providers' text-generation route", async () => {
+    await openCompare("text-completion", COMPLETION, "inputs", "Once upon a time,");
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const c of COMPLETION) {
+      const text = column(c).locator("[data-compare-result] [data-generated-text]");
+      await text.waitFor({ timeout: 30_000 });
+      expect(await text.innerText()).toMatch(/^Once upon a time, and so the simulated together completion continues/);
+    }
+    const sent = sim.requests.filter((r) => (r.service === "router" || r.service === "provider") && JSON.stringify(r.bodyJson ?? null).includes("Once upon a time,"));
+    expect(sent.map((r) => (r.bodyJson as { model?: string } | null)?.model).sort()).toEqual(["meta-llama/Llama-2-70b-hf", "mistralai/Mixtral-8x7B-v0.1"]);
+    expect(await runAxe(page)).toEqual([]);
+    expect(blocked).toEqual([]);
+    await shoot("compare-text-completion");
   });
 
   it("token classification: entities highlighted per column, saved and opened again without re-running", async () => {

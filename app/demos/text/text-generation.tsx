@@ -11,6 +11,18 @@ import { generatedText } from "#app/demos/text/output-shapes.ts";
  */
 const streamAlways = () => true;
 
+/** A completion as the widget shows it: the prompt in grey, then what the model added to it. */
+export function GeneratedTextOutput({ output, prompt }: { output: unknown; prompt: string }) {
+  const out = generatedText(output, "generated_text");
+  if (out === null) return <RawOutput value={output} />;
+  return (
+    <p className="whitespace-pre-wrap break-words" data-generated-text="">
+      <span className="text-gray-600 dark:text-gray-400">{prompt}</span>
+      {out.startsWith(prompt) ? out.slice(prompt.length) : out}
+    </p>
+  );
+}
+
 export function Widget(props: WidgetProps) {
   const [prompt, setPrompt] = useState(props.info.inputs.text);
   const [sent, setSent] = useState(prompt);
@@ -29,8 +41,7 @@ export function Widget(props: WidgetProps) {
       renderPartial={show}
       render={(r) => {
         if (r.kind === "text") return show(r.text);
-        const out = r.kind === "json" ? generatedText(r.output, "generated_text") : null;
-        return out !== null ? show(out.startsWith(sent) ? out.slice(sent.length) : out) : <RawOutput value={r.kind === "json" ? r.output : null} />;
+        return <GeneratedTextOutput output={r.kind === "json" ? r.output : null} prompt={sent} />;
       }}
     >
       <TextInput label="Prompt" name="inputs" value={prompt} onChange={setPrompt} />
