@@ -181,7 +181,14 @@ export function ChatColumnBody({
  * A non-chat column's result, drawn with the task widget's output component. A media result
  * without its bytes (a reopened session) says so, with its type and size.
  */
-export function TaskColumnBody({ task, result, sent, media, busy, modelId }: { task: string; result: TaskResult | null; sent: SentInput | null; media: MediaAnswer | null; busy: boolean; modelId: string }) {
+export function TaskColumnBody({ task, result, sent, media, busy, modelId, streamed = null }: { task: string; result: TaskResult | null; sent: SentInput | null; media: MediaAnswer | null; busy: boolean; modelId: string; streamed?: string | null }) {
+  if (busy && streamed) {
+    return (
+      <div data-compare-streaming="" className="text-sm">
+        <CompareOutput task={task} output={{ generated_text: streamed }} media={null} sent={sent ?? { text: "" }} modelId={modelId} />
+      </div>
+    );
+  }
   if (busy) return <p className="animate-pulse text-sm text-gray-600 dark:text-gray-400">Running…</p>;
   if (!result) return <p className="text-xs text-gray-600 dark:text-gray-400">Not run yet.</p>;
   if (result.kind === "error") return <ErrorInPlace error={result.error} />;

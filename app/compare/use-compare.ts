@@ -36,6 +36,8 @@ export interface ColumnState {
   sent: SentInput | null;
   /** The bytes of a media `result` (not saved in a session). */
   media: MediaAnswer | null;
+  /** A streaming task's text so far, while it runs. */
+  streamed?: string | null;
   busy: boolean;
 }
 
@@ -183,7 +185,11 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     armDeadline();
     const controller = new AbortController();
     controllers.current.set(column.key, controller);
-    patch(column.key, (c) => ({ ...c, result: null, media: null, sent: sentInput(task, input.values, input.file), busy: true }));
+    patch(column.key, (c) => ({ ...c, result: null, media: null, streamed: null, sent: sentInput(task, input.values, input.file), busy: true }));
+    // Text generation streams, as its widget does: the column shows the text as it comes.
+    const streaming = task === "text-completion";
+    const started = performance.now();
+    let firstTokenMs: number | null = null;
     const outcome = await runInference({
       body: {
         model: column.info.modelId,
@@ -191,9 +197,18 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
         ...routeFields(column.info.route),
         ...(built.inputs !== undefined ? { inputs: built.inputs } : {}),
         ...(built.parameters ? { parameters: built.parameters } : {}),
+        ...(streaming ? { stream: true } : {}),
       },
       ...(built.file ? { file: built.file } : {}),
       signal: controller.signal,
+      ...(streaming
+        ? {
+            onText: (text: string) => {
+              firstTokenMs ??= performance.now() - started;
+              patch(column.key, (c) => ({ ...c, streamed: text }));
+            },
+          }
+        : {}),
     });
     finish(column.key);
     let result: TaskResult;
@@ -212,8 +227,11 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
     } else if (outcome.kind === "error") result = { kind: "error", error: { code: outcome.error.code, message: outcome.error.message, hint: outcome.error.hint } };
     else if (outcome.kind === "aborted") result = { kind: "error", error: deadlineHit.current ? deadlineError() : { code: "stopped", message: "Stopped.", hint: null } };
     else if (outcome.kind === "offline") result = { kind: "error", error: { code: "network", message: outcome.message, hint: "The connection to Modelyard failed." } };
+    else if (outcome.kind === "text" && streaming) {
+      result = { kind: "output", output: { generated_text: outcome.text }, metrics: toMetrics({ timeToFirstTokenMs: firstTokenMs, tokensPerSecond: null, totalMs: outcome.metrics.elapsedMs }, null) };
+    }
     else result = { kind: "error", error: { code: "unexpected_answer", message: "The gateway answered with text, which this task does not return.", hint: null } };
-    patch(column.key, (c) => ({ ...c, result, media, busy: false }));
+    patch(column.key, (c) => ({ ...c, result, media, streamed: null, busy: false }));
   }
 
   /** Sends a new user message to every column. */

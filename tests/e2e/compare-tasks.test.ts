@@ -110,6 +110,10 @@ describe("/compare on more text tasks", () => {
     }
     const sent = sim.requests.filter((r) => (r.service === "router" || r.service === "provider") && JSON.stringify(r.bodyJson ?? null).includes("Once upon a time,"));
     expect(sent.map((r) => (r.bodyJson as { model?: string } | null)?.model).sort()).toEqual(["meta-llama/Llama-2-70b-hf", "mistralai/Mixtral-8x7B-v0.1"]);
+    // Streamed, as the text-generation widget streams: the provider was asked to stream, and each
+    // column reports its time to first token.
+    expect(sent.every((r) => (r.bodyJson as { stream?: unknown } | null)?.stream === true)).toBe(true);
+    for (const c of COMPLETION) expect(await column(c).locator("[data-compare-metrics]").innerText()).toMatch(/^first token [\d.]+ m?s · total [\d.]+ m?s$/);
     expect(await runAxe(page)).toEqual([]);
     expect(blocked).toEqual([]);
     await shoot("compare-text-completion");
