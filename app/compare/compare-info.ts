@@ -2,7 +2,7 @@
 import type { ChatDemoInfo } from "#app/demos/chat/demo-info.ts";
 import type { CompareTask } from "#app/compare/compare-tasks.ts";
 import type { SessionColumn } from "#app/compare/session-schema.ts";
-import type { WidgetInputs } from "#app/demos/shared/widget-info.ts";
+import type { ParameterField, WidgetInputs } from "#app/demos/shared/widget-info.ts";
 
 export interface CompareColumnInfo {
   modelId: string;
@@ -22,6 +22,11 @@ export interface CompareInfo {
   problems: string[];
   /** Chat parameters' ranges and defaults (the chat demo's, from the chat-completion spec). */
   parameters: ChatDemoInfo["parameters"];
+  /**
+   * A non-chat task's parameters, from its spec as its widget shows them (less those the shared
+   * input sets itself, such as candidate labels): shared by every column, each may override them.
+   */
+  taskParameters: ParameterField[];
   /** The shared input's starting values: the task widget's defaults (the first column's model's examples, else the task guide's). */
   inputs: WidgetInputs;
   /** The gateway's deadline: the whole comparison runs under one of this length. */

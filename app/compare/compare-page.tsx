@@ -19,6 +19,8 @@ import { readVisitorToken } from "#app/demos/chat/token.ts";
 import { splitLabels } from "#app/demos/shared/default-inputs.ts";
 import { TableInput } from "#app/demos/shared/table-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
+import { ParametersForm } from "#app/demos/shared/parameters-form.tsx";
+import { initialValues } from "#app/demos/shared/parameter-values.ts";
 
 /**
  * Adding or removing a column is a client navigation: the loader resolves the new setup and the
@@ -34,6 +36,9 @@ function latestMetrics(c: ColumnState) {
   const last = c.turns.at(-1);
   return last?.role === "assistant" && last.status === "done" ? last.metrics : null;
 }
+
+/** The fields the visitor filled in ("" is "not set"). */
+const typedOnly = (values: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ""));
 
 export function ComparePage({ info }: { info: CompareInfo }) {
   const id = useId();
@@ -56,7 +61,8 @@ export function ComparePage({ info }: { info: CompareInfo }) {
   const cmp = useCompare(info, system, shared);
   const setup = { task: info.task, columns: info.columns.map((c) => ({ modelId: c.modelId, route: c.route })) };
   const runnable = cmp.columns.some((c) => c.info.problem === null);
-  const input: RunInput = { values, file };
+  const [taskShared, setTaskShared] = useState<Record<string, string>>(() => initialValues(info.taskParameters));
+  const input: RunInput = { values, file, parameters: taskShared };
   const inputKind = COMPARE_TASKS[info.task].input;
   const fileKind = inputFileKind(inputKind);
   const ready = info.task !== "text-generation" && buildCompareRequest(info.task, values, file).ok;
@@ -121,9 +127,10 @@ export function ComparePage({ info }: { info: CompareInfo }) {
       task: info.task,
       modelyardVersion: info.modelyardVersion,
       system,
-      parameters: chat ? { ...shared } : {},
+      // A task's parameters as the visitor typed them (a list stays its comma-separated text).
+      parameters: chat ? { ...shared } : typedOnly(taskShared),
       input: savedInput(),
-      columns: cmp.columns.map((c, i) => ({ info: { ...c.info, snippet: snippets[i] ?? c.info.snippet }, overrides: c.overrides, turns: c.turns, result: c.result })),
+      columns: cmp.columns.map((c, i) => ({ info: { ...c.info, snippet: snippets[i] ?? c.info.snippet }, overrides: chat ? c.overrides : typedOnly(c.taskOverrides ?? {}), turns: c.turns, result: c.result })),
     });
     downloadSession(session, [readVisitorToken()]);
   }
@@ -241,6 +248,13 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                     </>
                   ) : (
                     <>
+                      <ParametersForm
+                        fields={info.taskParameters}
+                        values={c.taskOverrides ?? {}}
+                        label="This column's parameters (empty: the shared value)"
+                        disabled={c.busy}
+                        onChange={(n, v) => cmp.patch(c.key, (x) => ({ ...x, taskOverrides: { ...x.taskOverrides, [n]: v } }))}
+                      />
                       <TaskColumnBody task={info.task} result={c.result} sent={c.sent} media={c.media} busy={c.busy} modelId={c.info.modelId} streamed={c.streamed ?? null} />
                       <button type="button" className={buttonCls} disabled={c.busy || !ready} onClick={() => cmp.rerun(c.key, input)}>
                         Run this column again
@@ -330,6 +344,13 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                     {inputKind === "sentences" ? <TextInput label="Sentences to compare" name="sentences" value={values.sentences} onChange={setValue("sentences")} rows={4} hint="One sentence per line" /> : null}
                   </>
                 )}
+                <ParametersForm
+                  fields={info.taskParameters}
+                  values={taskShared}
+                  label="Shared parameters (every column; a column may set its own)"
+                  disabled={cmp.busy}
+                  onChange={(n, v) => setTaskShared((old) => ({ ...old, [n]: v }))}
+                />
                 <div className="flex gap-2">
                   {cmp.busy ? (
                     <button type="button" onClick={cmp.stopAll} className="rounded-md bg-gray-800 px-3 py-1.5 font-medium text-white dark:bg-gray-200 dark:text-gray-900">

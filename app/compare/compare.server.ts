@@ -22,6 +22,10 @@ import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { readGatewayConfig } from "#app/inference/gateway-config.server.ts";
 import { getInferenceSnippetsFor } from "#app/snippets/inference-snippets.ts";
 import { toModelData } from "#app/snippets/model-data.ts";
+import { describeTaskParameters } from "#app/inference/task-parameters.server.ts";
+
+/** Parameters the shared input form sets itself (buildCompareRequest), as the widgets keep them out of their parameter forms. */
+const INPUT_PARAMETERS: ReadonlySet<string> = new Set(["candidate_labels", "prompt"]);
 
 /** The providers and endpoints that can run `task` for the model (the widgets' own list). */
 export function columnChoices(model: CatalogModel, task: CompareTask, env: EnvLike): Array<{ route: string; label: string }> {
@@ -102,6 +106,7 @@ export async function loadCompare(url: URL, env: EnvLike): Promise<CompareInfo> 
     columns,
     problems,
     parameters: chatParameterSpecs(),
+    taskParameters: setup.task === "text-generation" ? [] : describeTaskParameters(COMPARE_TASKS[setup.task].mappingTask).filter((f) => !INPUT_PARAMETERS.has(f.name)),
     inputs: startingInputs(setup.task, models.find((m) => m !== undefined && m !== null) ?? null),
     deadlineMs: readGatewayConfig(env).deadlineMs,
     serverKey: hasServerKey(env),
@@ -117,7 +122,9 @@ const CANDIDATE_LIMIT = 12;
  */
 export async function compareCandidates(task: CompareTask, query: string, env: EnvLike): Promise<CompareCandidate[]> {
   const snapshot = await openSnapshot(getDb());
-  const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag: COMPARE_TASKS[task].mappingTask };
+  // Chat searches text-generation models (its route is "conversational", no pipeline tag); the rest their route's pipeline.
+  const pipelineTag = task === "text-generation" ? task : COMPARE_TASKS[task].mappingTask;
+  const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag };
   const page = await search(snapshot, filters, { sort: "downloads", ascending: false, offset: 0, limit: 60, counts: "none" });
   const out: CompareCandidate[] = [];
   for (const summary of page.models) {

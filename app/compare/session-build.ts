@@ -11,7 +11,7 @@ export interface SessionSource {
   input: Session["input"];
   columns: Array<{
     info: Pick<CompareColumnInfo, "modelId" | "route" | "snippet">;
-    overrides: Record<string, number | undefined>;
+    overrides: Readonly<Record<string, number | string | boolean | undefined>>;
     turns: ReadonlyArray<Omit<SessionTurn, "status"> & { status: SessionTurn["status"] | "streaming" }>;
     result: SessionColumn["result"];
   }>;
@@ -33,7 +33,7 @@ export function buildSession(s: SessionSource): Session {
     columns: s.columns.map((c) => ({
       modelId: c.info.modelId,
       route: c.info.route,
-      parameters: Object.fromEntries(Object.entries(c.overrides).filter((e): e is [string, number] => e[1] !== undefined)),
+      parameters: Object.fromEntries(Object.entries(c.overrides).filter((e): e is [string, number | string | boolean] => e[1] !== undefined)),
       snippet: c.info.snippet,
       turns: c.turns.map((t) => ({ role: t.role, content: t.content, status: t.status === "streaming" ? "stopped" : t.status, metrics: t.metrics, error: t.error })),
       result: c.result,

@@ -5,6 +5,7 @@ import { type ColumnState, initialColumns, reconcileColumns } from "#app/compare
 const col = (modelId: string, route: string, problem: string | null = null): CompareColumnInfo => ({ modelId, route, label: route, problem, snippet: null });
 const info = (columns: CompareColumnInfo[]): CompareInfo => ({
   task: "text-generation",
+  taskParameters: [],
   taskLabel: "Chat",
   columns,
   problems: [],

@@ -13,6 +13,7 @@ import type { SessionMetrics, SessionRunError, SessionTurn, TaskResult } from "#
 import { routeFields } from "#app/demos/chat/demo-info.ts";
 import { runInference } from "#app/demos/shared/run-inference.ts";
 import { labelScores } from "#app/demos/text/output-shapes.ts";
+import { buildParameters, type RawValues } from "#app/demos/shared/parameter-values.ts";
 
 export interface LiveTurn extends Omit<SessionTurn, "status"> {
   id: number;
@@ -36,6 +37,8 @@ export interface ColumnState {
   sent: SentInput | null;
   /** The bytes of a media `result` (not saved in a session). */
   media: MediaAnswer | null;
+  /** A non-chat column's own parameters as typed, on top of the shared ones ("" = the shared value). */
+  taskOverrides?: RawValues;
   /** A streaming task's text so far, while it runs. */
   streamed?: string | null;
   busy: boolean;
@@ -79,6 +82,8 @@ export interface RunInput {
   /** Non-chat tasks: the shared form's values, and the file (image tasks). */
   values: CompareInputValues;
   file: File | null;
+  /** Non-chat tasks: the shared parameters as typed ("" = not set); each column's own go on top. */
+  parameters: RawValues;
 }
 
 /** What a run's answer refers to, as it is drawn and saved. */
@@ -182,6 +187,13 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
       patch(column.key, (c) => ({ ...c, result: { kind: "error", error: { code: "invalid_input", message: built.message, hint: null } } }));
       return;
     }
+    const own = Object.fromEntries(Object.entries(column.taskOverrides ?? {}).filter(([, v]) => v.trim() !== ""));
+    const typed = buildParameters(info.taskParameters, { ...input.parameters, ...own });
+    if (!typed.ok) {
+      patch(column.key, (c) => ({ ...c, result: { kind: "error", error: { code: "invalid_parameter", message: typed.message, hint: null } } }));
+      return;
+    }
+    const parameters = { ...typed.parameters, ...built.parameters };
     armDeadline();
     const controller = new AbortController();
     controllers.current.set(column.key, controller);
@@ -196,7 +208,7 @@ export function useCompare(info: CompareInfo, system: string, shared: ChatParame
         task: COMPARE_TASKS[task].mappingTask,
         ...routeFields(column.info.route),
         ...(built.inputs !== undefined ? { inputs: built.inputs } : {}),
-        ...(built.parameters ? { parameters: built.parameters } : {}),
+        ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
         ...(streaming ? { stream: true } : {}),
       },
       ...(built.file ? { file: built.file } : {}),

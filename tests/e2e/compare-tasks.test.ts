@@ -84,6 +84,13 @@ describe("/compare on more text tasks", () => {
   it("question answering: one question and context to every column, each answer highlighted in the context", async () => {
     await openCompare("question-answering", QA, "question", "Where do I live?");
     await page.locator("textarea[name=context]").fill("My name is Clara and I live in Berkeley.");
+    // The task's spec parameters: one shared by every column, and one column's own on top.
+    const shared = page.locator("[data-widget-parameters]").filter({ hasText: "Shared parameters" });
+    await shared.locator("summary").click();
+    await shared.locator("input[name=max_answer_len]").fill("20");
+    const own = column(QA[1]!).locator("[data-widget-parameters]");
+    await own.locator("summary").click();
+    await own.locator("input[name=max_answer_len]").fill("5");
     await page.getByRole("button", { name: "Run all" }).click();
     for (const c of QA) {
       await column(c).locator("[data-compare-result] [data-qa-answer]").waitFor({ timeout: 30_000 });
@@ -94,6 +101,9 @@ describe("/compare on more text tasks", () => {
     }
     const sent = sim.requests.filter((r) => r.path.includes("squad2"));
     expect(sent).toHaveLength(2);
+    const lenFor = (id: string) => (sent.find((r) => r.path.includes(id))?.bodyJson as { parameters?: { max_answer_len?: unknown } } | undefined)?.parameters?.max_answer_len;
+    expect(lenFor("bert-base-uncased-squad2")).toBe(20);
+    expect(lenFor("roberta-base-squad2")).toBe(5);
     expect(sent.every((r) => JSON.stringify(r.bodyJson).includes("My name is Clara"))).toBe(true);
     expect(await runAxe(page)).toEqual([]);
     expect(blocked).toEqual([]);

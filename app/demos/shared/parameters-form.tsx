@@ -17,17 +17,19 @@ export function ParametersForm({
   values,
   onChange,
   disabled,
+  label = "Parameters",
 }: {
   fields: readonly ParameterField[];
   values: RawValues;
   onChange: (name: string, value: string) => void;
   disabled: boolean;
+  label?: string;
 }) {
   const id = useId();
   if (fields.length === 0) return null;
   return (
     <details className="rounded-md border border-gray-200 dark:border-gray-800" data-widget-parameters="">
-      <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">Parameters</summary>
+      <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">{label}</summary>
       <div className="grid gap-3 px-3 pb-3 sm:grid-cols-2">
         {fields.map((f) => {
           const fid = `${id}-${f.name}`;
