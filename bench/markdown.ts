@@ -8,8 +8,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { clearMarkdownCache, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
+import { sharedDataDir } from "#tests/support/shared-data.ts";
 
-const cardsDir = path.resolve(process.cwd(), "../shared/data/model-cards");
+const cardsDir = path.join(sharedDataDir(), "model-cards");
 const cardPath = process.argv[2] ?? path.join(cardsDir, "bigscience__bloom.md");
 const md = readFileSync(cardPath, "utf8");
 const options = { resolveRelativeUrl: (p: string) => `/models/bigscience/bloom/resolve/main/${p}`, cacheKey: "bigscience/bloom@main" };

@@ -1,5 +1,5 @@
 // Hub fixture for the provider SIMULATOR (test tool, never shipped as a provider).
-// Derived from /work/shared/data/provider-mappings.jsonl (see shared/data/README.md and
+// Derived (copied into this file) from the reference data's provider-mappings.jsonl (see its README and
 // provider-mappings.md for its sources: huggingface/hub-docs, huggingface/huggingface_hub,
 // huggingface/huggingface.js). Filtered to the providers @huggingface/inference 3.13.1 knows;
 // a null recorded status is written as "live" because the Hub always sends one.

@@ -24,7 +24,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeFlac, makePng, makeWav, sniffMedia } from "./media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "./provider-simulator.ts";
-import type { RecordedRequest } from "./shared/context.ts";
+import type { RecordedRequest } from "./common/context.ts";
 import { makeOverrideFetch, toOverrideUrl } from "./upstream-override.ts";
 
 const realFetch = globalThis.fetch;

@@ -29,10 +29,10 @@ import { ovhcloud } from "./providers/ovhcloud.ts";
 import { replicate } from "./providers/replicate.ts";
 import { sambanova } from "./providers/sambanova.ts";
 import { together } from "./providers/together.ts";
-import { type Ctx, type ProviderHandler, type RecordedRequest, type Service, type SimulatedProvider, type SimulatorServices, type TokenKind, type Upstream, send, sendError } from "./shared/context.ts";
-import { type ActiveFault, defaultFaultMessage, dropWhen, type Fault, type FaultMatch, faultMatchSchema, faultSchema, scriptFaultBodySchema } from "./shared/faults.ts";
-import { handleHub, hubModelSchema } from "./shared/hub-api.ts";
-import { isRecord, str } from "./shared/util.ts";
+import { type Ctx, type ProviderHandler, type RecordedRequest, type Service, type SimulatedProvider, type SimulatorServices, type TokenKind, type Upstream, send, sendError } from "./common/context.ts";
+import { type ActiveFault, defaultFaultMessage, dropWhen, type Fault, type FaultMatch, faultMatchSchema, faultSchema, scriptFaultBodySchema } from "./common/faults.ts";
+import { handleHub, hubModelSchema } from "./common/hub-api.ts";
+import { isRecord, str } from "./common/util.ts";
 
 
 export interface ProviderSimulatorOptions {

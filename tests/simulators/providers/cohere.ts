@@ -1,7 +1,7 @@
 // Part of the inference PROVIDER SIMULATOR: a test tool, never a provider the product ships.
 //
 // Cohere (cohere): the OpenAI-compatible API at api.cohere.com and router.huggingface.co/cohere.
-import { openAiCompatibleProvider } from "../shared/openai-compatible.ts";
+import { openAiCompatibleProvider } from "../common/openai-compatible.ts";
 
 export const cohere = openAiCompatibleProvider({
   id: "cohere",

@@ -4,10 +4,10 @@
 // once, or through queue.fal.run: IN_QUEUE, then status polls, then the result. Media go to the
 // fal CDN (v3.fal.media); speech recognition takes its audio as audio_url.
 import { audioDurationSeconds, makeMp4, makePng, makeWav, seedBytes, sniffMedia } from "../media.ts";
-import { transcript } from "../shared/answers.ts";
-import { type Ctx, type SimulatedProvider, type SimulatorServices, send, sendError, sendJson } from "../shared/context.ts";
-import { type ErrorReply, errorReply } from "../shared/errors.ts";
-import { isRecord, type Json, shortHash, str } from "../shared/util.ts";
+import { transcript } from "../common/answers.ts";
+import { type Ctx, type SimulatedProvider, type SimulatorServices, send, sendError, sendJson } from "../common/context.ts";
+import { type ErrorReply, errorReply } from "../common/errors.ts";
+import { isRecord, type Json, shortHash, str } from "../common/util.ts";
 
 interface FalQueueItem {
   requestId: string;

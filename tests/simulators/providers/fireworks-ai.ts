@@ -1,7 +1,7 @@
 // Part of the inference PROVIDER SIMULATOR: a test tool, never a provider the product ships.
 //
 // Fireworks AI (fireworks-ai): the OpenAI-compatible API at api.fireworks.ai and router.huggingface.co/fireworks-ai.
-import { openAiCompatibleProvider } from "../shared/openai-compatible.ts";
+import { openAiCompatibleProvider } from "../common/openai-compatible.ts";
 
 export const fireworksAi = openAiCompatibleProvider({
   id: "fireworks-ai",

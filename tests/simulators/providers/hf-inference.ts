@@ -18,8 +18,8 @@ import {
   tokenClassification,
   transcript,
   zeroShot,
-} from "../shared/answers.ts";
-import { type Ctx, type SimulatedProvider, send, sendError, sendJson } from "../shared/context.ts";
+} from "../common/answers.ts";
+import { type Ctx, type SimulatedProvider, send, sendError, sendJson } from "../common/context.ts";
 import {
   audioClassification,
   audioToAudio,
@@ -30,9 +30,9 @@ import {
   tabularPredictions,
   visualQuestionAnswering,
   zeroShotImage,
-} from "../shared/media-answers.ts";
-import { chatCompletion } from "../shared/openai-compatible.ts";
-import { isRecord, shortHash, sleep, str } from "../shared/util.ts";
+} from "../common/media-answers.ts";
+import { chatCompletion } from "../common/openai-compatible.ts";
+import { isRecord, shortHash, sleep, str } from "../common/util.ts";
 
 export const hfInference: SimulatedProvider = {
   id: "hf-inference",

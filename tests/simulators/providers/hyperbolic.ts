@@ -1,7 +1,7 @@
 // Part of the inference PROVIDER SIMULATOR: a test tool, never a provider the product ships.
 //
 // Hyperbolic (hyperbolic): the OpenAI-compatible API at api.hyperbolic.xyz and router.huggingface.co/hyperbolic.
-import { openAiCompatibleProvider } from "../shared/openai-compatible.ts";
+import { openAiCompatibleProvider } from "../common/openai-compatible.ts";
 
 export const hyperbolic = openAiCompatibleProvider({
   id: "hyperbolic",

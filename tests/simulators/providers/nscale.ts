@@ -1,7 +1,7 @@
 // Part of the inference PROVIDER SIMULATOR: a test tool, never a provider the product ships.
 //
 // Nscale (nscale): the OpenAI-compatible API at inference.api.nscale.com and router.huggingface.co/nscale.
-import { openAiCompatibleProvider } from "../shared/openai-compatible.ts";
+import { openAiCompatibleProvider } from "../common/openai-compatible.ts";
 
 export const nscale = openAiCompatibleProvider({
   id: "nscale",

@@ -4,8 +4,8 @@
 // (v1/models/<owner>/<name>/predictions) or by version (v1/predictions), answered at once under
 // `Prefer: wait` and otherwise polled; outputs are files on replicate.delivery.
 import { makeMp4, makePng, makeWav } from "../media.ts";
-import { type Ctx, type SimulatedProvider, type SimulatorServices, sendError, sendJson } from "../shared/context.ts";
-import { isRecord, type Json, shortHash, str } from "../shared/util.ts";
+import { type Ctx, type SimulatedProvider, type SimulatorServices, sendError, sendJson } from "../common/context.ts";
+import { isRecord, type Json, shortHash, str } from "../common/util.ts";
 
 interface ReplicatePrediction {
   id: string;

@@ -1,7 +1,7 @@
 // Part of the inference PROVIDER SIMULATOR: a test tool, never a provider the product ships.
 //
 // SambaNova (sambanova): the OpenAI-compatible API at api.sambanova.ai and router.huggingface.co/sambanova.
-import { openAiCompatibleProvider } from "../shared/openai-compatible.ts";
+import { openAiCompatibleProvider } from "../common/openai-compatible.ts";
 
 export const sambanova = openAiCompatibleProvider({
   id: "sambanova",

@@ -14,9 +14,10 @@ import type {
   ModelSibling,
   ProviderMapping,
 } from "#app/catalog/model-record.ts";
+import { sharedDataDir } from "#tests/support/shared-data.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dataDir = join(here, "../../../../shared/data");
+const dataDir = sharedDataDir();
 
 /** Hub `GET /api/models/{id}` objects (model-details-2024-07.jsonl.gz), one per library case. */
 const DETAIL_IDS = [
