@@ -9,7 +9,7 @@
  * slices, and in slices sized by time. The server reports its event-loop delay through the
  * bench-only probe (cli/event-loop-probe.ts): during warm-up, per level, and during an import.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,7 +39,7 @@ interface DumpRow {
 }
 
 /** Deterministic, so both modes (and reruns) see the same filter sets. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -51,7 +51,7 @@ function rng(seed: number): () => number {
 }
 
 /** A uniform sample of the dump's rows (reservoir), i.e. facet values in their real proportions. */
-async function sampleRows(file: string, n: number, rand: () => number): Promise<{ sample: DumpRow[]; head: string[] }> {
+export async function sampleRows(file: string, n: number, rand: () => number): Promise<{ sample: DumpRow[]; head: string[] }> {
   const sample: DumpRow[] = [];
   const head: string[] = [];
   const lines = readline.createInterface({ input: fs.createReadStream(file).pipe(zlib.createGunzip()), crlfDelay: Infinity });
@@ -76,7 +76,7 @@ interface FilterSet {
   sort: (typeof SORTS)[number];
 }
 
-function filterSets(rows: DumpRow[], n: number, rand: () => number): FilterSet[] {
+export function filterSets(rows: DumpRow[], n: number, rand: () => number): FilterSet[] {
   const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(rand() * xs.length)];
   const out: FilterSet[] = [];
   const seen = new Set<string>();
@@ -121,7 +121,7 @@ function filterSets(rows: DumpRow[], n: number, rand: () => number): FilterSet[]
 }
 
 /** The page's own URL for the filter set, written by the listing's own `listingHref`. */
-function pageUrl(f: FilterSet): string {
+export function pageUrl(f: FilterSet): string {
   return listingHref({
     ...DEFAULT_STATE,
     search: f.search ?? "",
@@ -134,7 +134,7 @@ function pageUrl(f: FilterSet): string {
   });
 }
 
-function apiUrl(f: FilterSet): string {
+export function apiUrl(f: FilterSet): string {
   const p = new URLSearchParams();
   if (f.search) p.set("search", f.search);
   if (f.author) p.set("author", f.author);
@@ -166,9 +166,9 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(databaseUrl: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
-    cwd: ROOT,
+async function startServer(databaseUrl: string, env: Record<string, string>, root = ROOT): Promise<Server> {
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+    cwd: root,
     env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: databaseUrl, MODELYARD_SKIP_BUNDLED: "1", MODELYARD_BENCH_EVENT_LOOP: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -288,13 +288,45 @@ async function dropStoredFacetCounts(db: Kysely<Database>): Promise<void> {
 
 // Before issue 14: background work in fixed 1,000-row slices and every SQLite read on the event
 // loop. After: time-sized slices (ADR 0017) and reads in reader threads (ADR 0023; PostgreSQL's
-// reads were never on the event loop, so there the two differ in slicing only).
-const MODES = [
+// reads were never on the event loop, so there the two differ in slicing only). With
+// --baseline-ref, a third server runs an earlier commit's own code (built in a git worktree
+// beside this one), so what changed since then is measured in the same run.
+interface Mode {
+  label: string;
+  env: Record<string, string>;
+  root?: string;
+}
+
+const MODES: Mode[] = [
   { label: "before (fixed slices, reads on the event loop)", env: { MODELYARD_BACKGROUND_SLICES: "fixed", MODELYARD_SQLITE_READERS: "0" } },
   { label: "after (≤ 2 ms slices, reader threads)", env: {} },
-] as const;
+];
 
-export async function runMixed(label: string, databaseUrl: string, dataFile: string, opts: { requests: number; sets: number; levels: number[] }): Promise<void> {
+/** A built checkout of `ref` in the OS temp dir, sharing this checkout's node_modules. */
+function checkoutBaseline(ref: string): { root: string; remove(): void } {
+  const sha = execFileSync("git", ["rev-parse", "--short", ref], { cwd: ROOT, encoding: "utf8" }).trim();
+  const root = path.join(os.tmpdir(), `modelyard-baseline-${sha}`);
+  if (!fs.existsSync(path.join(root, "build", "server"))) {
+    fs.rmSync(root, { recursive: true, force: true });
+    execFileSync("git", ["worktree", "add", "--detach", "--force", root, sha], { cwd: ROOT, stdio: "ignore" });
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
+    console.log(`  building ${sha} in ${root} …`);
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], { cwd: root, stdio: "ignore" });
+  }
+  return {
+    root,
+    remove: () => {
+      execFileSync("git", ["worktree", "remove", "--force", root], { cwd: ROOT, stdio: "ignore" });
+    },
+  };
+}
+
+export async function runMixed(
+  label: string,
+  databaseUrl: string,
+  dataFile: string,
+  opts: { requests: number; sets: number; levels: number[]; baselineRef?: string },
+): Promise<void> {
   const rand = rng(14);
   const t0 = performance.now();
   const { sample, head } = await sampleRows(dataFile, 5_000, rand);
@@ -306,11 +338,13 @@ export async function runMixed(label: string, databaseUrl: string, dataFile: str
   const slice = path.join(os.tmpdir(), `modelyard-mixed-${process.pid}.jsonl`);
   fs.writeFileSync(slice, head.join("\n") + "\n");
 
+  const baseline = opts.baselineRef ? checkoutBaseline(opts.baselineRef) : null;
+  const modes: Mode[] = baseline ? [{ label: `${opts.baselineRef} (its own code)`, env: {}, root: baseline.root }, ...MODES] : MODES;
   const results: Array<{ mode: string; warmMs: number; warmDelay: Delay | null; phases: Phase[] }> = [];
-  for (const mode of MODES) {
+  for (const mode of modes) {
     const handle = openDatabase(databaseUrl);
     await dropStoredFacetCounts(handle.db).finally(() => handle.close());
-    const server = await startServer(databaseUrl, mode.env);
+    const server = await startServer(databaseUrl, mode.env, mode.root);
     const phases: Phase[] = [];
     try {
       console.log(`  ${mode.label}: warm ${(server.warmMs / 1000).toFixed(1)} s after listening; event loop during warm-up ${delayText(server.warmDelay)} ms`);
@@ -331,6 +365,7 @@ export async function runMixed(label: string, databaseUrl: string, dataFile: str
     results.push({ mode: mode.label, warmMs: server.warmMs, warmDelay: server.warmDelay, phases });
   }
   fs.rmSync(slice, { force: true });
+  baseline?.remove();
 
   console.log(`\n### ${label}, mixed traffic over HTTP (${opts.requests} requests per phase, page and API interleaved; ms as p50 / p95 / p99)\n`);
   console.log("| phase | background work | /models | /api/models | first request of a set p50 (max) | event-loop delay p50 / p99 / max | errors |");

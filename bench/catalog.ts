@@ -15,7 +15,8 @@
  *   --no-baseline    skip the baseline
  *   --only sqlite|postgres
  *   --mixed          only mixed traffic over HTTP (bench/catalog-mixed.ts), today's background
- *                    work next to the time-sliced one; --requests N per phase (default 400)
+ *                    work next to the time-sliced one; --requests N per phase (default 400);
+ *                    --baseline-ref REF adds a server running that commit's own code
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -55,6 +56,7 @@ const { values: opt } = parseArgs({
     only: { type: "string" },
     mixed: { type: "boolean", default: false },
     requests: { type: "string", default: "400" },
+    "baseline-ref": { type: "string" },
   },
 });
 const ITER = Math.max(3, Number(opt.iterations));
@@ -322,7 +324,7 @@ async function runEngine(label: string, databaseUrl: string, handlerGoal: number
   if (opt.mixed) {
     const handle = openDatabase(databaseUrl);
     await (opt.db && label === "SQLite" ? migrate(handle) : ensureImported(handle, label)).finally(() => handle.close());
-    await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: [1, 4, 16] });
+    await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: [1, 4, 16], baselineRef: opt["baseline-ref"] });
     return;
   }
   const handle = openDatabase(databaseUrl);

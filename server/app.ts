@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -36,7 +37,16 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
     }),
   );
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  // Only the few files at the build's top (favicon, robots.txt): mounted for every path, static
+  // took a failed stat() of every page and API request, about 0.5 ms each under load.
+  const rootFiles = new Set(
+    fs
+      .readdirSync(clientDir, { withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => `/${d.name}`),
+  );
+  const rootStatic = express.static(clientDir, { maxAge: "1h", index: false });
+  app.use((req, res, next) => (rootFiles.has(req.path) ? rootStatic(req, res, next) : next()));
   app.all(
     "/{*path}",
     createRequestHandler({

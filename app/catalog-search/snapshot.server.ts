@@ -6,6 +6,7 @@ import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-p
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import type { HubListPage } from "#app/catalog-search/hub-list.server.ts";
 import { Lru } from "#app/utils/lru.ts";
 
 /**
@@ -41,6 +42,8 @@ export interface CatalogMemos {
   counts: Lru<CatalogCount>;
   /** Exact facets in front of the facet_cache table. */
   facets: FacetMemory;
+  /** `GET /api/models` pages as sent (hub-list.server.ts). */
+  hubPages: Lru<HubListPage>;
 }
 
 /** Empty memos; a snapshot with these answers as the first request of a process would. */
@@ -51,6 +54,8 @@ export function newMemos(): CatalogMemos {
     counted: new Lru({ maxEntries: 500 }),
     counts: new Lru({ maxEntries: 500 }),
     facets: newFacetMemory(),
+    // A page of 1,000 full items runs to megabytes, a default page of 30 to some 20 KB.
+    hubPages: new Lru({ maxBytes: 8 * 1024 * 1024, sizeOf: (page) => page.body.length * 2 }),
   };
 }
 

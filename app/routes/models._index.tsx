@@ -7,6 +7,9 @@ import { loadListingView } from "#app/catalog-search/listing-page.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { FacetPanel } from "#app/catalog-search/facet-panel.tsx";
+import { facetPanelHtml } from "#app/catalog-search/facet-panel-html.server.tsx";
+import { toIsland } from "#app/utils/html-island.ts";
+import { requestScope } from "#app/utils/request-context.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { ModelRow } from "#app/catalog-search/model-row.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
@@ -24,15 +27,16 @@ export const meta: Route.MetaFunction = ({ data }) => {
   ];
 };
 
-export async function loader({ url }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const { state, problems } = parseListingState(url.searchParams);
-  const view = await loadListingView(await openSnapshot(getDb()), state);
+  const { facets, ...view } = await loadListingView(await openSnapshot(getDb()), state);
+  const facetsHtml = toIsland(context.get(requestScope).islands, facetPanelHtml(facets, state));
   // A page past the last one is not a page: 404, with the listing around a link to the last page.
-  return data({ state, problems, ...view }, { status: view.pastEnd ? 404 : 200 });
+  return data({ state, problems, facetsHtml, ...view }, { status: view.pastEnd ? 404 : 200 });
 }
 
 export default function Models({ loaderData }: Route.ComponentProps) {
-  const { state, problems, models, count, facets, spaces, lastPage, more, pastEnd } = loaderData;
+  const { state, problems, models, count, facetsHtml, spaces, lastPage, more, pastEnd } = loaderData;
   const navigate = useNavigate();
   const navigation = useNavigation();
   const [query, setQuery] = useState(state.search);
@@ -134,7 +138,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
             <span aria-hidden="true" className="text-gray-500">▾</span>
           </label>
           <div className="hidden peer-checked:block lg:block">
-            <FacetPanel facets={facets} state={state} />
+            <FacetPanel html={facetsHtml} />
           </div>
         </aside>
 

@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hubListPage } from "#app/catalog-search/hub-list.server.ts";
+import { parseListParams } from "#app/catalog-search/hub-params.server.ts";
+import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { importPaths } from "#app/import/importer.server.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
+
+/**
+ * `GET /api/models` pages are kept per catalogue generation: a repeat is the same answer, and an
+ * import that changes the data is seen by the next request, never hidden behind the memo.
+ */
+
+const row = (id: string, likes: number) => ({ id, pipeline_tag: "text-classification", library_name: "transformers", likes, downloads: 10, tags: ["transformers"], createdAt: "2024-01-01T00:00:00.000Z" });
+
+describe.each(testDialects())("Hub list pages on $name", (dialect) => {
+  let db: TestDatabase;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-hub-list-"));
+  const write = (name: string, rows: object[]) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    return file;
+  };
+
+  beforeAll(async () => {
+    db = await dialect.create();
+    await importPaths(db.handle, [write("first.jsonl", [row("acme/alpha", 5), row("acme/beta", 50), row("acme/gamma", 500)])], { statsAsOf: "2024-07-11" });
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ids = (body: string) => (JSON.parse(body) as Array<{ id: string }>).map((m) => m.id);
+  const params = parseListParams(new URLSearchParams("author=acme&sort=likes&limit=2"));
+
+  it("answers a repeat from the memo, and an import's changes on the next request", async () => {
+    const first = await hubListPage(await openSnapshot(db.handle), params);
+    expect(ids(first.body)).toEqual(["acme/gamma", "acme/beta"]);
+    expect(first.next).not.toBeNull();
+    // The same generation: the very same answer object, not a second search.
+    expect(await hubListPage(await openSnapshot(db.handle), params)).toBe(first);
+
+    await importPaths(db.handle, [write("second.jsonl", [row("acme/alpha", 5_000)])], { statsAsOf: "2024-07-11" });
+    const after = await hubListPage(await openSnapshot(db.handle), params);
+    expect(ids(after.body)).toEqual(["acme/alpha", "acme/gamma"]);
+  });
+
+  it("keeps answers to different parameters apart", async () => {
+    const snap = await openSnapshot(db.handle);
+    const ascending = await hubListPage(snap, parseListParams(new URLSearchParams("author=acme&sort=likes&direction=1&limit=2")));
+    const full = await hubListPage(snap, parseListParams(new URLSearchParams("author=acme&sort=likes&limit=2&full=true")));
+    expect(ids(ascending.body)).toEqual(["acme/beta", "acme/gamma"]);
+    expect(ids(full.body)).toEqual(["acme/alpha", "acme/gamma"]);
+    expect(full.body).not.toBe((await hubListPage(snap, params)).body);
+  });
+});
