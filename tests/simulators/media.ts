@@ -49,6 +49,78 @@ export function makePng(seed: string, size = 16): Buffer {
   ]);
 }
 
+/** A JPEG marker segment: FF <marker>, a 16-bit length that counts itself, then the payload. */
+function jpegSegment(marker: number, payload: Buffer): Buffer {
+  const head = Buffer.alloc(4);
+  head[0] = 0xff;
+  head[1] = marker;
+  head.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([head, payload]);
+}
+
+// The standard luminance DC table (ITU T.81 Annex K.3): code lengths per length 1..16, then symbols.
+const JPEG_DC_COUNTS = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0];
+const JPEG_DC_SYMBOLS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+
+/** Canonical Huffman codes (T.81 Annex C) for a DHT's counts and symbols: symbol -> [code, length]. */
+function huffmanCodes(counts: readonly number[], symbols: readonly number[]): Map<number, [number, number]> {
+  const codes = new Map<number, [number, number]>();
+  let code = 0;
+  let k = 0;
+  for (let length = 1; length <= 16; length++) {
+    for (let i = 0; i < (counts[length - 1] ?? 0); i++) codes.set(symbols[k++] ?? 0, [code++, length]);
+    code <<= 1;
+  }
+  return codes;
+}
+
+/**
+ * A 16x16 greyscale baseline JPEG (four flat 8x8 blocks whose shades come from the seed), for
+ * providers that answer with JPEG (Black Forest Labs' default output_format). Each block is coded
+ * by its DC coefficient alone: an all-ones quantisation table, the standard DC Huffman table, and
+ * an AC table holding only end-of-block.
+ */
+export function makeJpeg(seed: string): Buffer {
+  const hash = seedBytes(seed);
+  const shades = [hash[0] ?? 0, hash[1] ?? 64, hash[2] ?? 128, hash[3] ?? 192];
+  const dcCodes = huffmanCodes(JPEG_DC_COUNTS, JPEG_DC_SYMBOLS);
+  const bits: number[] = [];
+  const put = (value: number, length: number): void => {
+    for (let i = length - 1; i >= 0; i--) bits.push((value >> i) & 1);
+  };
+  let previousDc = 0;
+  for (const shade of shades) {
+    // A flat block's DC coefficient is 8 x (level - 128); blocks code the difference from the last.
+    const dc = 8 * (shade - 128);
+    const diff = dc - previousDc;
+    previousDc = dc;
+    const category = diff === 0 ? 0 : Math.floor(Math.log2(Math.abs(diff))) + 1;
+    const [code, length] = dcCodes.get(category) ?? [0, 0];
+    put(code, length);
+    if (category > 0) put(diff > 0 ? diff : diff + (1 << category) - 1, category);
+    put(0, 1); // end of block: the AC table's only code
+  }
+  while (bits.length % 8 !== 0) bits.push(1);
+  const scan: number[] = [];
+  for (let i = 0; i < bits.length; i += 8) {
+    const byte = bits.slice(i, i + 8).reduce((acc, bit) => (acc << 1) | bit, 0);
+    scan.push(byte);
+    if (byte === 0xff) scan.push(0x00); // byte stuffing
+  }
+  const sof = Buffer.from([8, 0, 16, 0, 16, 1, 1, 0x11, 0]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    jpegSegment(0xe0, Buffer.from([0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0])),
+    jpegSegment(0xdb, Buffer.concat([Buffer.from([0]), Buffer.alloc(64, 1)])),
+    jpegSegment(0xc0, sof),
+    jpegSegment(0xc4, Buffer.from([0x00, ...JPEG_DC_COUNTS, ...JPEG_DC_SYMBOLS])),
+    jpegSegment(0xc4, Buffer.from([0x10, 1, ...new Array<number>(15).fill(0), 0x00])),
+    jpegSegment(0xda, Buffer.from([1, 1, 0x00, 0, 63, 0])),
+    Buffer.from(scan),
+    Buffer.from([0xff, 0xd9]),
+  ]);
+}
+
 function toneSamples(seed: string, sampleRate: number, sampleCount: number): Int16Array {
   const frequency = 220 + ((seedBytes(seed)[0] ?? 0) % 64) * 10;
   const samples = new Int16Array(sampleCount);

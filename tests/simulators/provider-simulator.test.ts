@@ -22,7 +22,7 @@ import {
   zeroShotClassification,
 } from "@huggingface/inference";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { makeFlac, makePng, makeWav, sniffMedia } from "./media.ts";
+import { makeFlac, makeJpeg, makePng, makeWav, sniffMedia } from "./media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "./provider-simulator.ts";
 import type { RecordedRequest } from "./common/context.ts";
 import { makeOverrideFetch, toOverrideUrl } from "./upstream-override.ts";
@@ -79,7 +79,8 @@ describe("upstream override helper", () => {
 });
 
 // Router mode (hf_ token) and direct mode (provider key): host and route as 3.13.1 builds them.
-const CHAT_ROUTES: Array<{ provider: string; providerId: string; router: string; directHost: string; directPath: string }> = [
+const CHAT_8B = "meta-llama/Llama-3.1-8B-Instruct";
+const CHAT_ROUTES: Array<{ provider: string; providerId: string; router: string; directHost: string; directPath: string; model?: string }> = [
   { provider: "together", providerId: "meta-llama/Llama-3.3-70B-Instruct-Turbo", router: "/together/v1/chat/completions", directHost: "api.together.xyz", directPath: "/v1/chat/completions" },
   { provider: "groq", providerId: "llama-3.3-70b-versatile", router: "/groq/openai/v1/chat/completions", directHost: "api.groq.com", directPath: "/openai/v1/chat/completions" },
   { provider: "fireworks-ai", providerId: "accounts/fireworks/models/llama-v3p3-70b-instruct", router: "/fireworks-ai/inference/v1/chat/completions", directHost: "api.fireworks.ai", directPath: "/inference/v1/chat/completions" },
@@ -87,6 +88,10 @@ const CHAT_ROUTES: Array<{ provider: string; providerId: string; router: string;
   { provider: "sambanova", providerId: "Meta-Llama-3.3-70B-Instruct", router: "/sambanova/v1/chat/completions", directHost: "api.sambanova.ai", directPath: "/v1/chat/completions" },
   { provider: "cerebras", providerId: "llama-3.3-70b", router: "/cerebras/v1/chat/completions", directHost: "api.cerebras.ai", directPath: "/v1/chat/completions" },
   { provider: "novita", providerId: "meta-llama/llama-3.3-70b-instruct", router: "/novita/v3/openai/chat/completions", directHost: "api.novita.ai", directPath: "/v3/openai/chat/completions" },
+  { provider: "hyperbolic", providerId: "meta-llama/Llama-3.3-70B-Instruct", router: "/hyperbolic/v1/chat/completions", directHost: "api.hyperbolic.xyz", directPath: "/v1/chat/completions" },
+  { provider: "featherless-ai", providerId: "meta-llama/Meta-Llama-3.1-8B-Instruct", router: "/featherless-ai/v1/chat/completions", directHost: "api.featherless.ai", directPath: "/v1/chat/completions", model: CHAT_8B },
+  { provider: "nscale", providerId: CHAT_8B, router: "/nscale/v1/chat/completions", directHost: "inference.api.nscale.com", directPath: "/v1/chat/completions", model: CHAT_8B },
+  { provider: "ovhcloud", providerId: "Llama-3.1-8B-Instruct", router: "/ovhcloud/v1/chat/completions", directHost: "oai.endpoints.kepler.ai.cloud.ovh.net", directPath: "/v1/chat/completions", model: CHAT_8B },
   { provider: "hf-inference", providerId: CHAT_MODEL, router: `/hf-inference/models/${CHAT_MODEL}/v1/chat/completions`, directHost: "router.huggingface.co", directPath: `/hf-inference/models/${CHAT_MODEL}/v1/chat/completions` },
 ];
 
@@ -94,7 +99,7 @@ describe("OpenAI-compatible chat through the router and direct", () => {
   for (const route of CHAT_ROUTES) {
     it(`${route.provider}: chatCompletion with an hf_ token goes through router.huggingface.co${route.router}`, async () => {
       const out = await chatCompletion(
-        { accessToken: HF_TOKEN, provider: route.provider as "together", model: CHAT_MODEL, messages: [{ role: "user", content: "What is the capital of France?" }], max_tokens: 64 },
+        { accessToken: HF_TOKEN, provider: route.provider as "together", model: route.model ?? CHAT_MODEL, messages: [{ role: "user", content: "What is the capital of France?" }], max_tokens: 64 },
         { fetch: overrideFetch },
       );
       expect(out.choices[0]?.message.content).toBe(`Simulated ${route.provider} reply from ${route.providerId}: you said "What is the capital of France?".`);
@@ -113,11 +118,11 @@ describe("OpenAI-compatible chat through the router and direct", () => {
 
     it(`${route.provider}: chatCompletionStream yields OpenAI chunks whose deltas add up to the non-stream answer`, async () => {
       const messages = [{ role: "user", content: "Stream me a short answer" }];
-      const whole = await chatCompletion({ accessToken: HF_TOKEN, provider: route.provider as "together", model: CHAT_MODEL, messages }, { fetch: overrideFetch });
+      const whole = await chatCompletion({ accessToken: HF_TOKEN, provider: route.provider as "together", model: route.model ?? CHAT_MODEL, messages }, { fetch: overrideFetch });
       let text = "";
       let finish: string | null | undefined;
       let chunks = 0;
-      for await (const chunk of chatCompletionStream({ accessToken: HF_TOKEN, provider: route.provider as "together", model: CHAT_MODEL, messages }, { fetch: overrideFetch })) {
+      for await (const chunk of chatCompletionStream({ accessToken: HF_TOKEN, provider: route.provider as "together", model: route.model ?? CHAT_MODEL, messages }, { fetch: overrideFetch })) {
         chunks++;
         expect(chunk.object).toBe("chat.completion.chunk");
         text += chunk.choices[0]?.delta.content ?? "";
@@ -133,7 +138,7 @@ describe("OpenAI-compatible chat through the router and direct", () => {
   for (const route of CHAT_ROUTES.filter((r) => r.provider !== "hf-inference")) {
     it(`${route.provider}: a provider key goes straight to https://${route.directHost}${route.directPath}`, async () => {
       const out = await chatCompletion(
-        { accessToken: "sk-provider-key", provider: route.provider as "together", model: CHAT_MODEL, messages: [{ role: "user", content: "Hello" }] },
+        { accessToken: "sk-provider-key", provider: route.provider as "together", model: route.model ?? CHAT_MODEL, messages: [{ role: "user", content: "Hello" }] },
         { fetch: overrideFetch },
       );
       expect(out.choices[0]?.message.role).toBe("assistant");
@@ -173,11 +178,15 @@ describe("OpenAI-compatible chat through the router and direct", () => {
 
 describe("the Hub API the library calls", () => {
   it("answers /api/models/<id>?expand[]=inferenceProviderMapping from the fixture, once per model (the library caches it)", async () => {
+    // A model no other test asks about: the library's cache outlives sim.reset().
+    const id = "simulator-test/hub-lookup-once";
+    const live = (providerId: string) => ({ status: "live" as const, providerId, task: "conversational" });
+    sim.addHubModel({ id, pipeline_tag: "text-generation", tags: ["conversational"], inferenceProviderMapping: { sambanova: live("Meta-Llama-3.1-8B-Instruct"), cerebras: live("llama3.1-8b") } });
     for (const provider of ["sambanova", "cerebras"] as const) {
-      await chatCompletion({ accessToken: HF_TOKEN, provider, model: "meta-llama/Llama-3.1-8B-Instruct", messages: [{ role: "user", content: "x" }] }, { fetch: overrideFetch });
+      await chatCompletion({ accessToken: HF_TOKEN, provider, model: id, messages: [{ role: "user", content: "x" }] }, { fetch: overrideFetch });
     }
     const hub = upstream("huggingface.co");
-    expect(hub.map((r) => r.originalUrl)).toEqual(["https://huggingface.co/api/models/meta-llama/Llama-3.1-8B-Instruct?expand[]=inferenceProviderMapping"]);
+    expect(hub.map((r) => r.originalUrl)).toEqual([`https://huggingface.co/api/models/${id}?expand[]=inferenceProviderMapping`]);
     expect(hub[0]?.authorization.tokenKind).toBe("hf-token");
     const direct = await realFetch(`${sim.url}/huggingface.co/api/models/${CHAT_MODEL}?expand[]=inferenceProviderMapping`);
     const body: unknown = await direct.json();
@@ -408,6 +417,65 @@ describe("fal-ai", () => {
     await expect(
       automaticSpeechRecognition({ accessToken: HF_TOKEN, provider: "fal-ai", model: "openai/whisper-large-v3", inputs: new Blob([new Uint8Array(makeFlac("x"))], { type: "audio/flac" }) }, { fetch: overrideFetch }),
     ).rejects.toThrow("Provider fal-ai does not support blob type audio/flac - supported content types are: audio/mpeg, audio/mp4, audio/wav, audio/x-wav");
+  });
+});
+
+describe("black-forest-labs", () => {
+  const FLUX = "black-forest-labs/FLUX.1-dev";
+
+  it("text-to-image via the router: POST /black-forest-labs/v1/flux-dev answers a polling URL, polled without a key until Ready, then the JPEG sample is downloaded", async () => {
+    const blob = await textToImage({ accessToken: HF_TOKEN, provider: "black-forest-labs", model: FLUX, inputs: "a red fox", parameters: { width: 512 } }, { fetch: overrideFetch });
+    const bytes = Buffer.from(await blob.arrayBuffer());
+    expect(sniffMedia(bytes)).toBe("jpeg");
+    expect(bytes.equals(makeJpeg("a red fox"))).toBe(true);
+    const [submit, ...rest] = sim.requests;
+    expect(`${submit?.method} ${submit?.originalUrl}`).toBe("POST https://router.huggingface.co/black-forest-labs/v1/flux-dev");
+    expect(submit?.authorization).toEqual({ scheme: "Bearer", tokenKind: "hf-token" });
+    expect(submit?.bodyJson).toEqual({ width: 512, prompt: "a red fox" });
+    // Two Pending answers, then Ready: three polls, each with its attempt number and no credential.
+    const polls = rest.filter((r) => r.path === "/v1/get_result");
+    expect(polls.map((r) => `${r.method} ${r.host} attempt=${new URLSearchParams(r.query).get("attempt")}`)).toEqual([0, 1, 2].map((n) => `GET api.us1.bfl.ai attempt=${n}`));
+    expect(polls.every((r) => r.authorization.tokenKind === "none" && r.responseStatus === 200)).toBe(true);
+    expect(rest.at(-1)?.host).toBe("delivery-us1.bfl.ai");
+    expect(rest.at(-1)?.path).toMatch(/^\/results\/[0-9a-f]{2}\/[0-9a-f-]{36}\/sample\.jpeg$/);
+    // The polls and the download use the global fetch, not options.fetch.
+    expect(globalFetchUrls.filter((u) => u.includes("/api.us1.bfl.ai/v1/get_result?id="))).toHaveLength(3);
+  });
+
+  it("direct with a provider key: 'Authorization: X-Key <key>' to api.us1.bfl.ai; output_format png gives a PNG; outputType url gives the sample URL", async () => {
+    const url = await textToImage({ accessToken: "bfl-key", provider: "black-forest-labs", model: FLUX, inputs: "a lighthouse", parameters: { output_format: "png" } }, { fetch: overrideFetch, outputType: "url" });
+    const submit = sim.requests[0];
+    expect(submit?.originalUrl).toBe("https://api.us1.bfl.ai/v1/flux-dev");
+    expect(submit?.authorization).toEqual({ scheme: "X-Key", tokenKind: "provider-key" });
+    expect(url).toMatch(/\/delivery-us1\.bfl\.ai\/results\/.+\/sample\.png\?se=.+&sig=simulated$/);
+    const image = await realFetch(url);
+    expect(image.headers.get("content-type")).toBe("image/png");
+    expect(sniffMedia(new Uint8Array(await image.arrayBuffer()))).toBe("png");
+  });
+
+  it("the API itself: a key in x-key or Authorization: X-Key, none refused; unknown models 404; a missing prompt 422; an unknown id is 'Task not found'", async () => {
+    const post = (headers: Record<string, string>, body: unknown, model = "flux-dev") =>
+      realFetch(`${sim.url}/api.us1.bfl.ai/v1/${model}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+    const viaHeader = await post({ "x-key": "bfl-key" }, { prompt: "x" });
+    expect(viaHeader.status).toBe(200);
+    expect(Object.keys((await viaHeader.json()) as object)).toEqual(["id", "polling_url"]);
+    expect(sim.requests.at(-1)?.headers["x-key"]).toBe("REDACTED");
+    expect((await post({}, { prompt: "x" })).status).toBe(401);
+    expect((await post({ Authorization: "Bearer bfl-key" }, { prompt: "x" })).status).toBe(401);
+    expect(await (await post({ Authorization: "X-Key bfl-key" }, { prompt: "x" }, "flux-nonexistent")).json()).toEqual({ detail: "Not Found" });
+    const missing = await post({ Authorization: "X-Key bfl-key" }, { width: 512 });
+    expect(missing.status).toBe(422);
+    expect(await missing.json()).toEqual({ detail: [{ loc: ["body", "prompt"], msg: "Field required", type: "missing" }] });
+    const unknown = await realFetch(`${sim.url}/api.us1.bfl.ai/v1/get_result?id=nope`);
+    expect(await unknown.json()).toMatchObject({ id: "nope", status: "Task not found", result: null });
+  });
+
+  it("a result that never gets Ready: 3.13.1 gives up after five polls", async () => {
+    sim.scriptFault({ path: "/v1/get_result" }, { kind: "wrong-shape", body: { id: "x", status: "Pending", result: null }, times: "forever" });
+    await expect(textToImage({ accessToken: HF_TOKEN, provider: "black-forest-labs", model: FLUX, inputs: "slow" }, { fetch: overrideFetch })).rejects.toThrow(
+      "Invalid inference output: Failed to fetch result from black forest labs API. Use the 'request' method with the same parameters to do a custom call with no type checking.",
+    );
+    expect(upstream("api.us1.bfl.ai").map((r) => r.query)).toEqual([0, 1, 2, 3, 4].map((n) => expect.stringMatching(new RegExp(`&attempt=${n}$`)) as unknown));
   });
 });
 

@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { HUB_FIXTURE_MODELS, type HubFixtureModel } from "./hub-fixture.ts";
 import { sniffMedia } from "./media.ts";
+import { blackForestLabs } from "./providers/black-forest-labs.ts";
 import { cerebras } from "./providers/cerebras.ts";
 import { cohere } from "./providers/cohere.ts";
 import { falAi } from "./providers/fal-ai.ts";
@@ -49,6 +50,11 @@ export interface ProviderSimulatorOptions {
   tokenDelayMs?: number;
   /** How many fal queue status polls answer IN_PROGRESS before COMPLETED (default 0). */
   falQueueInProgressPolls?: number;
+  /**
+   * How many Black Forest Labs result polls answer Pending before Ready (default 2, so a client
+   * polls more than once; 3.13.1 gives up after 5 polls, a second apart).
+   */
+  bflPendingPolls?: number;
   /** Hub models to serve instead of the bundled fixture. */
   hubModels?: HubFixtureModel[];
 }
@@ -87,6 +93,7 @@ const PROVIDERS: readonly SimulatedProvider[] = [
   openai,
   replicate,
   falAi,
+  blackForestLabs,
 ];
 const PROVIDER_BY_ID = new Map(PROVIDERS.map((p) => [p.id, p]));
 const PROVIDER_BY_HOST = new Map(PROVIDERS.flatMap((p) => p.hosts.map((host) => [host, p] as const)));
@@ -154,12 +161,12 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
     return null;
   };
 
-  const assetUrl = (host: string, path: string): string =>
+  const hostUrl = (host: string, path: string): string =>
     opts.assetUrls === "real-host" ? `https://${host}${path}` : `${selfUrl}/${host}${path}`;
 
   const storeAsset = (host: string, path: string, contentType: string, bytes: Buffer): string => {
     assets.set(`${host}${path}`, { contentType, bytes });
-    return assetUrl(host, path);
+    return hostUrl(host, path);
   };
 
   /** Provider id -> task, from the Hub fixture (how the simulator knows what a replicate/fal model does). */
@@ -181,6 +188,8 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
     selfUrl: () => selfUrl,
     tokenDelayMs: opts.tokenDelayMs ?? 0,
     falQueueInProgressPolls: opts.falQueueInProgressPolls ?? 0,
+    bflPendingPolls: opts.bflPendingPolls ?? 2,
+    hostUrl,
     hubModels: () => hubModels,
     storeAsset,
     providerTask,
@@ -198,6 +207,7 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
       return true;
     }
     if (ctx.up.service === "provider") {
+      if (provider?.openRoute?.(ctx.req.method ?? "GET", ctx.up.route)) return true;
       if (tokenKind === "provider-key" && (provider?.keyScheme === undefined || scheme === provider.keyScheme)) return true;
       const message =
         provider?.unauthorizedMessage ??
@@ -333,8 +343,11 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
       if (value === undefined) continue;
       headers[name] = Array.isArray(value) ? value.join(", ") : value;
     }
-    const auth = tokenKindOf(headers["authorization"]);
+    // Black Forest Labs' own docs send the key as an x-key header; 3.13.1 sends `Authorization: X-Key`.
+    const xKey = headers["x-key"];
+    const auth = tokenKindOf(headers["authorization"] ?? (xKey === undefined ? undefined : `X-Key ${xKey}`));
     if (headers["authorization"] !== undefined) headers["authorization"] = `${auth.scheme ?? ""} REDACTED`.trim();
+    if (xKey !== undefined) headers["x-key"] = "REDACTED";
     seq += 1;
     const record: RecordedRequest = {
       seq,

@@ -60,7 +60,14 @@ export interface SimulatorServices {
   tokenDelayMs: number;
   /** How many fal queue status polls answer IN_PROGRESS before COMPLETED. */
   falQueueInProgressPolls: number;
+  /** How many Black Forest Labs result polls answer Pending before Ready. */
+  bflPendingPolls: number;
   hubModels(): ReadonlyMap<string, HubFixtureModel>;
+  /**
+   * A URL on a provider's host that the client will fetch with its own plain fetch (a polling
+   * URL): at the simulator, or at the real host, as the assetUrls option says.
+   */
+  hostUrl(host: string, pathAndQuery: string): string;
   /** Keeps media for an asset host (fal CDN, replicate.delivery) and returns the URL it is served at. */
   storeAsset(host: string, path: string, contentType: string, bytes: Buffer): string;
   /** Provider id -> task, from the Hub fixture (how a replicate or fal model's task is known). */
@@ -93,6 +100,8 @@ export interface SimulatedProvider {
   keyScheme?: string;
   /** The 401 message for a missing or wrong credential, when the provider words it its own way. */
   unauthorizedMessage?: string;
+  /** Routes on its own hosts answered without a credential (route as in Upstream.route). */
+  openRoute?(method: string, route: string): boolean;
   /** The model a request names, for the request log and fault matching, when not the JSON body's `model`. */
   recordedModel?(route: string, json: unknown): string | null | undefined;
   /** A fresh handler per simulator; its state (queued requests, predictions) goes with reset(). */
