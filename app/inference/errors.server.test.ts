@@ -47,6 +47,13 @@ describe("classifyError", () => {
     expect(classifyError("not even an error", ctx(null)).status).toBe(502);
   });
 
+  it("Black Forest Labs' polling failure: the refused poll's status, else an image never reported ready", () => {
+    const error = new InferenceOutputError("Failed to fetch result from black forest labs API");
+    expect(classifyError(error, ctx(500))).toMatchObject({ status: 502, code: "upstream_error", upstreamStatus: 500, message: error.message });
+    expect(classifyError(error, ctx(429))).toMatchObject({ status: 429, code: "provider_rate_limited" });
+    expect(classifyError(error, ctx(200))).toMatchObject({ status: 502, code: "unexpected_output", hint: expect.stringMatching(/did not report the image as ready after five polls/) as unknown });
+  });
+
   it("scrubs secrets from every message", () => {
     const out = classifyError(new Error("Error forwarded from backend: token hf_secretSecret123 expired"), ctx());
     expect(out.message).toBe("Error forwarded from backend: token [redacted] expired");

@@ -157,6 +157,13 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     if (/fetching or processing audio|Failed to fetch audio/i.test(message)) {
       return { status: 502, code: "media_fetch_failed", message, hint: "The provider made the audio but it could not be downloaded from its storage." };
     }
+    // Black Forest Labs' result polls (3.13.1 words every way they fail so): a poll the API
+    // refused is its status; five polls without "Ready" are an image that was not made in time.
+    if (/Failed to fetch result from black forest labs API/.test(message)) {
+      const status = ctx.observation.status;
+      if (status !== null && status >= 400) return upstreamStatusError(status, message);
+      return { status: 502, code: "unexpected_output", message, hint: "The provider did not report the image as ready after five polls, a second apart. Try again, or try another provider." };
+    }
     const what = ctx.task ? `${ctx.task} answer` : "answer";
     return { status: 502, code: "unexpected_output", message, hint: `The provider's ${what} is not in the shape the inference library expects.` };
   }

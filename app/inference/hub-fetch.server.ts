@@ -47,6 +47,15 @@ export function isMediaHost(host: string): boolean {
   return MEDIA_HOST_SUFFIXES.some((s) => host === s || host.endsWith(`.${s}`));
 }
 
+/**
+ * A provider request 3.13.1 sends without any credential by design: Black Forest Labs' result
+ * poll (BlackForestLabsTextToImageTask.getResponse fetches polling_url with a Content-Type
+ * header only). It is let through, keyless, rather than refused as a call without a token.
+ */
+function isKeylessPoll(url: URL, method: string): boolean {
+  return method.toUpperCase() === "GET" && url.host === "api.us1.bfl.ai" && url.pathname === "/v1/get_result";
+}
+
 /** https://<host><path>?<query> -> <base>/<host><path>?<query>; URLs already under base stay as they are. */
 export function toOverrideUrl(url: URL, base: string): string {
   const trimmed = base.replace(/\/+$/, "");
@@ -123,17 +132,17 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
       throw new UpstreamRefusedError(`Refused to fetch ${url.host}: it is not a provider, media or configured endpoint host.`);
     }
 
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
     const headers = new Headers(input instanceof Request ? input.headers : undefined);
     if (init?.headers) new Headers(init.headers).forEach((v, k) => headers.set(k, v));
     const auth = headers.get("authorization");
     if (auth !== null && /^(Bearer|Key)\s+(undefined|null)?\s*$/i.test(auth)) headers.delete("authorization");
-    if (isProvider && opts.requireCredential && !headers.has("authorization")) {
+    if (isProvider && opts.requireCredential && !headers.has("authorization") && !isKeylessPoll(url, method)) {
       throw new MissingCredentialError("No token for this provider.");
     }
 
     // The library passes the call's own signal back in; combining a signal with itself is waste.
     const signal = init?.signal && init.signal !== opts.signal ? AbortSignal.any([init.signal, opts.signal]) : opts.signal;
-    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
     const body = init?.body ?? (input instanceof Request ? input.body : undefined);
     const requestInit: RequestInit & { duplex?: "half" } = { method, headers, body: body ?? null, signal, redirect: "manual" };
     if (body instanceof ReadableStream) requestInit.duplex = "half";

@@ -151,6 +151,17 @@ const isNumberTree = (v: unknown, depth: number): boolean =>
   typeof v === "number" || (depth > 0 && Array.isArray(v) && v.every((x) => isNumberTree(x, depth - 1)));
 
 /**
+ * A chat answer the gateway can read: hf-inference's chat helper (and so every configured
+ * endpoint) passes the provider's answer through unchecked, where the other providers' helpers
+ * check the ChatCompletionOutput shape.
+ */
+function checkChatOutput(data: unknown): unknown {
+  const choices: unknown = isObject(data) ? data["choices"] : undefined;
+  if (!Array.isArray(choices) || !choices.every((c) => isObject(c) && isObject(c["message"]))) throw unexpectedOutput("conversational", "Expected ChatCompletionOutput");
+  return data;
+}
+
+/**
  * Checks the library leaves out for some providers: hf-inference speech recognition is passed
  * through unchecked, and the nebius and sambanova embeddings map whatever `data` holds.
  */
@@ -183,10 +194,13 @@ async function checkMediaOutput(task: string, kind: MediaKind, value: unknown): 
 
 /**
  * A TypeError from inside a task function is the library reading a field the answer lacks (for
- * example nebius embeddings without `data`); network failures are TypeErrors too, and pass on.
+ * example nebius embeddings without `data`), or building a URL from one (Black Forest Labs'
+ * `polling_url`, which Node's URL parser refuses with ERR_INVALID_URL); network failures are
+ * TypeErrors too, and pass on.
  */
 function asShapeError(task: string, error: unknown): unknown {
-  if (error instanceof TypeError && /^Cannot read propert|is not a function|is not iterable/.test(error.message)) {
+  const invalidUrl = error instanceof TypeError && "code" in error && error.code === "ERR_INVALID_URL";
+  if (error instanceof TypeError && (invalidUrl || /^Cannot read propert|is not a function|is not iterable/.test(error.message))) {
     return unexpectedOutput(task, `the answer could not be read (${error.message})`);
   }
   return error;
@@ -205,7 +219,7 @@ export async function callLibrary(call: TaskCall, options: LibraryOptions): Prom
     const media = sniffMedia(new Uint8Array(await data.slice(0, 64).arrayBuffer()));
     return { kind: "blob", blob: media && media.mime !== data.type ? new Blob([data], { type: media.mime }) : data };
   }
-  if (task === "conversational") return { kind: "json", data: await chatCompletion(chatArgs(call) as unknown as Args<typeof chatCompletion>, { ...options, chatCompletion: true } as LibraryOptions) };
+  if (task === "conversational") return { kind: "json", data: checkChatOutput(await chatCompletion(chatArgs(call) as unknown as Args<typeof chatCompletion>, { ...options, chatCompletion: true } as LibraryOptions)) };
   const json = JSON_TASKS[task];
   const media = MEDIA_TASKS[task];
   if (!json && !media) {
