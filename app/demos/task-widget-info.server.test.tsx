@@ -69,6 +69,12 @@ describe("taskWidgetInfo", () => {
     expect(info?.example?.outputs[0]).toMatchObject({ type: "chart" });
   });
 
+  it("offers every text-to-image provider 3.13.1 routes, black-forest-labs included (its polling flow is in gateway-all-tasks.test.ts)", () => {
+    const providers = ["black-forest-labs", "fal-ai", "hf-inference", "hyperbolic", "nebius", "nscale", "replicate", "together"];
+    const info = taskWidgetInfo(model({ id: "org/flux", pipelineTag: "text-to-image", inferenceProviderMapping: providers.map((p) => mapping(p, "text-to-image")) }), {});
+    expect(info?.providers.map((p) => p.value)).toEqual(providers);
+  });
+
   it("prefers the model's widgetData and knows a BERT model's mask token", () => {
     const info = taskWidgetInfo(model({ pipelineTag: "fill-mask", tags: ["bert"], config: { model_type: "bert" }, widgetData: [{ text: "Paris is the [MASK] of France." }] }), { HF_TOKEN: "hf_x" });
     expect(info).toMatchObject({ inputsSource: "widgetData", maskToken: "[MASK]", serverKey: true, providers: [] });

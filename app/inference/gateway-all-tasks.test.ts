@@ -212,6 +212,7 @@ const CASES: Case[] = [
   { task: "image-to-image", model: "timbrooks/instruct-pix2pix", provider: "hf-inference", file: PNG, media: "image" },
   { task: "image-to-image", model: "timbrooks/instruct-pix2pix", provider: "hf-inference", file: PNG, parameters: { prompt: "make it snow" }, media: "image" },
   { task: "text-to-speech", model: "facebook/mms-tts-eng", provider: "hf-inference", inputs: "Hello", media: "audio" },
+  { task: "text-to-audio", model: "facebook/musicgen-small", provider: "hf-inference", inputs: "a calm piano melody", media: "audio" },
   ...["replicate", "fal-ai"].map((provider): Case => ({ task: "text-to-speech", model: KOKORO.id, provider, inputs: "Hello", media: "audio" })),
   ...["fal-ai", "replicate"].map((provider): Case => ({ task: "text-to-video", model: "Lightricks/LTX-Video", provider, inputs: "a cat walking", media: "video" })),
   // Black Forest Labs: a polling URL, polled until Ready, then a JPEG download.

@@ -132,6 +132,9 @@ const MEDIA_TASKS: Readonly<Record<string, { kind: MediaKind; run: Runner }>> = 
   "text-to-image": { kind: "image", run: (a, o) => textToImage(a as unknown as Args<typeof textToImage>, { ...o, outputType: "blob" }) },
   "text-to-speech": { kind: "audio", run: (a, o) => textToSpeech(a as unknown as Args<typeof textToSpeech>, o) },
   "text-to-video": { kind: "video", run: (a, o) => textToVideo(a as unknown as Args<typeof textToVideo>, o) },
+  // 3.13.1 routes text-to-audio (hf-inference's helper) but has no task function for it: its
+  // generic request() with the task named is the library's own way in.
+  "text-to-audio": { kind: "audio", run: (a, o) => customRequest(a as unknown as Args<typeof customRequest>, { ...o, task: "text-to-audio" }) },
 };
 
 /** Every task the gateway can dispatch. */

@@ -26,6 +26,7 @@ export const TASK_MODELS: HubFixtureModel[] = [
   model("sentence-transformers/all-MiniLM-L6-v2", "sentence-similarity"),
   model("google-t5/t5-small", "translation"),
   model("facebook/mms-tts-eng", "text-to-speech"),
+  model("facebook/musicgen-small", "text-to-audio"),
   model("stabilityai/stable-diffusion-xl-base-1.0", "text-to-image", { "hf-inference": "stabilityai/stable-diffusion-xl-base-1.0", nscale: "stabilityai/stable-diffusion-xl-base-1.0" }),
   // A base (not chat) model, served as text-generation by every provider 3.13.1 has a text-generation helper for.
   model("meta-llama/Llama-3.1-8B", "text-generation", {

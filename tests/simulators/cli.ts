@@ -1,5 +1,5 @@
 // Runs the provider SIMULATOR (a test tool) on its own:
-//   npx tsx tests/simulators/cli.ts --port 9999 [--host 127.0.0.1] [--token-delay-ms 50] [--asset-urls override|real-host]
+//   npx tsx tests/simulators/cli.ts --port 9999 [--host 127.0.0.1] [--token-delay-ms 50] [--asset-urls override|real-host] [--bfl-pending-polls 2]
 // Prints its base URL on the first stdout line, then keeps serving until SIGINT/SIGTERM.
 // Point the app at it with MODELYARD_UPSTREAM_OVERRIDE=<printed URL>.
 import { parseArgs } from "node:util";
@@ -11,6 +11,8 @@ const argsSchema = z.object({
   host: z.enum(["127.0.0.1", "localhost", "::1"]).default("127.0.0.1"),
   "token-delay-ms": z.coerce.number().int().min(0).max(60_000).default(0),
   "asset-urls": z.enum(["override", "real-host"]).default("override"),
+  // 3.13.1 polls Black Forest Labs five times at most, so more than 4 pending polls always fails.
+  "bfl-pending-polls": z.coerce.number().int().min(0).max(10).default(2),
 });
 
 async function main(): Promise<void> {
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
       host: { type: "string" },
       "token-delay-ms": { type: "string" },
       "asset-urls": { type: "string" },
+      "bfl-pending-polls": { type: "string" },
       help: { type: "boolean" },
     },
     strict: true,
@@ -30,7 +33,8 @@ async function main(): Promise<void> {
         "  --port N              port to bind on loopback (default: a free port)\n" +
         "  --host ADDR           127.0.0.1 | localhost | ::1\n" +
         "  --token-delay-ms N    delay between streamed chat chunks\n" +
-        "  --asset-urls MODE     override (default) | real-host\n",
+        "  --asset-urls MODE     override (default) | real-host\n" +
+        "  --bfl-pending-polls N Black Forest Labs result polls answered Pending before Ready (default 2)\n",
     );
     return;
   }
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
     host: args.host === "localhost" ? "127.0.0.1" : args.host,
     tokenDelayMs: args["token-delay-ms"],
     assetUrls: args["asset-urls"],
+    bflPendingPolls: args["bfl-pending-polls"],
   });
   process.stdout.write(`${sim.url}\n`);
   process.stderr.write(

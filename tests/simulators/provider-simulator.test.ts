@@ -11,6 +11,7 @@ import {
   fillMask,
   imageClassification,
   questionAnswering,
+  request,
   summarization,
   tableQuestionAnswering,
   textClassification,
@@ -283,6 +284,14 @@ describe("hf-inference task endpoints", () => {
     await expect(
       automaticSpeechRecognition({ accessToken: HF_TOKEN, provider: "hf-inference", model: "openai/whisper-large-v3", inputs: new Blob(["not audio"]) }, opts()),
     ).rejects.toThrow(/Soundfile is either not in the correct format/);
+  });
+
+  it("text-to-audio, which 3.13.1 routes but reaches only through request() with the task named, returns WAV bytes", async () => {
+    const id = "facebook/musicgen-small";
+    sim.addHubModel({ id, pipeline_tag: "text-to-audio", tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task: "text-to-audio" } } });
+    const blob = await request<Blob>({ accessToken: HF_TOKEN, provider: "hf-inference", model: id, inputs: "a calm piano melody" }, { ...opts(), task: "text-to-audio" });
+    expect(sniffMedia(new Uint8Array(await blob.arrayBuffer()))).toBe("wav");
+    expect(lastProviderRequest()).toMatchObject({ path: `/hf-inference/models/${id}`, bodyJson: { inputs: "a calm piano melody" } });
   });
 });
 
