@@ -2,7 +2,7 @@
  * Every task @huggingface/inference 3.13.1 has a function for, through POST /api/inference over
  * real sockets against the provider SIMULATOR, on each provider 3.13.1 routes the task to: JSON and
  * multipart requests, media answers, and per task the errors (unexpected format, malformed JSON,
- * 5xx, 503 loading). Then the multipart contract: limits per kind, types by bytes, bad forms.
+ * 5xx, 503 loading, a provider slower than the deadline). Then the multipart contract: limits per kind, types by bytes, bad forms.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createInferenceGateway } from "#app/inference/gateway.server.ts";
@@ -30,6 +30,8 @@ let catalogue: TestCatalog;
 let gw: string;
 /** No retries: a 503 is answered at once. */
 let gwNoRetry: string;
+/** A deadline far below the slow fault's delay, so the answer is always the deadline's. */
+let gwShortDeadline: string;
 const servers: ServedGateway[] = [];
 
 async function start(env: Record<string, string>): Promise<string> {
@@ -48,6 +50,7 @@ beforeAll(async () => {
   catalogue = await buildTestCatalog([...HUB_FIXTURE_MODELS.filter((m) => m.id !== KOKORO.id), ...EXTRA].map((m) => ({ ...m })));
   gw = await start({});
   gwNoRetry = await start({ MODELYARD_INFERENCE_MAX_RETRIES: "0" });
+  gwShortDeadline = await start({ MODELYARD_INFERENCE_DEADLINE_MS: "500" });
 });
 
 afterAll(async () => {
@@ -315,7 +318,7 @@ const TEXT_GENERATION_MISMATCH: Case[] = ["nebius", "novita", "groq"].map((provi
 const upstreamCases = [...CASES, ...TEXT_GENERATION_MISMATCH].filter((c, i, all) => all.findIndex((d) => d.task === c.task && d.provider === c.provider) === i);
 
 describe("provider faults, per task and provider", () => {
-  it.each(upstreamCases.map((c) => [label(c), c] as const))("%s: wrong shape, malformed JSON, 5xx and 503 loading", async (_name, c) => {
+  it.each(upstreamCases.map((c) => [label(c), c] as const))("%s: wrong shape, malformed JSON, 5xx, 503 loading, and slower than the deadline", async (_name, c) => {
     const match = { provider: c.provider };
     sim.scriptFault(match, { kind: "wrong-shape" });
     const shape = await call(gw, bodyOf(c), c.file ? { bytes: c.file } : undefined, c.token);
@@ -339,6 +342,12 @@ describe("provider faults, per task and provider", () => {
     const loading = await call(gwNoRetry, bodyOf(c), c.file ? { bytes: c.file } : undefined, c.token);
     expect(loading.status).toBe(503);
     expect(errorOf(loading).code).toBe("model_loading");
+
+    sim.scriptFault(match, { kind: "slow", tokenDelayMs: 0, firstByteDelayMs: 3_000 });
+    const slow = await call(gwShortDeadline, bodyOf(c), c.file ? { bytes: c.file } : undefined, c.token);
+    expect(slow.status).toBe(504);
+    expect(errorOf(slow).code).toBe("deadline_exceeded");
+    expect(sim.requests.at(-1)?.faultApplied).toBe("slow");
   });
 
   it("a 503 burst is retried and the task then succeeds", async () => {

@@ -88,6 +88,14 @@ export function defaultFaultMessage(status: number): string {
   return "Bad request (simulated fault)";
 }
 
+/**
+ * How long a `slow` fault holds back a whole answer (anything but a stream): its first-byte delay,
+ * else its token delay. Streams use firstByteDelayMs before the first chunk, tokenDelayMs between.
+ */
+export function answerDelayMs(fault: Fault | null): number {
+  return fault?.kind === "slow" ? (fault.firstByteDelayMs ?? fault.tokenDelayMs) : 0;
+}
+
 /** Whether a drop fault cuts the socket before any byte or part-way through the body. */
 export function dropWhen(fault: Fault | null): "before-headers" | "mid-body" | null {
   if (fault?.kind !== "drop") return null;

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { type Ctx, send, sendError, sendJson } from "./context.ts";
 import { type Json, shortHash, sleep } from "./util.ts";
+import { answerDelayMs } from "./faults.ts";
 
 /** A Hub model the simulator serves; the control API's POST /__simulator/hub-models validates against it. */
 export const hubModelSchema = z.strictObject({
@@ -30,7 +31,7 @@ export const hubModelSchema = z.strictObject({
 export async function handleHub(ctx: Ctx): Promise<void> {
   const hubModels = ctx.sim.hubModels();
   const path = ctx.up.path;
-  if (ctx.fault?.kind === "slow") await sleep(ctx.fault.firstByteDelayMs ?? ctx.fault.tokenDelayMs);
+  await sleep(answerDelayMs(ctx.fault));
   const rawMatch = /^\/(.+?)\/(?:raw|resolve)\/[^/]+\/(.+)$/.exec(path);
   if (ctx.req.method === "GET" && rawMatch && !path.startsWith("/api/")) {
     const model = hubModels.get(decodeURIComponent(rawMatch[1] ?? ""));

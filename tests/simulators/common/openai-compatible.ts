@@ -5,7 +5,7 @@
 import { makePng } from "../media.ts";
 import { type Ctx, type SimulatedProvider, send, sendError, sendJson } from "./context.ts";
 import { embedding } from "./answers.ts";
-import { dropWhen } from "./faults.ts";
+import { answerDelayMs, dropWhen } from "./faults.ts";
 import { isRecord, type Json, nowSeconds, shortHash, sleep, str, words } from "./util.ts";
 
 /** The JSON a provider answers an image generation with. */
@@ -35,6 +35,7 @@ export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): Simu
         if (ctx.req.method !== "POST") return sendError(ctx, 405, `Method ${ctx.req.method ?? ""} not allowed`);
         if (route.endsWith("chat/completions")) return chatCompletion(ctx, options.id, { systemFingerprint: options.systemFingerprint });
         if (route.endsWith("v1/completions")) return completion(ctx);
+        await sleep(answerDelayMs(ctx.fault));
         if (route.endsWith("v1/embeddings")) return embeddings(ctx);
         if (route.endsWith("v1/images/generations")) return imageGeneration(ctx, imageAnswer);
         sendError(ctx, 404, `Unknown route /${route} for ${options.id}`);
@@ -101,6 +102,9 @@ function planChat(provider: string, model: string, body: Record<string, unknown>
 
 /** OpenAI chat completions, plain or streamed as SSE, with the stream faults (slow, mid-stream error, drop). */
 export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemFingerprint: boolean; modelOverride?: string }): Promise<void> {
+  const fault = ctx.fault;
+  // A slow server is slow before it answers anything, a refusal included.
+  await sleep(fault?.kind === "slow" ? fault.firstByteDelayMs ?? 0 : 0);
   const body = ctx.json;
   if (!isRecord(body)) return sendError(ctx, 400, "Request body must be a JSON object.");
   const model = opts.modelOverride ?? str(body["model"]);
@@ -113,9 +117,6 @@ export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemF
   const completionTokens = plan.tokens.length;
   const usage = { prompt_tokens: plan.promptTokens, completion_tokens: completionTokens, total_tokens: plan.promptTokens + completionTokens };
   const created = nowSeconds();
-  const fault = ctx.fault;
-  const firstByteDelay = fault?.kind === "slow" ? fault.firstByteDelayMs ?? 0 : 0;
-  await sleep(firstByteDelay);
 
   if (body["stream"] !== true) {
     if (fault?.kind === "slow") await sleep(fault.tokenDelayMs * completionTokens);
@@ -193,9 +194,12 @@ async function completion(ctx: Ctx): Promise<void> {
   const promptTokens = words(prompt).length;
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
   const head = { id: `cmpl-sim-${shortHash(JSON.stringify(body), 24)}`, object: "text_completion", created: nowSeconds(), model };
+  const fault = ctx.fault;
   if (body["stream"] !== true) {
+    await sleep(answerDelayMs(fault));
     return sendJson(ctx, 200, { ...head, choices: [{ index: 0, text, logprobs: null, finish_reason: "stop", seed: 42 }], usage });
   }
+  if (fault?.kind === "slow") await sleep(fault.firstByteDelayMs ?? 0);
   const { res } = ctx;
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
   res.flushHeaders();
@@ -204,7 +208,7 @@ async function completion(ctx: Ctx): Promise<void> {
     closed = true;
   });
   for (const piece of text.split(/(?<=\s)/)) {
-    await sleep(ctx.sim.tokenDelayMs);
+    await sleep(fault?.kind === "slow" ? fault.tokenDelayMs : ctx.sim.tokenDelayMs);
     if (closed) return;
     res.write(`data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: piece, logprobs: null, finish_reason: null }] })}\n\n`);
   }

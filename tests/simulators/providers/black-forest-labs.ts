@@ -7,7 +7,8 @@
 // result.sample from BFL's delivery host. Images are JPEG (BFL's default output_format) or PNG.
 import { makeJpeg, makePng } from "../media.ts";
 import { type Ctx, type SimulatedProvider, type SimulatorServices, sendJson } from "../common/context.ts";
-import { isRecord, type Json, shortHash, str } from "../common/util.ts";
+import { answerDelayMs } from "../common/faults.ts";
+import { isRecord, type Json, shortHash, sleep, str } from "../common/util.ts";
 
 const API_HOST = "api.us1.bfl.ai";
 const DELIVERY_HOST = "delivery-us1.bfl.ai";
@@ -67,7 +68,8 @@ function resultJson(job: BflJob, sim: SimulatorServices): Record<string, Json> {
   };
 }
 
-function handle(ctx: Ctx, jobs: Map<string, BflJob>): void {
+async function handle(ctx: Ctx, jobs: Map<string, BflJob>): Promise<void> {
+  await sleep(answerDelayMs(ctx.fault));
   const sim = ctx.sim;
   const route = ctx.up.route;
   if (route === RESULT_ROUTE) {

@@ -7,7 +7,8 @@ import { audioDurationSeconds, makeMp4, makePng, makeWav, seedBytes, sniffMedia 
 import { transcript } from "../common/answers.ts";
 import { type Ctx, type SimulatedProvider, type SimulatorServices, send, sendError, sendJson } from "../common/context.ts";
 import { type ErrorReply, errorReply } from "../common/errors.ts";
-import { isRecord, type Json, shortHash, str } from "../common/util.ts";
+import { answerDelayMs } from "../common/faults.ts";
+import { isRecord, type Json, shortHash, sleep, str } from "../common/util.ts";
 
 interface FalQueueItem {
   requestId: string;
@@ -91,6 +92,7 @@ async function fetchAudioUrl(selfUrl: string, audioUrl: string): Promise<Buffer 
 }
 
 async function handle(ctx: Ctx, falQueue: Map<string, FalQueueItem>): Promise<void> {
+  await sleep(answerDelayMs(ctx.fault));
   const route = ctx.up.route;
   const isQueue = ctx.up.host === "queue.fal.run" || ctx.up.searchParams.get("_subdomain") === "queue";
   const requestMatch = /^(.+?)\/requests\/([^/]+)(\/status)?$/.exec(route);

@@ -32,6 +32,7 @@ import {
   zeroShotImage,
 } from "../common/media-answers.ts";
 import { chatCompletion } from "../common/openai-compatible.ts";
+import { answerDelayMs } from "../common/faults.ts";
 import { isRecord, shortHash, sleep, str } from "../common/util.ts";
 
 export const hfInference: SimulatedProvider = {
@@ -97,7 +98,7 @@ async function handle(ctx: Ctx): Promise<void> {
     }
     return true;
   };
-  await sleep(ctx.fault?.kind === "slow" ? ctx.fault.firstByteDelayMs ?? ctx.fault.tokenDelayMs : 0);
+  await sleep(answerDelayMs(ctx.fault));
   switch (task) {
     case "text-classification":
       if (Array.isArray(inputs) && inputs.every((x) => typeof x === "string")) return sendJson(ctx, 200, inputs.map((t) => textClassification(t)));

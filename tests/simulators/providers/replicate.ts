@@ -5,7 +5,8 @@
 // `Prefer: wait` and otherwise polled; outputs are files on replicate.delivery.
 import { makeMp4, makePng, makeWav } from "../media.ts";
 import { type Ctx, type SimulatedProvider, type SimulatorServices, sendError, sendJson } from "../common/context.ts";
-import { isRecord, type Json, shortHash, str } from "../common/util.ts";
+import { answerDelayMs } from "../common/faults.ts";
+import { isRecord, type Json, shortHash, sleep, str } from "../common/util.ts";
 
 interface ReplicatePrediction {
   id: string;
@@ -58,7 +59,8 @@ function predictionJson(p: ReplicatePrediction, status: string): Record<string, 
   };
 }
 
-function handle(ctx: Ctx, predictions: Map<string, ReplicatePrediction>): void {
+async function handle(ctx: Ctx, predictions: Map<string, ReplicatePrediction>): Promise<void> {
+  await sleep(answerDelayMs(ctx.fault));
   const route = ctx.up.route;
   const getMatch = /^v1\/predictions\/([^/]+)$/.exec(route);
   if (ctx.req.method === "GET" && getMatch) {
