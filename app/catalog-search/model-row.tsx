@@ -7,10 +7,10 @@ import { formatCompact, formatParams, rowDateText } from "#app/utils/format.ts";
  * One listing row. The model link stretches over the whole row (so the row is one click target)
  * while the Spaces link sits above it: nested links are not valid HTML.
  */
-export function ModelRow({ model, spaces = 0 }: { model: CatalogModelSummary; spaces?: number }) {
+export function ModelRow({ model, spaces = 0, now }: { model: CatalogModelSummary; spaces?: number; now?: number }) {
   const task = model.pipelineTag ? getTaskInfo(model.pipelineTag) : null;
   const params = formatParams(model.params);
-  const date = rowDateText(model);
+  const date = rowDateText(model, now);
   return (
     <li className="relative rounded-lg border border-gray-200 px-4 py-3 hover:border-gray-300 hover:bg-gray-50 dark:border-gray-800 dark:hover:border-gray-700 dark:hover:bg-gray-900">
       <a

@@ -11,7 +11,8 @@ import { facetPanelHtml } from "#app/catalog-search/facet-panel-html.server.tsx"
 import { toIsland } from "#app/utils/html-island.ts";
 import { requestScope } from "#app/utils/request-context.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
-import { ModelRow } from "#app/catalog-search/model-row.tsx";
+import { modelRowsHtml } from "#app/catalog-search/model-rows-html.server.tsx";
+import { HtmlIsland } from "#app/ui/html-island.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
 import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
@@ -29,14 +30,17 @@ export const meta: Route.MetaFunction = ({ data }) => {
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { state, problems } = parseListingState(url.searchParams);
-  const { facets, ...view } = await loadListingView(await openSnapshot(getDb()), state);
-  const facetsHtml = toIsland(context.get(requestScope).islands, facetPanelHtml(facets, state));
+  const { facets, models, spaces, ...view } = await loadListingView(await openSnapshot(getDb()), state);
+  // The two big parts of the page, rendered once per view and sent once (ADR 0025).
+  const { islands } = context.get(requestScope);
+  const facetsHtml = toIsland(islands, facetPanelHtml(facets, state));
+  const rowsHtml = models.length ? toIsland(islands, modelRowsHtml(models, spaces)) : null;
   // A page past the last one is not a page: 404, with the listing around a link to the last page.
-  return data({ state, problems, facetsHtml, ...view }, { status: view.pastEnd ? 404 : 200 });
+  return data({ state, problems, facetsHtml, rowsHtml, shown: models.length, ...view }, { status: view.pastEnd ? 404 : 200 });
 }
 
 export default function Models({ loaderData }: Route.ComponentProps) {
-  const { state, problems, models, count, facetsHtml, spaces, lastPage, more, pastEnd } = loaderData;
+  const { state, problems, shown, count, facetsHtml, rowsHtml, lastPage, more, pastEnd } = loaderData;
   const navigate = useNavigate();
   const navigation = useNavigation();
   const [query, setQuery] = useState(state.search);
@@ -65,7 +69,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
     }, SEARCH_DEBOUNCE_MS);
   };
 
-  const range = rangeText(state.page, models.length, count);
+  const range = rangeText(state.page, shown, count);
   const active = activeFilters(state);
   const loading = navigation.state === "loading" && navigation.location.pathname === "/models";
 
@@ -145,16 +149,12 @@ export default function Models({ loaderData }: Route.ComponentProps) {
         <section aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading} data-view={listingSearch(state)}>
           {pastEnd ? (
             <PastEnd page={state.page} lastPage={lastPage} count={count} href={listingHref(state, { page: lastPage })} />
-          ) : models.length === 0 ? (
+          ) : !rowsHtml ? (
             <EmptyResults state={state} />
           ) : (
             <>
             {range && <p className="mb-2 text-xs text-gray-600 dark:text-gray-400" data-testid="result-range">{range}</p>}
-            <ul className="space-y-2" data-testid="model-list">
-              {models.map((m) => (
-                <ModelRow key={m.id} model={m} spaces={spaces[m.id] ?? 0} />
-              ))}
-            </ul>
+            <HtmlIsland island={rowsHtml} />
             </>
           )}
           {!pastEnd && <Pagination page={state.page} last={lastPage} more={more} href={(p) => listingHref(state, { page: p })} />}
