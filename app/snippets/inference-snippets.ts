@@ -16,6 +16,7 @@ import { getModelInputSnippet, inferenceSnippetLanguages } from "@huggingface/ta
 import { z } from "zod";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
 import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
+import { type VisitorParameters, withVisitorParameters } from "#app/snippets/visitor-parameters.ts";
 import {
   AUTO_POLICY,
   isProviderOrPolicy,
@@ -63,6 +64,11 @@ export interface InferenceSnippetOptions {
    * library's example input wherever the library printed it.
    */
   inputs?: string;
+  /**
+   * A task widget's parameters for a non-chat task (the spec's names, as the widget sends them):
+   * written into every client's code in the form it accepts (visitor-parameters.ts).
+   */
+  taskParameters?: VisitorParameters;
 }
 
 /** Bad input from the page or an API caller; routes turn it into a 400. */
@@ -107,6 +113,17 @@ const parametersSchema = z.looseObject({
   top_p: z.number().min(0).max(1).optional(),
 });
 
+/**
+ * Names become Python keywords and JS keys, values literals in code: identifiers and plain JSON
+ * values only, as the widget's parameter form produces them.
+ */
+export const taskParametersSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "parameter names must be identifiers"),
+    z.union([z.string().max(1_000), z.number().finite(), z.boolean(), z.array(z.string().max(1_000)).max(100)]),
+  )
+  .refine((r) => Object.keys(r).length <= 32, "at most 32 parameters");
+
 const optionsSchema = z.object({
   provider: z.string(),
   streaming: z.boolean().optional(),
@@ -114,6 +131,7 @@ const optionsSchema = z.object({
   accessToken: accessTokenSchema.optional(),
   parameters: parametersSchema.optional(),
   inputs: z.string().min(1).max(4_000).optional(),
+  taskParameters: taskParametersSchema.optional(),
 });
 
 function firstIssue(error: z.ZodError): string {
@@ -164,7 +182,7 @@ export function groupSnippets(list: InferenceSnippet[]): SnippetLanguage[] {
 export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceSnippetOptions): InferenceSnippetsResult {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) throw new SnippetInputError(firstIssue(parsed.error));
-  const { provider, streaming, billTo, accessToken, parameters, inputs } = parsed.data;
+  const { provider, streaming, billTo, accessToken, parameters, inputs, taskParameters } = parsed.data;
   if (!isProviderOrPolicy(provider)) {
     throw new SnippetInputError(`Provider "${provider}" is not supported by @huggingface/inference 3.13.1`);
   }
@@ -188,17 +206,31 @@ export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceS
   if (billTo !== undefined) libraryOptions.billTo = billTo;
 
   const modelData = toModelData(model);
+  const task = snippetTaskFor(model);
+  if (taskParameters !== undefined && task === "conversational") throw new SnippetInputError("taskParameters: chat snippets take their settings as parameters");
+  // 3.13.1's text-generation generator keeps the chat template once it has written one chat
+  // snippet (it reassigns `templateName` in its closure), so every later plain text-generation
+  // model would get chat code. Chat snippets of text-generation models are asked of the
+  // image-text-to-text generator instead, whose template is chat already, with the model's own
+  // example messages: the text is the same, and the text-generation generator stays as shipped.
+  let libraryModel = modelData;
+  if (task === "conversational" && modelData.pipeline_tag === "text-generation") {
+    libraryModel = { ...modelData, pipeline_tag: "image-text-to-text" };
+    libraryOptions.messages ??= getModelInputSnippet(modelData);
+  }
   let list: InferenceSnippet[];
   try {
-    list = snippets.getInferenceSnippets(modelData, accessToken ?? TOKEN_PLACEHOLDER, provider, mapping, libraryOptions);
+    list = snippets.getInferenceSnippets(libraryModel, accessToken ?? TOKEN_PLACEHOLDER, provider, mapping, libraryOptions);
   } catch (error) {
     // e.g. 3.13.1 refuses HF tokens (the placeholder included) for the "openai" provider.
     return { provider, languages: [], error: error instanceof Error ? error.message : String(error) };
   }
-  const task = snippetTaskFor(model);
   if (inputs !== undefined && task !== null && TEXT_INPUT_TASKS.has(task)) {
     const example = getModelInputSnippet(modelData);
     if (typeof example === "string") list = list.map((s) => ({ ...s, content: withVisitorInput(s.content, s.language, example, inputs) }));
+  }
+  if (taskParameters !== undefined) {
+    list = list.map((s) => ({ ...s, content: withVisitorParameters(s.content, s.language, s.client, taskParameters) }));
   }
   return { provider, languages: groupSnippets(list) };
 }
