@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useLocation } from "react-router";
 import type { Route } from "./+types/$org.$name";
 import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
@@ -5,7 +6,9 @@ import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { ModelCard, ModelCardToc } from "#app/model-page/model-card.tsx";
 import { ModelFiles } from "#app/model-page/model-files.tsx";
 import { ModelHeader } from "#app/model-page/model-header.tsx";
-import { ModelChatDemo } from "#app/demos/chat/slot.tsx";
+import { ModelChatDemo, type SlotRequest } from "#app/demos/chat/slot.tsx";
+import type { InferencePanel } from "#app/snippets/inference-panel.server.ts";
+import { useFollowedPanel } from "#app/snippets/use-followed-panel.ts";
 import { GgufPanel } from "#app/model-page/gguf-panel.tsx";
 import { ModelProviders, ModelSpaces, ModelTree } from "#app/model-page/model-sidebar.tsx";
 import { MODEL_TABS, ModelTabs } from "#app/model-page/model-tabs.tsx";
@@ -84,7 +87,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
         {tab === "files" && loaderData.files ? <ModelFiles files={loaderData.files} modelId={model.id} /> : null}
         {tab === "inference" ? (
           loaderData.inference ? (
-            <InferenceSnippets initial={loaderData.inference} />
+            <InferenceTab modelId={model.id} initial={loaderData.inference} />
           ) : (
             <div className="max-w-2xl">
               <ModelProviders providers={loaderData.providers} modelId={model.id} />
@@ -98,6 +101,28 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
             <p className="text-sm text-gray-700 dark:text-gray-300">This model has no chat template.</p>
           )
         ) : null}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The inference tab: the snippets panel and, beside it, the demo slot's task widget with its
+ * parameters; the panel follows the widget's provider, text and parameters as the playground's does.
+ */
+function InferenceTab({ modelId, initial }: { modelId: string; initial: InferencePanel }) {
+  const [request, setRequest] = useState<SlotRequest | null>(null);
+  const panel = useFollowedPanel(initial, request, initial.state.streaming) ?? initial;
+  return (
+    // Two columns only once a widget is there (a chat model's tab, or one nothing runs, has none).
+    <div className="grid gap-8 lg:has-[[data-task-widget]]:grid-cols-[minmax(0,1fr)_24rem]" data-inference-tab="">
+      {/* The widget first on a phone, as on the playground; beside the code, and in view, on a wide screen. */}
+      <aside aria-label="Try the model" className="hidden has-[[data-task-widget]]:block lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:self-start">
+        <ModelChatDemo modelId={modelId} beside onRequestChange={setRequest} />
+      </aside>
+      <div className="min-w-0 lg:col-start-1 lg:row-start-1">
+        {/* Keyed by provider: the panel's own form fields are uncontrolled and keep their first value. */}
+        <InferenceSnippets key={panel.state.provider} initial={panel} />
       </div>
     </div>
   );

@@ -1,14 +1,17 @@
 import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { buildInferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
-import { supportedProvidersFor } from "#app/snippets/providers.ts";
+import { checkTaskParameters } from "#app/inference/task-parameters.server.ts";
+import { buildInferencePanel, parseFollowedRequest, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
+import { snippetTaskFor, supportedProvidersFor } from "#app/snippets/providers.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**
- * GET /api/snippets?model=<id>&provider=&stream=1&bill_to=&lang=&inputs= — the model page's inference
- * snippets panel (text plus server-highlighted HTML) as JSON, so the page can switch provider
- * without a reload. Bad input is a 400 with {error: {message, field}}; an unknown model a 404.
+ * GET /api/snippets?model=<id>&provider=&stream=1&bill_to=&lang=&inputs=&parameters= — the inference
+ * snippets panel (text plus server-highlighted HTML) as JSON, so a page can switch provider, or
+ * follow a demo's text (inputs=) and a task widget's parameters (parameters=, a JSON object checked
+ * against the task's spec as the gateway checks them), without a reload. Bad input is a 400 with
+ * {error: {message, field}}; an unknown model a 404.
  */
 export async function loader({ request }: { request: Request }) {
   const params = new URL(request.url).searchParams;
@@ -23,9 +26,15 @@ export async function loader({ request }: { request: Request }) {
   if (supportedProvidersFor(model).length === 0) return jsonError(400, `No inference provider supported by @huggingface/inference 3.13.1 serves ${model.id}.`, { field: "model" });
   const parsed = parseInferenceState(params, model);
   if (parsed.inputError) return jsonError(400, parsed.inputError, { field: parsed.inputFields[0] ?? null, fields: parsed.inputFields });
-  const inputs = params.get("inputs") ?? undefined;
-  if (inputs !== undefined && (inputs.length === 0 || inputs.length > 4_000)) return jsonError(400, "Query parameter 'inputs' must be 1 to 4,000 characters of text.", { field: "inputs" });
-  return Response.json(buildInferencePanel(model, parsed, inputs), { headers: { "Cache-Control": "no-store" } });
+  const followed = parseFollowedRequest(params);
+  if (!followed.ok) return jsonError(400, followed.message, { field: followed.field });
+  const task = snippetTaskFor(model);
+  if (followed.follows.parameters !== undefined) {
+    if (task === "conversational") return jsonError(400, "Query parameter 'parameters' is for task widgets; a chat model's snippets take no widget parameters.", { field: "parameters" });
+    const problem = checkTaskParameters(task, followed.follows.parameters);
+    if (problem) return jsonError(400, `Query parameter 'parameters' is not valid: ${problem.message}.`, { field: problem.field });
+  }
+  return Response.json(buildInferencePanel(model, parsed, followed.follows), { headers: { "Cache-Control": "no-store" } });
 }
 
 export function action({ request }: { request: Request }) {

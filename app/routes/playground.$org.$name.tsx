@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/playground.$org.$name";
 import { type ChatConversation, ChatDemo, type ChatSettings } from "#app/demos/chat/chat-demo.tsx";
@@ -9,6 +9,7 @@ import type { TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
 import { taskWidgetInfo } from "#app/demos/task-widget-info.server.ts";
 import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
+import { useFollowedPanel } from "#app/snippets/use-followed-panel.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo, isConversationalModel } from "#app/demos/chat/demo-info.server.ts";
@@ -85,41 +86,13 @@ export default function Playground({ loaderData }: Route.ComponentProps) {
 }
 
 /**
- * The panel for the demo's provider and, for a widget whose input is one text, that text: fetched
- * when either changes (the text after a pause in typing); null keeps the current panel.
- */
-function useSnippetsFor(modelId: string, snippets: InferencePanel | null, provider: string | null, stream: boolean, inputs: string | null = null): InferencePanel | null {
-  const [panel, setPanel] = useState(snippets);
-  useEffect(() => {
-    if (!snippets || provider === null || provider.startsWith("endpoint:")) return;
-    if (provider === snippets.state.provider && inputs === null) return;
-    const controller = new AbortController();
-    const query = `model=${encodeURIComponent(modelId)}&provider=${encodeURIComponent(provider)}${stream ? "&stream=1" : ""}${inputs !== null ? `&inputs=${encodeURIComponent(inputs)}` : ""}`;
-    const timer = setTimeout(() => {
-      fetch(`/api/snippets?${query}`, { signal: controller.signal })
-        .then((r) => (r.ok ? (r.json() as Promise<InferencePanel>) : null))
-        .then((p) => {
-          if (p && "languages" in p) setPanel(p);
-        })
-        .catch(() => {});
-    }, inputs === null ? 0 : 300);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [provider, snippets, modelId, stream, inputs]);
-  return panel;
-}
-
-/**
  * A task widget, its request as code (inputs and parameters included), and the library's snippets
- * panel following its provider and, where the input is one text, that text.
+ * panel following its provider, its parameters and, where the input is one text, that text.
  */
 function WidgetPlayground({ widget, snippets }: { widget: TaskWidgetInfo; snippets: InferencePanel | null }) {
   const [request, setRequest] = useState<WidgetRequest | null>(null);
   const onRequestChange = useCallback((r: WidgetRequest) => setRequest(r), []);
-  const text = typeof request?.inputs === "string" && request.inputs.length > 0 && request.inputs.length <= 4_000 ? request.inputs : null;
-  const panel = useSnippetsFor(widget.modelId, snippets, request?.provider ?? null, false, text);
+  const panel = useFollowedPanel(snippets, request, false);
   return (
     <div className="space-y-10">
       <TaskWidget info={widget} onRequestChange={onRequestChange} />
@@ -135,7 +108,8 @@ export function PlaygroundBody({ demo, snippets, version }: { demo: NonNullable<
   const [conversation, setConversation] = useState<ChatConversation | null>(null);
   const [opened, setOpened] = useState<Session | null>(null);
   const onSettingsChange = useCallback((s: ChatSettings) => setProvider(s.provider), []);
-  const panel = useSnippetsFor(demo.modelId, snippets, provider, true);
+  const followed = useMemo(() => (provider === null ? null : { provider }), [provider]);
+  const panel = useFollowedPanel(snippets, followed, true);
   const js = panel?.languages.find((l) => l.language === "js")?.clients[0];
   return (
     <div className="space-y-10">

@@ -3,12 +3,15 @@
  * the URL's ?provider=&stream=1&bill_to=&lang= so it works without JavaScript; the page's script
  * fetches the same view from /api/snippets to update in place.
  */
+import { z } from "zod";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import {
   getInferenceSnippetsFor,
   SnippetInputError,
+  taskParametersSchema,
   TOKEN_PLACEHOLDER,
 } from "#app/snippets/inference-snippets.ts";
+import type { VisitorParameters } from "#app/snippets/visitor-parameters.ts";
 import { snippetTaskFor, supportedProvidersFor } from "#app/snippets/providers.ts";
 import { isVerifiedSnippetKind, type SnippetClient, type SnippetLanguage } from "#app/snippets/verified-snippet-kinds.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
@@ -43,6 +46,54 @@ export interface InferencePanel {
   /** Something in the query was not usable and was ignored. */
   inputError: string | null;
   placeholder: string;
+  /** The demo's inputs and parameters the code was written for, so the panel's own refetch keeps them. */
+  follows: FollowedRequest;
+}
+
+/** What a demo on the same page set, for the snippets to carry (GET /api/snippets' inputs= and parameters=). */
+export interface FollowedRequest {
+  /** A widget's text, for tasks whose input is one text. */
+  inputs?: string;
+  /** A task widget's parameters (never a chat's: those go through the library as chat settings). */
+  parameters?: VisitorParameters;
+}
+
+const followedQuerySchema = z.object({
+  inputs: z.string().min(1, "must not be empty").max(4_000, "must be at most 4,000 characters").optional(),
+  parameters: z
+    .string()
+    .max(8_000, "must be at most 8,000 characters")
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON object" });
+        return z.NEVER;
+      }
+    })
+    .pipe(taskParametersSchema)
+    .optional(),
+});
+
+/**
+ * The inputs= and parameters= (a JSON object) of a snippets query, checked with zod; `field`
+ * names the query parameter (or `parameters.<name>`) that failed.
+ */
+export function parseFollowedRequest(params: URLSearchParams): { ok: true; follows: FollowedRequest } | { ok: false; field: string; message: string } {
+  const raw = { inputs: params.get("inputs") ?? undefined, parameters: params.get("parameters") ?? undefined };
+  const parsed = followedQuerySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue ? issue.path.map(String).join(".") || "parameters" : "parameters";
+    return { ok: false, field, message: `Query parameter '${field}' ${issue?.message ?? "is not valid"}.` };
+  }
+  return {
+    ok: true,
+    follows: {
+      ...(parsed.data.inputs !== undefined ? { inputs: parsed.data.inputs } : {}),
+      ...(parsed.data.parameters !== undefined && Object.keys(parsed.data.parameters).length > 0 ? { parameters: parsed.data.parameters } : {}),
+    },
+  };
 }
 
 function isPanelLanguage(v: string): v is PanelLanguage {
@@ -90,8 +141,11 @@ export function parseInferenceState(
   };
 }
 
-/** The panel for the parsed state; `inputs` is a widget's text, printed where the library prints its example input. */
-export function buildInferencePanel(model: CatalogModel, parsed: { state: InferenceState; inputError: string | null }, inputs?: string): InferencePanel {
+/**
+ * The panel for the parsed state; `follows` is what a demo on the page set: a widget's text,
+ * printed where the library prints its example input, and its parameters, written into each client.
+ */
+export function buildInferencePanel(model: CatalogModel, parsed: { state: InferenceState; inputError: string | null }, follows: FollowedRequest = {}): InferencePanel {
   const { state } = parsed;
   const task = snippetTaskFor(model);
   const panel: InferencePanel = {
@@ -104,6 +158,7 @@ export function buildInferencePanel(model: CatalogModel, parsed: { state: Infere
     error: null,
     inputError: parsed.inputError,
     placeholder: TOKEN_PLACEHOLDER,
+    follows,
   };
   let result;
   try {
@@ -111,7 +166,8 @@ export function buildInferencePanel(model: CatalogModel, parsed: { state: Infere
       provider: state.provider,
       streaming: state.streaming,
       ...(state.billTo ? { billTo: state.billTo } : {}),
-      ...(inputs !== undefined ? { inputs } : {}),
+      ...(follows.inputs !== undefined ? { inputs: follows.inputs } : {}),
+      ...(follows.parameters !== undefined ? { taskParameters: follows.parameters } : {}),
     });
   } catch (error) {
     if (error instanceof SnippetInputError) return { ...panel, error: error.message };
@@ -130,7 +186,9 @@ export function buildInferencePanel(model: CatalogModel, parsed: { state: Infere
           label: c.label,
           text: c.content,
           html: highlightCode(c.content, GRAMMAR[language]),
+          // The kinds were run as the library writes them; code carrying a widget's parameters was not.
           verified:
+            follows.parameters === undefined &&
             task !== null &&
             isVerifiedSnippetKind({
               provider: state.provider,

@@ -126,6 +126,29 @@ describe("text task widgets on the playground", () => {
     expect(await page.locator("[data-widget-error]").innerText()).toContain("top_k must be a whole number");
   });
 
+  it("text-classification: the snippets panel carries the parameters set in the widget, in every client", async () => {
+    const model = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
+    await openWidget(`${server.url}/playground/${model}`);
+    await page.locator("[data-widget-parameters] summary").click();
+    await page.locator("input[name=top_k]").fill("1");
+    await page.locator("select[name=function_to_apply]").selectOption("softmax");
+    const panel = page.locator("[data-inference-panel]");
+    await page.waitForFunction(() => document.querySelector("[data-inference-panel] [data-language]")?.textContent?.includes('parameters: { function_to_apply: "softmax", top_k: 1 }'), undefined, { timeout: 10_000 });
+    const js = await panel.locator("[data-language] [data-code]").allInnerTexts();
+    expect(js).toHaveLength(2);
+    for (const code of js) expect(code).toContain('parameters: { function_to_apply: "softmax", top_k: 1 }');
+    await panel.locator('nav[aria-label="Language"] a', { hasText: "Python" }).click();
+    const [hub, requests] = await panel.locator("[data-language=python] [data-code]").allInnerTexts();
+    expect(hub).toContain('    function_to_apply="softmax",\n    top_k=1,\n)');
+    expect(requests).toContain('    "parameters": {"function_to_apply": "softmax", "top_k": 1},');
+    await panel.locator('nav[aria-label="Language"] a', { hasText: "Shell" }).click();
+    expect(await panel.locator("[data-language=sh] [data-code]").innerText()).toMatch(/"parameters": \{\s+"function_to_apply": "softmax",\s+"top_k": 1\s+\}/);
+    // Back to the model's defaults: the library's code without parameters again.
+    await page.locator("input[name=top_k]").fill("");
+    await page.locator("select[name=function_to_apply]").selectOption("");
+    await page.waitForFunction(() => !document.querySelector("[data-inference-panel] [data-language]")?.textContent?.includes("top_k"), undefined, { timeout: 10_000 });
+  });
+
   it("zero-shot-classification: candidate labels in, labels by score out", async () => {
     await openWidget(`${server.url}/playground/facebook/bart-large-mnli`);
     await page.locator("textarea[name=inputs]").fill("We watched a movie last night");
@@ -260,6 +283,74 @@ describe("text task widgets on the model page", () => {
     await runAndWait();
     expect(await page.locator("#demo [data-bar]").first().getAttribute("data-bar")).toBe("NEGATIVE");
     await page.locator("#demo").screenshot({ path: path.join(SHOTS, "task-widget-model-page.png") });
+  });
+
+  it("the inference tab's snippets follow the widget beside them: its text and its parameters", async () => {
+    const model = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
+    await page.goto(`${server.url}/${model}?tab=inference`);
+    await page.waitForSelector("#demo [data-task-widget=text-classification] button[type=submit]");
+    await page.waitForLoadState("networkidle");
+    const demo = page.locator("#demo");
+    await demo.locator("textarea[name=inputs]").fill("Such a 'quiet' evening");
+    await demo.locator("[data-widget-parameters] summary").click();
+    await demo.locator("input[name=top_k]").fill("2");
+    await demo.locator("select[name=function_to_apply]").selectOption("sigmoid");
+    const panel = page.locator("[data-inference-panel]");
+    await page.waitForFunction(
+      () => {
+        const text = document.querySelector("[data-inference-panel] [data-language]")?.textContent ?? "";
+        return text.includes(`"Such a 'quiet' evening"`) && text.includes("top_k: 2");
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect((await panel.locator("[data-follows-demo]").innerText()).trim()).toBe("It carries the text and parameters set in the demo.");
+    for (const code of await panel.locator("[data-language=js] [data-code]").allInnerTexts()) {
+      expect(code).toContain(`"Such a 'quiet' evening"`);
+      expect(code).toContain('parameters: { function_to_apply: "sigmoid", top_k: 2 }');
+      expect(code).not.toContain("I like you. I love you");
+    }
+    await panel.locator('nav[aria-label="Language"] a', { hasText: "Python" }).click();
+    const [hub, requests] = await panel.locator("[data-language=python] [data-code]").allInnerTexts();
+    expect(hub).toContain(`    "Such a 'quiet' evening",\n    model="${model}",\n    function_to_apply="sigmoid",\n    top_k=2,\n)`);
+    expect(requests).toContain(`    "inputs": "Such a 'quiet' evening",\n    "parameters": {"function_to_apply": "sigmoid", "top_k": 2},`);
+    await panel.locator('nav[aria-label="Language"] a', { hasText: "Shell" }).click();
+    const curl = await panel.locator("[data-language=sh] [data-code]").innerText();
+    expect(curl).toContain(`"inputs": "\\"Such a '\\''quiet'\\'' evening\\""`);
+    expect(curl).toMatch(/"parameters": \{\s+"function_to_apply": "sigmoid",\s+"top_k": 2\s+\}/);
+    // The panel's own settings keep the widget's text and parameters.
+    await panel.locator("input[name=bill_to]").fill("acme-org");
+    await panel.getByRole("button", { name: "Show code" }).click();
+    await page.waitForFunction(() => document.querySelector("[data-inference-panel] [data-language]")?.textContent?.includes("acme-org"), undefined, { timeout: 10_000 });
+    expect(await panel.locator("[data-language=sh] [data-code]").innerText()).toContain("top_k");
+    expect(page.url()).not.toContain("top_k");
+
+    // The API names the query parameter it cannot use.
+    const bad = async (query: string) => {
+      const res = await fetch(`${server.url}/api/snippets?model=${encodeURIComponent(model)}&${query}`);
+      return { status: res.status, body: (await res.json()) as { error: { field: string } } };
+    };
+    expect(await bad("parameters=%7Bnot-json")).toMatchObject({ status: 400, body: { error: { field: "parameters" } } });
+    expect(await bad(`parameters=${encodeURIComponent('{"top_k":1.5}')}`)).toMatchObject({ status: 400, body: { error: { field: "parameters.top_k" } } });
+    expect(await bad(`parameters=${encodeURIComponent('{"temperature":1}')}`)).toMatchObject({ status: 400, body: { error: { field: "parameters.temperature" } } });
+    expect(await bad("inputs=")).toMatchObject({ status: 400, body: { error: { field: "inputs" } } });
+
+    // Light and dark, desktop and phone: the widget beside (or above) the code.
+    const violations = await runAxe(page);
+    expect(violations, describeViolations(violations)).toEqual([]);
+    const tab = page.locator("[data-inference-tab]");
+    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-desktop-light.png") });
+    await page.emulateMedia({ colorScheme: "dark" });
+    const dark = await runAxe(page);
+    expect(dark, describeViolations(dark)).toEqual([]);
+    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-desktop-dark.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-phone-dark.png") });
+    await page.emulateMedia({ colorScheme: "light" });
+    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-phone-light.png") });
+    const phone = await runAxe(page);
+    expect(phone, describeViolations(phone)).toEqual([]);
+    expect(blocked).toEqual([]);
   });
 
   it("task pages' Try it leads to the playground's widget", async () => {

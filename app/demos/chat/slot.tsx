@@ -1,7 +1,9 @@
 /**
  * The model page's live-demo slot (<section id="demo">): loads what the model's demo needs from
  * GET /api/inference?model=<id> after hydration and shows the compact chat demo for a chat model,
- * or the task's widget for a model something can run, or stays empty.
+ * or the task's widget for a model something can run, or stays empty. Beside the inference
+ * snippets (`beside`) it shows only a task widget, with its parameters, and reports each request
+ * for the panel to follow; a chat model's panel keeps its own provider picker there.
  */
 import { lazy, Suspense, useEffect, useState } from "react";
 import type { ChatDemoInfo } from "#app/demos/chat/demo-info.ts";
@@ -14,7 +16,10 @@ const TaskWidget = lazy(() => import("#app/demos/task-widget.tsx").then((m) => (
 
 type DemoAnswer = { demo?: ChatDemoInfo | null; widget?: TaskWidgetInfo | null };
 
-export function ModelChatDemo({ modelId }: { modelId: string }) {
+/** What the slot's demo would send: its provider and, for a task widget, its inputs and parameters. */
+export type SlotRequest = { provider: string; inputs?: unknown; parameters?: Record<string, unknown> };
+
+export function ModelChatDemo({ modelId, beside = false, onRequestChange }: { modelId: string; beside?: boolean; onRequestChange?: (request: SlotRequest) => void }) {
   const [found, setFound] = useState<{ demo: ChatDemoInfo | null; widget: TaskWidgetInfo | null } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -24,7 +29,7 @@ export function ModelChatDemo({ modelId }: { modelId: string }) {
       .catch(() => {});
     return () => controller.abort();
   }, [modelId]);
-  const demo = found?.demo ?? null;
+  const demo = beside ? null : (found?.demo ?? null);
   // On the model page a widget shows only where something can run the model; the playground
   // shows the task's example otherwise.
   const widget = found?.widget && found.widget.providers.length > 0 ? found.widget : null;
@@ -39,7 +44,7 @@ export function ModelChatDemo({ modelId }: { modelId: string }) {
             </a>
           </div>
           <Suspense fallback={<p className="text-xs text-gray-700 dark:text-gray-300">Loading the demo…</p>}>
-            {demo ? <ChatDemo info={demo} compact /> : widget ? <TaskWidget info={widget} compact /> : null}
+            {demo ? <ChatDemo info={demo} compact /> : widget ? <TaskWidget info={widget} compact={!beside} {...(onRequestChange ? { onRequestChange } : {})} /> : null}
           </Suspense>
         </div>
       ) : null}
