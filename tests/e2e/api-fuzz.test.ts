@@ -208,7 +208,7 @@ describe("every /api route answers 2xx or a JSON 4xx naming the field, never 5xx
   it("GET /api/snippets with random model ids and panel settings", async () => {
     const arb = fc.record({
       model: fc.oneof(modelId.map(encodeURIComponent), wireText),
-      q: query(["provider", "stream", "bill_to", "lang"]),
+      q: query(["provider", "stream", "bill_to", "lang", "inputs", "parameters"]),
     });
     await run(arb, ({ model, q }) => checkApi({ method: "GET", path: `/api/snippets${q ? `${q}&` : "?"}model=${model}` }), 200);
   });
