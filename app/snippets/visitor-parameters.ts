@@ -1,7 +1,7 @@
 /**
  * A task widget's parameters written into @huggingface/inference 3.13.1's snippets, which take
  * none for non-chat tasks (each template prints a fixed example). Each client gets them in the
- * form it really accepts (ADR 0025):
+ * form it really accepts (ADR 0026):
  * - huggingface_hub: keyword arguments of the task method, under the names its signature uses;
  *   what the method has no argument for goes in `extra_body` where it has one, and is otherwise
  *   named in a comment rather than passed (Python would refuse an unknown keyword).
