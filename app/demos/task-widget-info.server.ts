@@ -6,6 +6,7 @@
  */
 import { TASKS_DATA, type PipelineType } from "@huggingface/tasks";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
+import { taskAssetUrl } from "#app/catalog/task-assets.ts";
 import type { ChatDemoProvider } from "#app/demos/chat/demo-info.ts";
 import { endpointValue } from "#app/demos/chat/demo-info.ts";
 import { defaultInputs, toTaskExample } from "#app/demos/shared/default-inputs.ts";
@@ -16,6 +17,7 @@ import { endpointsForModel } from "#app/inference/endpoints.server.ts";
 import { libraryMappings } from "#app/inference/hub-lookups.server.ts";
 import { describeTaskParameters } from "#app/inference/task-parameters.server.ts";
 import { toModelData } from "#app/snippets/model-data.ts";
+import { DEFAULT_TASK_ASSET_BASE } from "#app/utils/env.server.ts";
 import { providerServesTask, snippetTaskFor } from "#app/snippets/providers.ts";
 
 /** Whether the server holds a key of its own (HF_TOKEN or a provider key). */
@@ -41,7 +43,9 @@ export function taskWidgetInfo(model: CatalogModel, env: EnvLike): TaskWidgetInf
   const task = snippetTaskFor(model);
   if (!isWidgetTask(task)) return null;
   const data = TASKS_DATA[task as PipelineType];
-  const example = toTaskExample(data?.demo);
+  // The guide's media come from the same asset host as on the task pages.
+  const assetBase = env.MODELYARD_TASK_ASSET_BASE?.trim() || DEFAULT_TASK_ASSET_BASE;
+  const example = toTaskExample(data?.demo, (filename) => taskAssetUrl(assetBase, task, filename));
   const maskToken = task === "fill-mask" ? (toModelData(model).mask_token ?? null) : null;
   const { inputs, source } = defaultInputs(task, model.widgetData, example, maskToken);
   return {

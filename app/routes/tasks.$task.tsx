@@ -10,8 +10,8 @@ import {
   getTaskSummary,
   loadTaskGuide,
   suggestTasks,
-  taskAssetUrl,
 } from "#app/task-guides/tasks.server.ts";
+import { taskAssetUrl } from "#app/catalog/task-assets.ts";
 import { MarkdownContent } from "#app/markdown/markdown-content.tsx";
 import { shouldShowTableOfContents, TableOfContents } from "#app/ui/table-of-contents.tsx";
 import { type ResolvedDemoEntry, TaskDemo } from "#app/task-guides/task-demo.tsx";

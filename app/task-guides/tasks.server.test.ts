@@ -15,8 +15,8 @@ import {
   listTaskGroups,
   loadTaskGuide,
   suggestTasks,
-  taskAssetUrl,
 } from "#app/task-guides/tasks.server.ts";
+import { taskAssetUrl } from "#app/catalog/task-assets.ts";
 
 const tasksDir = path.join(path.dirname(createRequire(import.meta.url).resolve("@huggingface/tasks/package.json")), "src", "tasks");
 

@@ -235,11 +235,6 @@ export function getProposeLinks(id: PipelineType, template: string): ProposeLink
       ];
 }
 
-/** Demo media live outside the package: `<base>/<task>/<filename>`, as on the Hub's task pages. */
-export function taskAssetUrl(base: string, task: string, filename: string): string {
-  return `${base.replace(/\/+$/, "")}/${encodeURIComponent(task)}/${filename.split("/").map(encodeURIComponent).join("/")}`;
-}
-
 let apiPayload: string | undefined;
 
 /**

@@ -1,11 +1,14 @@
 import { z } from "zod";
 
+/** The Hub's asset host for the task guides' demo media (also read raw by the widgets' examples). */
+export const DEFAULT_TASK_ASSET_BASE = "https://huggingface.co/datasets/huggingfacejs/tasks/resolve/main";
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: z.string().optional(),
-  MODELYARD_TASK_ASSET_BASE: z.string().url().default("https://huggingface.co/datasets/huggingfacejs/tasks/resolve/main"),
+  MODELYARD_TASK_ASSET_BASE: z.string().url().default(DEFAULT_TASK_ASSET_BASE),
   MODELYARD_PROPOSE_URL_TEMPLATE: z
     .string()
     .default("https://github.com/huggingface/huggingface.js/blob/main/packages/tasks/src/tasks/{task}/{file}"),

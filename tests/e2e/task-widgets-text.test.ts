@@ -3,22 +3,26 @@
  * SIMULATOR as MODELYARD_UPSTREAM_OVERRIDE: for each text task, enter input on the playground,
  * run it, check the rendered output, its time-and-size footer and the request that reached the
  * provider, and pass axe; the model page's slot and its JavaScript budget; and the task guide's
- * example when nothing serves the model, when the visitor has no token, and offline. Screenshots
- * of every widget (light and dark) go to test-results/screenshots/.
+ * example when nothing serves the model (for every text task, its output drawn by the task's own
+ * output component and compared with @huggingface/tasks), when the visitor has no token, and
+ * offline (also on the model page). Screenshots of every widget (light and dark) go to
+ * test-results/screenshots/.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { barLabels, chartByScore, demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
+import { percent } from "#app/demos/shared/label-score-chart.tsx";
+import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
 const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
-const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
 
 /** Catalogue models (bundled, with an hf-inference mapping for their task) the simulator's Hub may lack. */
 const EXTRA_HUB_MODELS: Array<[string, string]> = [
@@ -40,6 +44,7 @@ let blocked: string[];
 beforeAll(async () => {
   sim = await startProviderSimulator();
   server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  importUnservedModels(server, WIDGET_FAMILIES.text);
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
@@ -364,20 +369,88 @@ describe("text task widgets on the model page", () => {
   });
 });
 
+/** How each text task's example output must be drawn: by the task's own output component, with the guide's values. */
+const EXAMPLE_CHECKS: Record<(typeof WIDGET_FAMILIES.text)[number], (output: Locator) => Promise<void>> = {
+  "text-classification": async (output) => {
+    const chart = chartByScore("text-classification");
+    expect(await barLabels(output)).toEqual(chart.map((d) => d.label));
+    const rows = await output.locator("table tbody tr").allInnerTexts();
+    expect(rows.map((r) => r.replace(/\s+/g, " ").trim())).toEqual(chart.map((d) => `${d.label} ${percent(d.score)}`));
+  },
+  "zero-shot-classification": async (output) => {
+    expect(await barLabels(output)).toEqual(chartByScore("zero-shot-classification").map((d) => d.label));
+  },
+  "token-classification": async (output) => {
+    const entry = demoEntry("token-classification", "outputs", "text-with-tokens");
+    const marks = await output.locator("mark").evaluateAll((els) => els.map((e) => [e.getAttribute("data-span"), e.firstChild?.textContent]));
+    expect(marks).toEqual(entry.tokens.map((t) => [t.type, entry.text.slice(t.start, t.end)]));
+    expect(await output.locator("[aria-label=Legend] li").allInnerTexts()).toEqual([...new Set(entry.tokens.map((t) => t.type))]);
+  },
+  "fill-mask": async (output) => {
+    // The ranked list a run shows, each candidate put into the guide's sentence.
+    const sentence = demoEntry("fill-mask", "inputs", "text").content;
+    const items = await output.locator("[data-fill-mask] li").allInnerTexts();
+    expect(items.map((t) => t.replace(/\s+/g, " "))).toEqual(chartByScore("fill-mask").map((d, i) => `${i + 1}. ${d.label} ${sentence.replace("<mask>", d.label)} ${percent(d.score)}`));
+  },
+  "question-answering": async (output) => {
+    const answer = demoEntry("question-answering", "outputs", "text").content;
+    expect(await output.locator("[data-qa-answer]").innerText()).toBe(answer);
+    // Highlighted in the guide's context; no score, as the guide gives none.
+    expect(await output.locator("mark").evaluate((e) => e.firstChild?.textContent)).toBe(answer);
+    const context = await output.locator("[data-highlighted-text] p").evaluate((p) => {
+      const copy = p.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll("mark > span").forEach((label) => label.remove());
+      return copy.textContent;
+    });
+    expect(context).toBe(demoEntry("question-answering", "inputs", "text", 1).content);
+    expect(await output.innerText()).not.toContain("score");
+  },
+  summarization: async (output) => {
+    expect(await output.locator("[data-generated-text]").innerText()).toBe(demoEntry("summarization", "outputs", "text").content);
+  },
+  translation: async (output) => {
+    expect(await output.locator("[data-generated-text]").innerText()).toBe(demoEntry("translation", "outputs", "text").content);
+  },
+  "text-generation": async (output) => {
+    const prompt = demoEntry("text-generation", "inputs", "text").content;
+    expect(await output.locator("[data-generated-text]").innerText()).toBe(demoEntry("text-generation", "outputs", "text").content);
+    expect(await output.locator("[data-generated-text] > span").first().innerText()).toBe(prompt);
+  },
+  "feature-extraction": async (output) => {
+    // The guide shows a few dimensions as a table, not a whole vector: drawn as the table it is.
+    const table = demoEntry("feature-extraction", "outputs", "tabular").table;
+    expect(await output.locator("thead th").allInnerTexts()).toEqual(table[0]);
+    expect(await output.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)))).toEqual(table.slice(1));
+  },
+  "sentence-similarity": async (output) => {
+    // One bar per compared sentence, in the order they were given.
+    const chart = demoEntry("sentence-similarity", "outputs", "chart").data;
+    expect(await barLabels(output)).toEqual(chart.map((d) => d.label));
+    expect(await output.locator("table thead th").first().innerText()).toBe("Sentence");
+  },
+  "table-question-answering": async (output) => {
+    const answer = demoEntry("table-question-answering", "outputs", "text").content;
+    const table = demoEntry("table-question-answering", "inputs", "tabular").table;
+    expect(await output.locator("[data-table-answer]").innerText()).toBe(answer);
+    // The one cell that holds the answer is marked, in its row.
+    const row = table.findIndex((r) => r.includes(answer));
+    expect(await output.locator("[data-answer-cell]").evaluateAll((tds) => tds.map((td) => [(td.parentElement as HTMLTableRowElement).rowIndex, (td as HTMLTableCellElement).cellIndex]))).toEqual([
+      [row, table[row]?.indexOf(answer)],
+    ]);
+  },
+};
+
 describe("the task guide's example instead of a live result", () => {
-  it("when no provider serves the model", async () => {
-    const model = "51la5/roberta-large-NER";
-    await openWidget(`${server.url}/playground/${model}`);
-    const example = page.locator("[data-widget-example]");
-    expect(await example.innerText()).toContain(EXAMPLE_LABEL);
-    expect(await example.innerText()).toContain("No inference provider or configured endpoint serves this model");
-    expect(await example.locator("mark").count()).toBe(2);
-    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
-    expect(await page.locator("[data-widget-result]").count()).toBe(0);
-    expect(await page.locator("[data-widget-request-code]").count()).toBe(0);
-    await auditAndShoot("example-no-provider");
-    // Not on the model page: the slot offers only what can run.
-    await page.goto(`${server.url}/${model}`);
+  it.each(WIDGET_FAMILIES.text.map((task) => [task] as const))("%s: nothing serves the model, the guide's example drawn as a run would be", async (task) => {
+    await openWidget(`${server.url}/playground/${unservedModelId(task)}`);
+    const output = await expectExampleNotLive(page);
+    expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
+    await EXAMPLE_CHECKS[task](output);
+    await auditAndShoot(`example-${task}`);
+  });
+
+  it("the model page offers no widget for a model nothing serves", async () => {
+    await page.goto(`${server.url}/${unservedModelId("token-classification")}`);
     await page.waitForLoadState("networkidle");
     expect(await page.locator("#demo [data-task-widget]").count()).toBe(0);
   });
@@ -391,6 +464,18 @@ describe("the task guide's example instead of a live result", () => {
     expect(await example.locator("[data-bar]").first().getAttribute("data-bar")).toBe("POSITIVE");
     await context.setOffline(false);
     await example.waitFor({ state: "detached" });
+  });
+
+  it("on the model page, offline: the slot's widget shows the guide's example", async () => {
+    await page.goto(`${server.url}/google-bert/bert-base-uncased`);
+    await page.waitForSelector("#demo [data-task-widget=fill-mask] button[type=submit]");
+    await page.waitForLoadState("networkidle");
+    await context.setOffline(true);
+    const output = await expectExampleNotLive(page, { scope: page.locator("#demo"), offline: true });
+    await EXAMPLE_CHECKS["fill-mask"](output);
+    expect(await page.locator("#demo [data-widget-example]").innerText()).toContain("This machine is offline");
+    await auditAndShoot("example-model-page-fill-mask");
+    await context.setOffline(false);
   });
 });
 

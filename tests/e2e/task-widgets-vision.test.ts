@@ -3,23 +3,28 @@
  * SIMULATOR as MODELYARD_UPSTREAM_OVERRIDE: for each vision task, upload a real image (or type a
  * prompt), run it, and check what is drawn (the label chart, boxes over the image, masks with their
  * legend, answers, the generated image or video with its download) and the request that reached the
- * provider; the task guide's example when nothing serves the model; axe in light and dark; and
+ * provider; the task guide's example when nothing serves the model (for every vision task, drawn
+ * by the task's own output component, its media from a local stand-in for the guide's asset host,
+ * and compared with @huggingface/tasks) and offline on the model page; axe in light and dark; and
  * screenshots of every widget (light and dark, desktop and phone) in test-results/screenshots/.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
+import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
+import { percent } from "#app/demos/shared/label-score-chart.tsx";
+import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 import { makePng } from "#tests/simulators/media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
 const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
-const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
 const PHOTO = makePng("vision journey photo", 64);
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 
@@ -41,10 +46,13 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let blocked: string[];
+let assets: TaskAssetHost;
 
 beforeAll(async () => {
   sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  assets = await startTaskAssetHost();
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
+  importUnservedModels(server, WIDGET_FAMILIES.vision);
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
@@ -53,6 +61,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await sim?.close();
+  await assets?.close();
 });
 
 beforeEach(async () => {
@@ -314,17 +323,68 @@ describe("vision widgets on the model page", () => {
   });
 });
 
+/** The guide's file for this task on the local asset host. */
+const assetUrl = (task: string, filename: string) => `${assets.base}/${task}/${filename}`;
+const mediaOut = (task: (typeof WIDGET_FAMILIES.vision)[number]) => assetUrl(task, demoEntry(task, "outputs", "img").filename);
+
+/** How each vision task's example output must be drawn: by the task's own output component, with the guide's values. */
+const EXAMPLE_CHECKS: Record<(typeof WIDGET_FAMILIES.vision)[number], (output: Locator, inputs: Locator) => Promise<void>> = {
+  "image-classification": async (output, inputs) => {
+    expect(await barLabels(output)).toEqual(chartByScore("image-classification").map((d) => d.label));
+    await expectExampleMedia(inputs, "image", assetUrl("image-classification", demoEntry("image-classification", "inputs", "img").filename));
+  },
+  "zero-shot-image-classification": async (output, inputs) => {
+    expect(await barLabels(output)).toEqual(chartByScore("zero-shot-image-classification").map((d) => d.label));
+    expect(await inputs.innerText()).toContain(demoEntry("zero-shot-image-classification", "inputs", "text").content);
+  },
+  // The guide's detection, segmentation and generated outputs are pictures (boxes and masks drawn
+  // in), not the boxes or masks a run returns: shown as the pictures they are.
+  "object-detection": async (output) => expectExampleMedia(output, "image", mediaOut("object-detection")),
+  "image-segmentation": async (output) => expectExampleMedia(output, "image", mediaOut("image-segmentation")),
+  "image-to-image": async (output, inputs) => {
+    await expectExampleMedia(output, "image", mediaOut("image-to-image"));
+    await expectExampleMedia(inputs, "image", assetUrl("image-to-image", demoEntry("image-to-image", "inputs", "img").filename));
+  },
+  "text-to-image": async (output) => expectExampleMedia(output, "image", mediaOut("text-to-image")),
+  // The guide's "video" is an animated GIF, which the widget shows as an image, as it does a GIF answer.
+  "text-to-video": async (output) => expectExampleMedia(output, "image", mediaOut("text-to-video")),
+  "image-to-text": async (output) => {
+    expect(await output.locator("[data-generated-text]").innerText()).toBe(demoEntry("image-to-text", "outputs", "text").content);
+  },
+  "visual-question-answering": async (output) => {
+    const [best, ...rest] = chartByScore("visual-question-answering");
+    expect(await output.locator("[data-vision-answer]").innerText()).toBe(best?.label);
+    expect(await output.innerText()).toContain(`score ${percent(best?.score ?? -1)}`);
+    expect(await barLabels(output)).toEqual([best, ...rest].map((d) => d?.label));
+  },
+  "document-question-answering": async (output) => {
+    expect(await output.locator("[data-vision-answer]").innerText()).toBe(demoEntry("document-question-answering", "outputs", "text").content);
+    // The guide gives no score, so none is shown.
+    expect(await output.innerText()).not.toContain("score");
+  },
+};
+
 describe("the task guide's example instead of a live result", () => {
-  it("when no provider serves an image model", async () => {
-    await openWidget("AdamCodd/vit-base-nsfw-detector", "image-classification");
-    const example = page.locator("[data-widget-example]");
-    expect(await example.innerText()).toContain(EXAMPLE_LABEL);
-    expect(await example.innerText()).toContain("No inference provider or configured endpoint serves this model");
-    expect(await example.locator("[data-bar]").first().getAttribute("data-bar")).toBe("Egyptian cat");
-    // The guide's input image is named, not passed off as shown.
-    expect(await example.locator("[data-example-media=image]").innerText()).toContain("image-classification-input.jpeg");
-    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
-    expect(await page.locator("[data-widget-result]").count()).toBe(0);
-    await auditAndShoot("example-image-classification");
+  it.each(WIDGET_FAMILIES.vision.map((task) => [task] as const))("%s: nothing serves the model, the guide's example drawn as a run would be", async (task) => {
+    await openWidget(unservedModelId(task), task);
+    const output = await expectExampleNotLive(page);
+    expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
+    await EXAMPLE_CHECKS[task](output, page.locator("[data-widget-example] [data-example-side=inputs]"));
+    await auditAndShoot(`example-${task}`);
+  });
+
+  it("on the model page, offline: the slot's widget shows the guide's example, its image named when it cannot load", async () => {
+    await page.goto(`${server.url}/google/vit-base-patch16-224`);
+    await page.waitForSelector("#demo [data-task-widget=image-classification] button[type=submit]");
+    await page.waitForLoadState("networkidle");
+    await context.setOffline(true);
+    const output = await expectExampleNotLive(page, { scope: page.locator("#demo"), offline: true });
+    expect(await barLabels(output)).toEqual(chartByScore("image-classification").map((d) => d.label));
+    const input = page.locator("#demo [data-example-side=inputs] [data-example-media=image]");
+    await expect.poll(() => input.evaluate((el) => el.tagName)).toBe("P");
+    expect(await input.innerText()).toContain(demoEntry("image-classification", "inputs", "img").filename);
+    expect(await page.locator("#demo [data-example-side=inputs] img").count()).toBe(0);
+    await auditAndShoot("example-model-page-image-classification");
+    await context.setOffline(false);
   });
 });

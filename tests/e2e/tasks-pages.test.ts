@@ -4,41 +4,21 @@
  * "Propose updates" links built from a custom URL template; demo rendering of every entry type
  * with media from a local asset host; and the fallback once that host is gone.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { MODALITIES, MODALITY_LABELS, PIPELINE_DATA, TASKS_DATA } from "@huggingface/tasks";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TASK_COLORS } from "#app/catalog/task-colors.ts";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { makePng, makeWav } from "#tests/simulators/media.ts";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTaskAssetHost, type TaskAssetHost } from "./support/task-assets.ts";
 
 const PROPOSE_TEMPLATE = "https://git.example.org/fork/catalogue/-/blob/main/tasks/{task}/{file}";
 
 let server: TestServer;
 let browser: Browser;
-let assets: Server;
-let assetBase: string;
-let assetRequests: string[] = [];
+let assets: TaskAssetHost;
 let handle: DatabaseHandle;
-
-async function startAssetHost(): Promise<void> {
-  assets = createServer((req, res) => {
-    const url = req.url ?? "/";
-    assetRequests.push(url);
-    if (/\.(png|jpe?g|gif|webp)$/i.test(url)) {
-      res.writeHead(200, { "Content-Type": "image/png" }).end(makePng(url, 64));
-    } else if (/\.(wav|flac|mp3|ogg)$/i.test(url)) {
-      res.writeHead(200, { "Content-Type": "audio/wav" }).end(makeWav(url));
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => assets.listen(0, "127.0.0.1", resolve));
-  assetBase = `http://127.0.0.1:${(assets.address() as AddressInfo).port}/tasks-assets`;
-}
 
 async function newPage(opts: { javaScriptEnabled?: boolean } = {}): Promise<{ page: Page; context: BrowserContext; blocked: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
@@ -57,8 +37,8 @@ async function dbCounts(): Promise<Record<string, number>> {
 }
 
 beforeAll(async () => {
-  await startAssetHost();
-  server = await startTestServer({ env: { MODELYARD_TASK_ASSET_BASE: assetBase, MODELYARD_PROPOSE_URL_TEMPLATE: PROPOSE_TEMPLATE } });
+  assets = await startTaskAssetHost();
+  server = await startTestServer({ env: { MODELYARD_TASK_ASSET_BASE: assets.base, MODELYARD_PROPOSE_URL_TEMPLATE: PROPOSE_TEMPLATE } });
   handle = openDatabase(server.databaseUrl);
   browser = await launchBrowser();
 });
@@ -67,7 +47,7 @@ afterAll(async () => {
   await browser?.close();
   await handle?.close();
   await server?.stop();
-  if (assets?.listening) await new Promise((r) => assets.close(r));
+  await assets?.close();
 });
 
 describe("/tasks", () => {
@@ -233,7 +213,7 @@ describe("/tasks/<id>", () => {
   });
 
   it("renders image and chart demos, images from the asset host", async () => {
-    assetRequests = [];
+    assets.requests.length = 0;
     const { page, context } = await newPage();
     await page.goto(`${server.url}/tasks/image-classification`);
     const input = TASKS_DATA["image-classification"]?.demo.inputs[0];
@@ -242,8 +222,8 @@ describe("/tasks/<id>", () => {
     const img = page.locator("[data-demo-entry=img] img");
     await img.scrollIntoViewIfNeeded();
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(64);
-    expect(await img.getAttribute("src")).toBe(`${assetBase}/image-classification/${input.filename}`);
-    expect(assetRequests).toContain(`/tasks-assets/image-classification/${input.filename}`);
+    expect(await img.getAttribute("src")).toBe(`${assets.base}/image-classification/${input.filename}`);
+    expect(assets.requests).toContain(`/tasks-assets/image-classification/${input.filename}`);
     const bars = await page.$$eval("[data-demo-chart] li", (els) =>
       els.map((el) => ({
         text: el.textContent,
@@ -269,7 +249,7 @@ describe("/tasks/<id>", () => {
     if (input?.type !== "audio") throw new Error("unexpected demo in the package");
     const audio = page.locator("[data-demo-entry=audio] audio");
     expect(await audio.getAttribute("preload")).toBe("none");
-    expect(await audio.locator("source").getAttribute("src")).toBe(`${assetBase}/audio-classification/${input.filename}`);
+    expect(await audio.locator("source").getAttribute("src")).toBe(`${assets.base}/audio-classification/${input.filename}`);
     await page.waitForLoadState("networkidle");
     await audio.evaluate((el: HTMLAudioElement) => el.load());
     await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.duration)).toBeGreaterThan(0.2);
@@ -347,8 +327,7 @@ describe("/tasks/<id>", () => {
   });
 
   it("falls back to labelled placeholders when the asset host is offline", async () => {
-    await new Promise((r) => assets.close(r));
-    assets.closeAllConnections();
+    await assets.close();
     const input = TASKS_DATA["image-classification"]?.demo.inputs[0];
     if (input?.type !== "img") throw new Error("unexpected demo in the package");
 

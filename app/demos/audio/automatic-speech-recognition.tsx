@@ -4,6 +4,7 @@ import { formatTimestamp, transcript } from "#app/demos/audio/output-shapes.ts";
 import { AudioInput } from "#app/demos/shared/audio-input.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import { exampleTranscript } from "#app/demos/shared/example-answers.ts";
 
 /** The transcript, with its timed chunks when given (the widget's and /compare's); anything else as JSON. */
 export function TranscriptOutput({ output }: { output: unknown }) {
@@ -51,6 +52,10 @@ export function Widget(props: WidgetProps) {
     <WidgetFrame
       {...props}
       build={() => (audio ? { ok: true, inputs: null, file: audio } : { ok: false, message: "Upload or record some audio first." })}
+      renderExample={(ex) => {
+        const output = exampleTranscript(ex);
+        return output ? <TranscriptOutput output={output} /> : null;
+      }}
       render={(r) => <TranscriptOutput output={r.kind === "json" ? r.output : null} />}
     >
       <AudioInput value={audio} onChange={setAudio} />

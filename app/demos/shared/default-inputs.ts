@@ -77,7 +77,7 @@ export function inputsFromWidgetData(task: WidgetTask, entry: unknown): WidgetIn
   }
 }
 
-const texts = (entries: readonly ExampleEntry[]) => entries.filter((e): e is Extract<ExampleEntry, { type: "text" }> => e.type === "text").map((e) => e.content);
+const texts = (entries: readonly ExampleEntry[]) => entriesOf(entries, "text").map((e) => e.content);
 
 /** Inputs from the task guide's demo (the layout each task's demo uses in @huggingface/tasks 0.19.90). */
 export function inputsFromExample(task: WidgetTask, example: TaskExample | null, maskToken: string | null): WidgetInputs {
@@ -121,8 +121,16 @@ export function defaultInputs(
   return { inputs: inputsFromExample(task, example, maskToken), source: "task" };
 }
 
-/** A TASKS_DATA demo, kept to the entry kinds a page can render (images and audio by file name only). */
-export function toTaskExample(demo: unknown): TaskExample | null {
+/** The example's entries of one type, in order. */
+export function entriesOf<T extends ExampleEntry["type"]>(entries: readonly ExampleEntry[], type: T): Array<Extract<ExampleEntry, { type: T }>> {
+  return entries.filter((e): e is Extract<ExampleEntry, { type: T }> => e.type === type);
+}
+
+/**
+ * A TASKS_DATA demo, kept to the entry kinds a page can render. Images and audio are named by
+ * file, and given the URL `mediaUrl` makes of the name when there is one.
+ */
+export function toTaskExample(demo: unknown, mediaUrl?: (filename: string) => string): TaskExample | null {
   if (!isRecord(demo)) return null;
   const entries = (list: unknown): ExampleEntry[] =>
     (Array.isArray(list) ? list : []).flatMap((e): ExampleEntry[] => {
@@ -139,7 +147,8 @@ export function toTaskExample(demo: unknown): TaskExample | null {
         return [{ type: "text-with-tokens", text: e["text"], tokens }];
       }
       if (e["type"] === "tabular" && Array.isArray(e["table"])) return [{ type: "tabular", table: tableRows(e["table"]) }];
-      if ((e["type"] === "img" || e["type"] === "audio") && typeof e["filename"] === "string") return [{ type: "media", kind: e["type"] === "img" ? "image" : "audio", filename: e["filename"] }];
+      if ((e["type"] === "img" || e["type"] === "audio") && typeof e["filename"] === "string")
+        return [{ type: "media", kind: e["type"] === "img" ? "image" : "audio", filename: e["filename"], ...(mediaUrl ? { url: mediaUrl(e["filename"]) } : {}) }];
       return [];
     });
   const example = { inputs: entries(demo["inputs"]), outputs: entries(demo["outputs"]) };

@@ -1,7 +1,10 @@
 /**
  * The task guide's example, shown when nothing can run this model for the visitor. Labelled as
- * such in words, never styled or announced as a result of this model.
+ * such in words, never styled or announced as a result of this model. A widget may draw the
+ * example's output with its own output component (`output`), so the example looks like what a run
+ * would show; otherwise each entry is drawn by its type.
  */
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { HighlightedText } from "#app/demos/shared/highlighted-text.tsx";
 import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
 import type { ExampleEntry, TaskExample } from "#app/demos/shared/widget-info.ts";
@@ -9,7 +12,54 @@ import { SimpleTable } from "#app/ui/simple-table.tsx";
 
 export const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
 
-function Entry({ entry, caption }: { entry: ExampleEntry; caption: string }) {
+type MediaEntry = Extract<ExampleEntry, { type: "media" }>;
+
+/** The file named in words: what stands in when there is no URL or the asset host cannot be reached. */
+function MediaName({ entry, reason }: { entry: MediaEntry; reason: string }) {
+  return (
+    <p data-example-media={entry.kind} className="rounded border border-dashed border-gray-300 px-2 py-1.5 text-xs text-gray-700 dark:border-gray-700 dark:text-gray-300">
+      {entry.kind === "image" ? "An image" : "A recording"}, <code className="break-all">{entry.filename}</code>, not shown here: {reason}.
+    </p>
+  );
+}
+
+/**
+ * A guide's image or recording from its asset host, captioned with its file name. A load that
+ * fails (offline, host down; also one that failed before hydration, seen as a complete image with
+ * no width) is replaced by the file's name, never a broken-image icon.
+ */
+function ExampleMedia({ entry, side }: { entry: MediaEntry; side: "input" | "output" }) {
+  const ref = useRef<HTMLImageElement>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    const img = ref.current;
+    if (img && img.complete && img.naturalWidth === 0) setFailed(true);
+  }, []);
+  if (!entry.url) return <MediaName entry={entry} reason="the task guide keeps its media on its asset host" />;
+  if (failed) return <MediaName entry={entry} reason="the task guide’s asset host could not be reached" />;
+  const description = `Example ${side} ${entry.kind === "image" ? "image" : "recording"} from the task guide (${entry.filename})`;
+  return (
+    <figure data-example-media={entry.kind} className="space-y-1">
+      {entry.kind === "image" ? (
+        <img
+          ref={ref}
+          src={entry.url}
+          alt={description}
+          onError={() => setFailed(true)}
+          className="h-auto max-h-56 w-full max-w-md rounded border border-gray-200 object-contain dark:border-gray-700"
+        />
+      ) : (
+        // Nothing is fetched before the visitor presses play.
+        <audio controls preload="none" src={entry.url} aria-label={description} onError={() => setFailed(true)} className="w-full" />
+      )}
+      <figcaption className="text-xs text-gray-700 dark:text-gray-300">
+        <code className="break-all">{entry.filename}</code>
+      </figcaption>
+    </figure>
+  );
+}
+
+function Entry({ entry, caption, side }: { entry: ExampleEntry; caption: string; side: "input" | "output" }) {
   switch (entry.type) {
     case "text":
       return (
@@ -25,31 +75,26 @@ function Entry({ entry, caption }: { entry: ExampleEntry; caption: string }) {
     case "tabular":
       return <SimpleTable rows={entry.table} caption={caption} size="xs" />;
     case "media":
-      return (
-        <p data-example-media={entry.kind} className="rounded border border-dashed border-gray-300 px-2 py-1.5 text-xs text-gray-700 dark:border-gray-700 dark:text-gray-300">
-          {entry.kind === "image" ? "An image" : "A recording"}, <code className="break-all">{entry.filename}</code>, not shown here: the task guide keeps its media on its asset host.
-        </p>
-      );
+      return <ExampleMedia entry={entry} side={side} />;
   }
 }
 
-export function ExampleOutput({ example, reason }: { example: TaskExample; reason: string }) {
+export function ExampleOutput({ example, reason, output, compact = false }: { example: TaskExample; reason: string; output?: ReactNode; compact?: boolean }) {
   return (
     <section aria-label={EXAMPLE_LABEL} data-widget-example="" className="rounded-md border border-dashed border-gray-300 p-3 text-sm dark:border-gray-700">
       <p className="font-semibold text-gray-900 dark:text-gray-100">{EXAMPLE_LABEL}</p>
       <p className="mt-0.5 text-xs text-gray-700 dark:text-gray-300">{reason}</p>
-      <div className="mt-3 grid gap-4 sm:grid-cols-2">
-        <div className="space-y-2">
+      {/* In the model page's narrow slot (compact), side by side would squeeze both halves. */}
+      <div className={`mt-3 grid gap-4 ${compact ? "" : "sm:grid-cols-2"}`}>
+        <div className="space-y-2" data-example-side="inputs">
           <p className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example input</p>
           {example.inputs.map((e, i) => (
-            <Entry key={i} entry={e} caption="Example input table" />
+            <Entry key={i} entry={e} caption="Example input table" side="input" />
           ))}
         </div>
-        <div className="space-y-2">
+        <div className="min-w-0 space-y-2" data-example-side="outputs">
           <p className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">Example output</p>
-          {example.outputs.map((e, i) => (
-            <Entry key={i} entry={e} caption="Example output scores" />
-          ))}
+          {output ?? example.outputs.map((e, i) => <Entry key={i} entry={e} caption="Example output scores" side="output" />)}
         </div>
       </div>
     </section>

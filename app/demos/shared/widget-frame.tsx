@@ -12,7 +12,7 @@ import { buildParameters, initialValues } from "#app/demos/shared/parameter-valu
 import { fieldCls, ParametersForm } from "#app/demos/shared/parameters-form.tsx";
 import { ResultFooter } from "#app/demos/shared/result-footer.tsx";
 import { type RunError, type RunOutcome, runInference } from "#app/demos/shared/run-inference.ts";
-import type { TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
+import type { TaskExample, TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
 import { DemoErrorAlert } from "#app/demos/shared/demo-error.tsx";
 
 /** The request a widget would send, for the snippets panel to follow. */
@@ -47,6 +47,11 @@ interface FrameProps extends WidgetProps {
   /** Whether to ask for a stream, by provider (the gateway streams text generation). */
   stream?: (provider: string) => boolean;
   render: (result: LiveResult) => ReactNode;
+  /**
+   * The task guide's example output drawn by the widget's own output component, or null where the
+   * example does not hold what that component needs (the entries are then drawn by their type).
+   */
+  renderExample?: (example: TaskExample) => ReactNode;
   /** While a stream is coming in, the text so far. */
   renderPartial?: (text: string) => ReactNode;
   /** Called as a run starts, so the widget can keep the inputs the answer refers to. */
@@ -63,7 +68,7 @@ function unavailable(info: TaskWidgetInfo, hasToken: boolean | null, online: boo
   return null;
 }
 
-export function WidgetFrame({ info, compact = false, onRequestChange, build, ownParameters = [], stream: streamFor, render, renderPartial, onRun, children }: FrameProps) {
+export function WidgetFrame({ info, compact = false, onRequestChange, build, ownParameters = [], stream: streamFor, render, renderExample, renderPartial, onRun, children }: FrameProps) {
   const id = useId();
   const fields = info.parameters.filter((f) => !ownParameters.includes(f.name));
   const [provider, setProvider] = useState(info.providers[0]?.value ?? "");
@@ -194,7 +199,7 @@ export function WidgetFrame({ info, compact = false, onRequestChange, build, own
         ) : null}
         {blocked && !result ? (
           info.example ? (
-            <ExampleOutput example={info.example} reason={blocked.reason} />
+            <ExampleOutput example={info.example} reason={blocked.reason} output={renderExample?.(info.example) ?? undefined} compact={compact} />
           ) : (
             <p data-widget-unavailable="" className="rounded-md border border-dashed border-gray-300 p-3 text-gray-700 dark:border-gray-700 dark:text-gray-300">
               {blocked.reason}

@@ -25,8 +25,11 @@ export type ExampleEntry =
   | { type: "chart"; data: Array<{ label: string; score: number }> }
   | { type: "text-with-tokens"; text: string; tokens: Array<{ type: string; start: number; end: number }> }
   | { type: "tabular"; table: string[][] }
-  /** A demo image or clip: named, not shown, as the guide's media live on its asset host. */
-  | { type: "media"; kind: "image" | "audio"; filename: string };
+  /**
+   * A demo image or clip, which lives on the guide's asset host (not in the package): `url` is
+   * where, when the server knows the host; without it the file is only named.
+   */
+  | { type: "media"; kind: "image" | "audio"; filename: string; url?: string };
 
 export interface TaskExample {
   inputs: ExampleEntry[];

@@ -7,9 +7,23 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TableInput } from "#app/demos/shared/table-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { formatPrediction, rowPredictions, tabularData } from "#app/demos/tabular/predictions.ts";
+import { exampleTabular } from "#app/demos/shared/example-answers.ts";
 
-/** The rows sent, each with its prediction (the widget's and /compare's); anything else as JSON. */
-export function TabularPredictionsOutput({ output, rows, kind }: { output: unknown; rows: readonly (readonly string[])[]; kind: "classification" | "regression" }) {
+/**
+ * The rows sent, each with its prediction (the widget's and /compare's); anything else as JSON.
+ * The prediction's column is named "Prediction" unless the caller knows its name (an example's).
+ */
+export function TabularPredictionsOutput({
+  output,
+  rows,
+  kind,
+  predictionHeader = "Prediction",
+}: {
+  output: unknown;
+  rows: readonly (readonly string[])[];
+  kind: "classification" | "regression";
+  predictionHeader?: string;
+}) {
   const built = tabularData(rows);
   if ("problem" in built) return <RawOutput value={output} />;
   const header = Object.keys(built.data);
@@ -28,7 +42,7 @@ export function TabularPredictionsOutput({ output, rows, kind }: { output: unkno
               </th>
             ))}
             <th scope="col" className="border-b border-gray-200 bg-indigo-50 px-2 py-1 font-semibold text-indigo-950 dark:border-gray-700 dark:bg-indigo-950 dark:text-indigo-50">
-              Prediction
+              {predictionHeader}
             </th>
           </tr>
         </thead>
@@ -60,6 +74,10 @@ export function TabularWidget({ kind, ...props }: WidgetProps & { kind: "classif
       {...props}
       build={() => ("problem" in built ? { ok: false, message: built.problem } : { ok: true, inputs: { data: built.data } })}
       onRun={() => setSent(rows)}
+      renderExample={(ex) => {
+        const t = exampleTabular(ex);
+        return t ? <TabularPredictionsOutput output={t.predictions} rows={t.rows} kind={kind} predictionHeader={t.header} /> : null;
+      }}
       render={(r) => <TabularPredictionsOutput output={r.kind === "json" ? r.output : null} rows={sent} kind={kind} />}
     >
       <TableInput rows={rows} onChange={setRows} legend="Rows to predict (first row: column names)" />

@@ -4,6 +4,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { fillMaskCandidates } from "#app/demos/text/output-shapes.ts";
+import { exampleFillMask } from "#app/demos/shared/example-answers.ts";
 
 /** The candidates, most likely first (the widget's and /compare's). */
 export function FillMaskOutput({ output }: { output: unknown }) {
@@ -14,7 +15,7 @@ export function FillMaskOutput({ output }: { output: unknown }) {
       {list.map((c, i) => (
         <li key={i} className="flex items-baseline gap-3">
           <span className="w-5 shrink-0 text-right tabular-nums text-gray-600 dark:text-gray-400">{i + 1}.</span>
-          <span className="min-w-0 flex-1">
+          <span className="min-w-0 flex-1 break-words">
             <span className="font-mono font-semibold">{c.token}</span>
             {c.sequence ? <span className="block break-words text-xs text-gray-700 dark:text-gray-300">{c.sequence}</span> : null}
           </span>
@@ -35,6 +36,10 @@ export function Widget(props: WidgetProps) {
         if (!text.trim()) return { ok: false, message: "Type a sentence with a mask." };
         if (mask && !text.includes(mask)) return { ok: false, message: `Put ${mask} where the missing word goes.` };
         return { ok: true, inputs: text };
+      }}
+      renderExample={(ex) => {
+        const output = exampleFillMask(ex);
+        return output ? <FillMaskOutput output={output} /> : null;
       }}
       render={(r) => <FillMaskOutput output={r.kind === "json" ? r.output : null} />}
     >

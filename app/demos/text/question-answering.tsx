@@ -5,6 +5,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { qaAnswer } from "#app/demos/text/output-shapes.ts";
+import { exampleQuestionAnswer } from "#app/demos/shared/example-answers.ts";
 
 /** The answer, highlighted in the context sent (the widget's and /compare's). */
 export function QuestionAnsweringOutput({ output, context }: { output: unknown; context: string }) {
@@ -35,6 +36,10 @@ export function Widget(props: WidgetProps) {
       {...props}
       build={() => (question.trim() && context.trim() ? { ok: true, inputs: { question, context } } : { ok: false, message: "Give a question and a context." })}
       onRun={() => setSent(context)}
+      renderExample={(ex) => {
+        const a = exampleQuestionAnswer(ex);
+        return a ? <QuestionAnsweringOutput output={a.output} context={a.context} /> : null;
+      }}
       render={(r) => <QuestionAnsweringOutput output={r.kind === "json" ? r.output : null} context={sent} />}
     >
       <TextInput label="Question" name="question" value={question} onChange={setQuestion} rows={1} />

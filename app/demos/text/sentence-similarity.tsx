@@ -4,6 +4,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { similarityScores } from "#app/demos/text/output-shapes.ts";
+import { exampleSimilarity } from "#app/demos/shared/example-answers.ts";
 
 const lines = (text: string) => text.split("\n").map((s) => s.trim()).filter((s) => s !== "");
 
@@ -26,6 +27,10 @@ export function Widget(props: WidgetProps) {
         return { ok: true, inputs: { source_sentence: source, sentences } };
       }}
       onRun={() => setSent(lines(others))}
+      renderExample={(ex) => {
+        const s = exampleSimilarity(ex);
+        return s ? <SentenceSimilarityOutput output={s.scores} sentences={s.sentences} /> : null;
+      }}
       render={(r) => <SentenceSimilarityOutput output={r.kind === "json" ? r.output : null} sentences={sent} />}
     >
       <TextInput label="Source sentence" name="source_sentence" value={source} onChange={setSource} rows={1} />

@@ -6,6 +6,7 @@ import { TableInput } from "#app/demos/shared/table-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { tableAnswer } from "#app/demos/text/output-shapes.ts";
+import { exampleTableAnswer } from "#app/demos/shared/example-answers.ts";
 
 /** The answer, with its cells marked in the table sent (the widget's and /compare's); anything else as JSON. */
 export function TableAnswerOutput({ output, rows }: { output: unknown; rows: readonly (readonly string[])[] }) {
@@ -30,7 +31,7 @@ export function TableAnswerOutput({ output, rows }: { output: unknown; rows: rea
                       {cell}
                     </th>
                   ) : (
-                    <td key={j} className={`border-b border-gray-100 px-2 py-1 dark:border-gray-800 ${marked.has(`${i}:${j}`) ? "bg-amber-100 font-semibold text-amber-950 dark:bg-amber-900 dark:text-amber-50" : ""}`}>
+                    <td key={j} data-answer-cell={marked.has(`${i}:${j}`) ? "" : undefined} className={`border-b border-gray-100 px-2 py-1 dark:border-gray-800 ${marked.has(`${i}:${j}`) ? "bg-amber-100 font-semibold text-amber-950 dark:bg-amber-900 dark:text-amber-50" : ""}`}>
                       {cell}
                       {marked.has(`${i}:${j}`) ? <span className="sr-only"> (in the answer)</span> : null}
                     </td>
@@ -59,6 +60,10 @@ export function Widget(props: WidgetProps) {
         return { ok: true, inputs: { query, table } };
       }}
       onRun={() => setSent(rows)}
+      renderExample={(ex) => {
+        const a = exampleTableAnswer(ex);
+        return a ? <TableAnswerOutput output={a.output} rows={a.rows} /> : null;
+      }}
       render={(r) => <TableAnswerOutput output={r.kind === "json" ? r.output : null} rows={sent} />}
     >
       <TextInput label="Question" name="query" value={query} onChange={setQuery} rows={1} />

@@ -4,6 +4,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
+import { exampleGeneratedText, exampleInputText } from "#app/demos/shared/example-answers.ts";
 
 /**
  * Every provider streams: the gateway reads TGI's token events (hf-inference, TGI endpoints) and
@@ -39,6 +40,10 @@ export function Widget(props: WidgetProps) {
       build={() => (prompt.trim() ? { ok: true, inputs: prompt } : { ok: false, message: "Type a prompt first." })}
       onRun={() => setSent(prompt)}
       renderPartial={show}
+      renderExample={(ex) => {
+        const output = exampleGeneratedText(ex, "generated_text");
+        return output ? <GeneratedTextOutput output={output} prompt={exampleInputText(ex)} /> : null;
+      }}
       render={(r) => {
         if (r.kind === "text") return show(r.text);
         return <GeneratedTextOutput output={r.kind === "json" ? r.output : null} prompt={sent} />;

@@ -4,6 +4,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
+import { exampleGeneratedText } from "#app/demos/shared/example-answers.ts";
 
 /** The summary or translation (the widget's and /compare's). */
 export function TextToTextOutput({ output, task }: { output: unknown; task: "summarization" | "translation" }) {
@@ -23,6 +24,11 @@ export function Widget(props: WidgetProps) {
     <WidgetFrame
       {...props}
       build={() => (text.trim() ? { ok: true, inputs: text } : { ok: false, message: "Type some text first." })}
+      renderExample={(ex) => {
+        const task = props.info.task === "translation" ? "translation" : "summarization";
+        const output = exampleGeneratedText(ex, task === "translation" ? "translation_text" : "summary_text");
+        return output ? <TextToTextOutput output={output} task={task} /> : null;
+      }}
       render={(r) => <TextToTextOutput output={r.kind === "json" ? r.output : null} task={props.info.task === "translation" ? "translation" : "summarization"} />}
     >
       <TextInput label={props.info.task === "translation" ? "Text to translate" : "Text to summarise"} name="inputs" value={text} onChange={setText} rows={props.info.task === "translation" ? 3 : 6} />

@@ -5,6 +5,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { zeroShotScores } from "#app/demos/text/output-shapes.ts";
+import { exampleLabelScores } from "#app/demos/shared/example-answers.ts";
 
 /** The candidate labels by score (the widget's and /compare's). */
 export function ZeroShotOutput({ output }: { output: unknown }) {
@@ -24,6 +25,10 @@ export function Widget(props: WidgetProps) {
         if (!text.trim()) return { ok: false, message: "Type some text to classify." };
         if (candidates.length === 0) return { ok: false, message: "Give at least one candidate label." };
         return { ok: true, inputs: text, parameters: { candidate_labels: candidates } };
+      }}
+      renderExample={(ex) => {
+        const output = exampleLabelScores(ex);
+        return output ? <ZeroShotOutput output={output} /> : null;
       }}
       render={(r) => <ZeroShotOutput output={r.kind === "json" ? r.output : null} />}
     >

@@ -3,6 +3,7 @@ import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
+import { exampleGeneratedText } from "#app/demos/shared/example-answers.ts";
 
 /** The caption (the widget's and /compare's); anything else as JSON. */
 export function ImageToTextOutput({ output }: { output: unknown }) {
@@ -22,6 +23,10 @@ export function Widget(props: WidgetProps) {
     <WidgetFrame
       {...props}
       build={() => (image ? { ok: true, inputs: null, file: image } : { ok: false, message: "Choose an image to describe." })}
+      renderExample={(ex) => {
+        const output = exampleGeneratedText(ex, "generated_text");
+        return output ? <ImageToTextOutput output={output} /> : null;
+      }}
       render={(r) => <ImageToTextOutput output={r.kind === "json" ? r.output : null} />}
     >
       <ImageInput label="Image" value={image} onChange={setImage} />

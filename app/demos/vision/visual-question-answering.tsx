@@ -3,6 +3,7 @@ import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { ScoredAnswersOutput } from "#app/demos/vision/scored-answers.tsx";
+import { exampleScoredAnswers } from "#app/demos/shared/example-answers.ts";
 
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
@@ -15,6 +16,10 @@ export function Widget(props: WidgetProps) {
         if (!question.trim()) return { ok: false, message: "Type a question about the image." };
         // The image goes as the file; the question stays in the JSON (ADR 0021).
         return { ok: true, inputs: { question }, file: image };
+      }}
+      renderExample={(ex) => {
+        const output = exampleScoredAnswers(ex);
+        return output ? <ScoredAnswersOutput output={output} /> : null;
       }}
       render={(r) => <ScoredAnswersOutput output={r.kind === "json" ? r.output : null} />}
     >

@@ -4,6 +4,7 @@ import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
+import { exampleLabelScores } from "#app/demos/shared/example-answers.ts";
 
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
@@ -17,6 +18,10 @@ export function Widget(props: WidgetProps) {
         if (!image) return { ok: false, message: "Choose an image to classify." };
         if (candidates.length === 0) return { ok: false, message: "Give at least one candidate label." };
         return { ok: true, inputs: null, file: image, parameters: { candidate_labels: candidates } };
+      }}
+      renderExample={(ex) => {
+        const output = exampleLabelScores(ex);
+        return output ? <ZeroShotOutput output={output} /> : null;
       }}
       render={(r) => <ZeroShotOutput output={r.kind === "json" ? r.output : null} />}
     >
