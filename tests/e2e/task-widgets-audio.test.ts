@@ -4,21 +4,25 @@
  * transcript, the chart and the players, the request that reached the provider, axe light and
  * dark, and screenshots (desktop and phone). The microphone is Chromium's fake device
  * (--use-fake-device-for-media-stream), granted in one context and refused in another. The task
- * guide's example stands in when nothing serves the model.
+ * guide's example stands in when nothing serves the model (for every audio task, drawn by the
+ * task's own output component, its recordings from a local stand-in for the guide's asset host,
+ * and compared with @huggingface/tasks), and offline on the model page.
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
+import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
+import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 import { makeFlac, makeWav } from "#tests/simulators/media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
 const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
-const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
 
 /** Bundled catalogue models with an hf-inference mapping for their audio task (whisper-large-v3 is in the simulator's Hub fixture with all three providers). */
 const HUB_MODELS: Array<[string, string]> = [
@@ -33,10 +37,13 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let blocked: string[];
+let assets: TaskAssetHost;
 
 beforeAll(async () => {
   sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  assets = await startTaskAssetHost();
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
+  importUnservedModels(server, WIDGET_FAMILIES.audio);
   // Chromium's fake microphone (a beep), for this file only; permission is still asked per context.
   browser = await launchBrowser({ args: ["--use-fake-device-for-media-stream"] });
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -46,6 +53,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await sim?.close();
+  await assets?.close();
 });
 
 async function newPage(opts: { microphone?: boolean; phone?: boolean } = {}): Promise<void> {
@@ -220,16 +228,47 @@ describe("recording from the microphone", () => {
   });
 });
 
+/** The guide's file for this task on the local asset host. */
+const assetUrl = (task: string, filename: string) => `${assets.base}/${task}/${filename}`;
+
+/** How each audio task's example output must be drawn: by the task's own output component, with the guide's values. */
+const EXAMPLE_CHECKS: Record<(typeof WIDGET_FAMILIES.audio)[number], (output: Locator, inputs: Locator) => Promise<void>> = {
+  "automatic-speech-recognition": async (output, inputs) => {
+    expect(await output.locator("[data-transcript]").innerText()).toBe(demoEntry("automatic-speech-recognition", "outputs", "text").content);
+    await expectExampleMedia(inputs, "audio", assetUrl("automatic-speech-recognition", demoEntry("automatic-speech-recognition", "inputs", "audio").filename));
+  },
+  "audio-classification": async (output) => {
+    // Highest first, as a run's chart is (the guide lists them lowest first).
+    expect(await barLabels(output)).toEqual(chartByScore("audio-classification").map((d) => d.label));
+  },
+  "audio-to-audio": async (output) => {
+    // One player per separated track the guide gives.
+    expect(await output.locator("audio").count()).toBe(2);
+    for (const i of [0, 1]) await expectExampleMedia(output, "audio", assetUrl("audio-to-audio", demoEntry("audio-to-audio", "outputs", "audio", i).filename), i);
+  },
+  "text-to-speech": async (output, inputs) => {
+    await expectExampleMedia(output, "audio", assetUrl("text-to-speech", demoEntry("text-to-speech", "outputs", "audio").filename));
+    expect(await inputs.innerText()).toContain(demoEntry("text-to-speech", "inputs", "text").content);
+  },
+};
+
 describe("the task guide's example instead of a live result", () => {
-  it("speech recognition with no provider: the guide's transcript, labelled as an example", async () => {
-    const model = "FL33TW00D-HF/whisper-tiny";
-    await openWidget(`${server.url}/playground/${model}`);
-    const example = page.locator("[data-widget-example]");
-    const text = await example.innerText();
-    expect(text).toContain(EXAMPLE_LABEL);
-    expect(text).toContain("No inference provider or configured endpoint serves this model");
-    expect(text).toContain("Going along slushy country roads");
-    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
-    await auditAndShoot("audio-example-no-provider");
+  it.each(WIDGET_FAMILIES.audio.map((task) => [task] as const))("%s: nothing serves the model, the guide's example drawn as a run would be", async (task) => {
+    await openWidget(`${server.url}/playground/${unservedModelId(task)}`);
+    const output = await expectExampleNotLive(page);
+    expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
+    await EXAMPLE_CHECKS[task](output, page.locator("[data-widget-example] [data-example-side=inputs]"));
+    await auditAndShoot(`example-${task}`);
+  });
+
+  it("on the model page, offline: the slot's widget shows the guide's transcript", async () => {
+    await page.goto(`${server.url}/openai/whisper-large-v3`);
+    await page.waitForSelector("#demo [data-task-widget=automatic-speech-recognition] button[type=submit]");
+    await page.waitForLoadState("networkidle");
+    await context.setOffline(true);
+    const output = await expectExampleNotLive(page, { scope: page.locator("#demo"), offline: true });
+    expect(await output.locator("[data-transcript]").innerText()).toBe(demoEntry("automatic-speech-recognition", "outputs", "text").content);
+    await auditAndShoot("example-model-page-automatic-speech-recognition");
+    await context.setOffline(false);
   });
 });

@@ -1,23 +1,25 @@
 /**
  * Tabular task widgets in Chromium against the real server and the provider SIMULATOR. The bundled
- * catalogue has no tabular model, so three are imported with the real `modelyard import`: two
- * served by hf-inference (with the Hub's structured_data widget rows) and one nothing serves. Edit
- * the table, run, check a prediction per row and the request; the task guide's example otherwise.
- * Axe light and dark, screenshots.
+ * catalogue has no tabular model, so they are imported with the real `modelyard import`: two
+ * served by hf-inference (with the Hub's structured_data widget rows) and one per task nothing
+ * serves. Edit the table, run, check a prediction per row and the request; the task guide's
+ * example otherwise, drawn as a run's predictions and compared with @huggingface/tasks (also
+ * offline on the model page). Axe light and dark, screenshots.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
+import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
-const EXAMPLE_LABEL = "Example from the task guide, not produced by this model";
 
 const served = (id: string, task: string, structured: Record<string, string[]>) => ({
   id,
@@ -29,7 +31,6 @@ const served = (id: string, task: string, structured: Record<string, string[]>) 
 const MODELS = [
   served("modelyard-e2e/wine-quality", "tabular-classification", { fixed_acidity: ["7.4", "7.8", "11.2"], alcohol: ["9.4", "9.8", "9.8"] }),
   served("modelyard-e2e/fish-weight", "tabular-regression", { Height: ["11.52", "12.48"], Width: ["4.02", "4.3056"] }),
-  { id: "modelyard-e2e/unserved-tabular", pipeline_tag: "tabular-classification", tags: ["tabular-classification"] },
 ];
 
 let sim: ProviderSimulator;
@@ -46,6 +47,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-tabular-"));
   fs.writeFileSync(path.join(dir, "tabular.jsonl"), MODELS.map((m) => JSON.stringify(m)).join("\n") + "\n");
   importIntoServer(server, path.join(dir, "tabular.jsonl"));
+  importUnservedModels(server, WIDGET_FAMILIES.tabular);
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
@@ -121,14 +123,37 @@ describe("tabular task widgets on the playground", () => {
     await auditAndShoot("tabular-regression");
   });
 
-  it("nothing serves the model: the guide's table and predictions, labelled as an example", async () => {
-    await openWidget(`${server.url}/playground/modelyard-e2e/unserved-tabular`);
-    const example = page.locator("[data-widget-example]");
-    const text = await example.innerText();
-    expect(text).toContain(EXAMPLE_LABEL);
-    expect(text).toContain("Glucose");
-    expect(text).toContain("Diabetes");
-    expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
-    await auditAndShoot("tabular-example-no-provider");
+});
+
+/**
+ * The guide's example as a run's predictions: its input rows (column names trimmed, as the widget
+ * sends them), each with the guide's value under the guide's column name.
+ */
+async function checkTabularExample(task: (typeof WIDGET_FAMILIES.tabular)[number], output: Locator): Promise<void> {
+  const input = demoEntry(task, "inputs", "tabular").table;
+  const [[column = ""] = [], ...values] = demoEntry(task, "outputs", "tabular").table;
+  const table = output.locator("[data-tabular-predictions]");
+  expect(await table.locator("thead th").allInnerTexts()).toEqual([...(input[0] ?? []).map((h) => h.trim()), column]);
+  expect(await table.locator("[data-prediction]").allInnerTexts()).toEqual(values.map((v) => v[0]));
+  expect(await table.locator("tbody tr").first().locator("td").allInnerTexts()).toEqual([...(input[1] ?? []), values[0]?.[0]]);
+}
+
+describe("the task guide's example instead of a live result", () => {
+  it.each(WIDGET_FAMILIES.tabular.map((task) => [task] as const))("%s: nothing serves the model, the guide's rows and values drawn as predictions", async (task) => {
+    await openWidget(`${server.url}/playground/${unservedModelId(task)}`);
+    const output = await expectExampleNotLive(page);
+    expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
+    await checkTabularExample(task, output);
+    await auditAndShoot(`example-${task}`);
+  });
+
+  it("on the model page, offline: the slot's widget shows the guide's example", async () => {
+    await page.goto(`${server.url}/modelyard-e2e/wine-quality`);
+    await page.waitForSelector("#demo [data-task-widget=tabular-classification] button[type=submit]");
+    await page.waitForLoadState("networkidle");
+    await context.setOffline(true);
+    await checkTabularExample("tabular-classification", await expectExampleNotLive(page, { scope: page.locator("#demo"), offline: true }));
+    await auditAndShoot("example-model-page-tabular-classification");
+    await context.setOffline(false);
   });
 });

@@ -63,4 +63,12 @@ describe("toTaskExample", () => {
     expect(toTaskExample({ inputs: [{ type: "audio", filename: "a.flac" }, { type: "img" }], outputs: [] })).toEqual({ inputs: [{ type: "media", kind: "audio", filename: "a.flac" }], outputs: [] });
     expect(toTaskExample({ inputs: [], outputs: [] })).toBeNull();
   });
+
+  it("gives media the URL mediaUrl makes of their file name", () => {
+    const ex = toTaskExample({ inputs: [{ type: "audio", filename: "a.flac" }], outputs: [{ type: "img", filename: "b c.png" }] }, (f) => `https://assets.example/t/${encodeURIComponent(f)}`);
+    expect(ex).toEqual({
+      inputs: [{ type: "media", kind: "audio", filename: "a.flac", url: "https://assets.example/t/a.flac" }],
+      outputs: [{ type: "media", kind: "image", filename: "b c.png", url: "https://assets.example/t/b%20c.png" }],
+    });
+  });
 });
