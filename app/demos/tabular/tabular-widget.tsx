@@ -31,8 +31,9 @@ export function TabularPredictionsOutput({
   const predictions = rowPredictions(output, body.length);
   if (!predictions) return <RawOutput value={output} />;
   return (
-    // Wider than a narrow column (the model page's slot), it scrolls: focusable, so a keyboard can scroll it too.
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Rows with their predictions">
+    // Wider than a narrow column (the model page's slot), it scrolls: focusable, so a keyboard can
+    // scroll it too. A group, not a region: /compare shows several, and landmarks must differ.
+    <div className="overflow-x-auto" tabIndex={0} role="group" aria-label="Rows with their predictions">
       <table className="text-left text-xs" data-tabular-predictions="">
         <caption className="sr-only">Each row with its prediction</caption>
         <thead>
