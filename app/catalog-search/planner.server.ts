@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
-import { COUNT_CAP, type CatalogFilters } from "#app/catalog-search/listing-params.ts";
+import { COUNT_CAP, type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
@@ -206,8 +206,20 @@ function cappedCount(snap: CatalogSnapshot, pred: Pred, cap: number): Promise<nu
   });
 }
 
+/**
+ * A tag or provider the statistics do not list (only the most common tags are kept), counted
+ * exactly from the facet index when it is built: a capped probe only says "common", and the
+ * blind walk that follows read up to 150k index entries for a tag such as "bart" (220 ms).
+ */
+function indexCount(snap: CatalogSnapshot, pred: Pred): Promise<number | null> | null {
+  const index = snap.index;
+  if (!index || (pred.kind !== "tag" && pred.kind !== "provider")) return null;
+  const filters = pred.kind === "tag" ? { ...emptyFilters(), tags: [pred.value] } : { ...emptyFilters(), provider: pred.value };
+  return memoized(snap, `index-count\u0000${pred.kind}\u0000${pred.value}`, async () => index.countFilters(filters));
+}
+
 async function estimate(snap: CatalogSnapshot, preds: Pred[]): Promise<Estimate[]> {
-  const known = preds.map((pred) => ({ pred, n: statCount(snap.stats, pred) }));
+  const known = await Promise.all(preds.map(async (pred) => ({ pred, n: statCount(snap.stats, pred) ?? (await indexCount(snap, pred)) })));
   // A probe only has to count far enough to tell whether it beats the best exact count.
   const bestExact = Math.min(...known.filter((k) => k.n !== null).map((k) => k.n!));
   const cap = Number.isFinite(bestExact) ? Math.min(MAX_PROBE, Math.max(PROBE_CAP, bestExact + 1)) : PROBE_CAP;
