@@ -67,7 +67,7 @@ async function computeCountAndFacets(snap: CatalogSnapshot, filters: CatalogFilt
   const cached = await knownFacets(snap, filters);
   if (cached && !cached.stale && cached.exact) return { count: { value: cached.total, exact: true }, facets: cached };
   // Filters without a search or an author: exact, whatever the size, from the in-memory index.
-  const indexed = facetsFromIndex(snap, filters);
+  const indexed = await facetsFromIndex(snap, filters);
   if (indexed) {
     rememberExactFacets(snap.memos.facets, filters, indexed);
     return { count: { value: indexed.total, exact: true }, facets: indexed };

@@ -40,8 +40,8 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
     const snap = await openSnapshot(h);
     const de = F({ tags: ["de"] });
     expect(await baselineCount(h, de)).toBe(1);
-    expect(facetsFromIndex(snap, de)?.total).toBe(1);
-    expect(facetsFromIndex(snap, F({}))?.languages).toContainEqual({ value: "de", count: 1 });
+    expect((await facetsFromIndex(snap, de))?.total).toBe(1);
+    expect((await facetsFromIndex(snap, F({})))?.languages).toContainEqual({ value: "de", count: 1 });
     // The database path (no index) agrees.
     expect((await computeExactFacets({ ...snap, index: null }, F({ pipelineTag: "translation" }))).languages).toEqual([{ value: "de", count: 1 }]);
   });
@@ -51,21 +51,21 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
     await startBackgroundWork(h);
     const before = await openSnapshot(h);
     expect(before.index?.rows).toBe(3);
-    expect(facetsFromIndex(before, F({ tags: ["en"] }))?.total).toBe(2);
+    expect((await facetsFromIndex(before, F({ tags: ["en"] })))?.total).toBe(2);
 
     await importItems(h, records([model("c/three", "text-generation", ["en", "fr"])]));
     // The old index no longer answers; the database does, and counts the new row.
     const during = await openSnapshot(h);
     expect(during.generation).toBeGreaterThan(before.generation);
     expect(during.index).toBeNull();
-    expect(facetsFromIndex(during, F({ tags: ["en"] }))).toBeNull();
+    expect(await facetsFromIndex(during, F({ tags: ["en"] }))).toBeNull();
     const counted = await countAndFacets(during, F({ pipelineTag: "text-generation" }));
     expect(counted.count).toEqual({ value: 2, exact: true });
 
     await startBackgroundWork(h);
     const after = await openSnapshot(h);
     expect(after.index?.rows).toBe(4);
-    const fromIndex = facetsFromIndex(after, F({ tags: ["en"] }));
+    const fromIndex = await facetsFromIndex(after, F({ tags: ["en"] }));
     expect(fromIndex?.total).toBe(3);
     expect(fromIndex?.languages).toEqual([
       { value: "en", count: 3 },
@@ -75,6 +75,6 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
       { value: "text-generation", count: 2 },
       { value: "fill-mask", count: 1 },
     ]);
-    expect(facetsFromIndex(after, F({}))?.total).toBe(4);
+    expect((await facetsFromIndex(after, F({})))?.total).toBe(4);
   });
 });
