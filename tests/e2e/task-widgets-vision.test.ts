@@ -1,3 +1,4 @@
+import { TASKS_DATA } from "@huggingface/tasks";
 /**
  * Vision task widgets in Chromium against the real server (`modelyard serve`) with the provider
  * SIMULATOR as MODELYARD_UPSTREAM_OVERRIDE: for each vision task, upload a real image (or type a
@@ -137,6 +138,24 @@ describe("vision task widgets on the playground", () => {
     expect(code).toContain("-F 'inputs=@photo.png'");
     expect(code).not.toContain('"inputs"');
     await auditAndShoot("image-classification");
+  });
+
+  it("image-classification: the guide's example image is in the URL field, loaded by the browser on request", async () => {
+    const model = "google/vit-base-patch16-224";
+    const demo = TASKS_DATA["image-classification"]?.demo.inputs.find((i) => i.type === "img");
+    if (!demo || demo.type !== "img") throw new Error("the guide has no example image");
+    assets.requests.length = 0;
+    await openWidget(model, "image-classification");
+    const field = page.locator('input[name="image_url"]');
+    expect(await field.inputValue()).toBe(`${assets.base}/image-classification/${demo.filename}`);
+    // Nothing is fetched until the visitor asks.
+    expect(assets.requests.filter((r) => r.endsWith(demo.filename))).toEqual([]);
+    await page.getByRole("button", { name: "Load URL" }).click();
+    await page.locator("[data-image-preview]").waitFor();
+    expect(assets.requests.some((r) => r.endsWith(demo.filename))).toBe(true);
+    await runAndWait();
+    expect(await page.locator("[data-widget-result] [data-bar]").count()).toBeGreaterThan(1);
+    expect(lastTaskRequest().headers["content-type"]).toMatch(/^image\//);
   });
 
   it("image input: a file that is not an image is refused by its bytes, before it is sent", async () => {

@@ -4,6 +4,7 @@ import { toTaskExample } from "#app/demos/shared/default-inputs.ts";
 import {
   exampleFillMask,
   exampleGeneratedText,
+  exampleInputImageUrl,
   exampleLabelScores,
   exampleQuestionAnswer,
   exampleScoredAnswers,
@@ -64,5 +65,18 @@ describe("the task guides' examples as provider answers", () => {
   it("tabular: the input rows and one value per row under the guide's column name", () => {
     expect(exampleTabular(example("tabular-regression"))).toMatchObject({ predictions: ["17", "18", "31"], header: "MPG (miles per gallon)" });
     expect(exampleTabular({ inputs: [{ type: "tabular", table: [["A"], ["1"]] }], outputs: [{ type: "tabular", table: [["P"], ["x"], ["y"]] }] })).toBeNull();
+  });
+});
+
+describe("exampleInputImageUrl", () => {
+  it("is the guide's input image where the server knows its host, else nothing", () => {
+    const withUrl: TaskExample = {
+      inputs: [{ type: "media", kind: "image", filename: "image-classification-input.jpeg", url: "https://assets.example/image-classification/image-classification-input.jpeg" }],
+      outputs: [],
+    };
+    expect(exampleInputImageUrl(withUrl)).toBe("https://assets.example/image-classification/image-classification-input.jpeg");
+    expect(exampleInputImageUrl({ inputs: [{ type: "media", kind: "image", filename: "x.jpeg" }], outputs: [] })).toBeUndefined();
+    expect(exampleInputImageUrl({ inputs: [{ type: "media", kind: "audio", filename: "a.flac", url: "https://assets.example/a.flac" }], outputs: [] })).toBeUndefined();
+    expect(exampleInputImageUrl(null)).toBeUndefined();
   });
 });

@@ -89,3 +89,9 @@ export function exampleTabular(example: TaskExample): { rows: string[][]; predic
   const [[header = ""] = [], ...values] = output;
   return { rows: input.map((r) => [...r]), predictions: values.map((row) => row[0] ?? ""), header };
 }
+
+/** Where the guide's example input image lives, when the server knows its asset host. */
+export function exampleInputImageUrl(example: TaskExample | null): string | undefined {
+  for (const entry of example?.inputs ?? []) if (entry.type === "media" && entry.kind === "image" && entry.url) return entry.url;
+  return undefined;
+}

@@ -17,6 +17,11 @@ export interface ImageInputProps {
   /** What the task takes; document QA adds "document" (PDF). */
   accept?: readonly MediaKind[];
   disabled?: boolean;
+  /**
+   * The task guide's demo image on its asset host, put in the URL field: the visitor's browser
+   * loads it on "Load URL", so the demo input is one click away and nothing is fetched unasked.
+   */
+  suggestedUrl?: string;
 }
 
 /** A cross-origin image read through an <img> and a canvas, as PNG; null when it fails or its site forbids reading it. */
@@ -44,9 +49,9 @@ function imageViaCanvas(src: string): Promise<Blob | null> {
 
 const ACCEPT_ATTR: Readonly<Record<MediaKind, string>> = { image: "image/*", audio: "audio/*", video: "video/*", document: "application/pdf" };
 
-export function ImageInput({ label, value, onChange, accept = ["image"], disabled = false }: ImageInputProps) {
+export function ImageInput({ label, value, onChange, accept = ["image"], disabled = false, suggestedUrl }: ImageInputProps) {
   const id = useId();
-  const [url, setUrl] = useState("");
+  const [url, setUrl] = useState(suggestedUrl ?? "");
   const [problem, setProblem] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [dragging, setDragging] = useState(false);
@@ -155,7 +160,16 @@ export function ImageInput({ label, value, onChange, accept = ["image"], disable
         <label htmlFor={`${id}-url`} className="sr-only">
           Image URL
         </label>
-        <input id={`${id}-url`} type="url" name="image_url" placeholder="https://… (fetched by your browser)" value={url} onChange={(e) => setUrl(e.target.value)} className={fieldCls} />
+        <input
+          id={`${id}-url`}
+          type="url"
+          name="image_url"
+          placeholder="https://… (fetched by your browser)"
+          title={suggestedUrl !== undefined && url === suggestedUrl ? "The task guide's example image" : undefined}
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          className={fieldCls}
+        />
         <button
           type="button"
           onClick={() => void loadUrl()}

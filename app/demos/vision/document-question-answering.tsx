@@ -3,7 +3,7 @@ import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { ScoredAnswersOutput } from "#app/demos/vision/scored-answers.tsx";
-import { exampleScoredAnswers } from "#app/demos/shared/example-answers.ts";
+import { exampleScoredAnswers, exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
 
 const ACCEPT = ["image", "document"] as const;
 
@@ -25,7 +25,7 @@ export function Widget(props: WidgetProps) {
       }}
       render={(r) => <ScoredAnswersOutput output={r.kind === "json" ? r.output : null} />}
     >
-      <ImageInput label="Document (image or PDF)" value={document} onChange={setDocument} accept={ACCEPT} />
+      <ImageInput label="Document (image or PDF)" value={document} onChange={setDocument} suggestedUrl={exampleInputImageUrl(props.info.example)} accept={ACCEPT} />
       <TextInput label="Question" name="question" value={question} onChange={setQuestion} rows={1} />
     </WidgetFrame>
   );

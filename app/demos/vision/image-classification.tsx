@@ -4,7 +4,7 @@ import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { labelScores } from "#app/demos/text/output-shapes.ts";
-import { exampleLabelScores } from "#app/demos/shared/example-answers.ts";
+import { exampleLabelScores, exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
 
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
@@ -22,7 +22,7 @@ export function Widget(props: WidgetProps) {
         return items ? <LabelScoreChart items={items} caption={`Labels for the image, by ${props.info.modelId}`} /> : <RawOutput value={r.kind === "json" ? r.output : null} />;
       }}
     >
-      <ImageInput label="Image" value={image} onChange={setImage} />
+      <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
     </WidgetFrame>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
 import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { percent } from "#app/demos/shared/label-score-chart.tsx";
 import { useObjectUrl } from "#app/demos/shared/object-url.ts";
@@ -91,7 +92,7 @@ export function Widget(props: WidgetProps) {
       onRun={() => setSent(image)}
       render={(r) => <ImageSegmentationOutput output={r.kind === "json" ? r.output : null} image={sent} />}
     >
-      <ImageInput label="Image" value={image} onChange={setImage} />
+      <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
     </WidgetFrame>
   );
 }

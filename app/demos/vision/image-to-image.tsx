@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
 import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { MediaOutput } from "#app/demos/shared/media-output.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
@@ -25,7 +26,7 @@ export function Widget(props: WidgetProps) {
         r.kind === "media" ? <ImageToImageOutput blob={r.blob} contentType={r.contentType} imageName={sent} /> : <RawOutput value={r.kind === "json" ? r.output : r.text} />
       }
     >
-      <ImageInput label="Image" value={image} onChange={setImage} />
+      <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
       <TextInput label="Prompt (optional)" name="prompt" value={prompt} onChange={setPrompt} rows={2} />
     </WidgetFrame>
   );

@@ -3,7 +3,7 @@ import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
-import { exampleGeneratedText } from "#app/demos/shared/example-answers.ts";
+import { exampleGeneratedText, exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
 
 /** The caption (the widget's and /compare's); anything else as JSON. */
 export function ImageToTextOutput({ output }: { output: unknown }) {
@@ -29,7 +29,7 @@ export function Widget(props: WidgetProps) {
       }}
       render={(r) => <ImageToTextOutput output={r.kind === "json" ? r.output : null} />}
     >
-      <ImageInput label="Image" value={image} onChange={setImage} />
+      <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
     </WidgetFrame>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { percent } from "#app/demos/shared/label-score-chart.tsx";
+import { exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
 import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { useObjectUrl } from "#app/demos/shared/object-url.ts";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
@@ -99,7 +100,7 @@ export function Widget(props: WidgetProps) {
       onRun={() => setSent(image)}
       render={(r) => <ObjectDetectionOutput output={r.kind === "json" ? r.output : null} image={sent} />}
     >
-      <ImageInput label="Image" value={image} onChange={setImage} />
+      <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
     </WidgetFrame>
   );
 }

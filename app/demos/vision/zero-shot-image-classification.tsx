@@ -4,7 +4,7 @@ import { ImageInput } from "#app/demos/shared/image-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
-import { exampleLabelScores } from "#app/demos/shared/example-answers.ts";
+import { exampleLabelScores, exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
 
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
@@ -25,7 +25,7 @@ export function Widget(props: WidgetProps) {
       }}
       render={(r) => <ZeroShotOutput output={r.kind === "json" ? r.output : null} />}
     >
-      <ImageInput label="Image" value={image} onChange={setImage} />
+      <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
       <TextInput label="Candidate labels" name="candidate_labels" value={labels} onChange={setLabels} rows={1} hint="Comma-separated, e.g. cat, dog, bird" />
     </WidgetFrame>
   );

@@ -22,7 +22,8 @@ export async function startTaskAssetHost(): Promise<TaskAssetHost> {
     const url = req.url ?? "/";
     requests.push(url);
     if (/\.(png|jpe?g|gif|webp)$/i.test(url)) {
-      res.writeHead(200, { "Content-Type": "image/png" }).end(makePng(url, 64));
+      // As the Hub's asset host does: readable by any page, so a widget can load the guide's image by URL.
+      res.writeHead(200, { "Content-Type": "image/png", "Access-Control-Allow-Origin": "*" }).end(makePng(url, 64));
     } else if (/\.(wav|flac|mp3|ogg)$/i.test(url)) {
       res.writeHead(200, { "Content-Type": "audio/wav" }).end(makeWav(url));
     } else {
