@@ -311,7 +311,12 @@ function checkoutBaseline(ref: string): { root: string; remove(): void } {
     execFileSync("git", ["worktree", "add", "--detach", "--force", root, sha], { cwd: ROOT, stdio: "ignore" });
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
     console.log(`  building ${sha} in ${root} …`);
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], { cwd: root, stdio: "ignore" });
+    try {
+      execFileSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    } catch (e) {
+      execFileSync("git", ["worktree", "remove", "--force", root], { cwd: ROOT, stdio: "ignore" });
+      throw new Error(`building ${sha} for the baseline failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   return {
     root,
@@ -341,31 +346,35 @@ export async function runMixed(
   const baseline = opts.baselineRef ? checkoutBaseline(opts.baselineRef) : null;
   const modes: Mode[] = baseline ? [{ label: `${opts.baselineRef} (its own code)`, env: {}, root: baseline.root }, ...MODES] : MODES;
   const results: Array<{ mode: string; warmMs: number; warmDelay: Delay | null; phases: Phase[] }> = [];
-  for (const mode of modes) {
-    const handle = openDatabase(databaseUrl);
-    await dropStoredFacetCounts(handle.db).finally(() => handle.close());
-    const server = await startServer(databaseUrl, mode.env, mode.root);
-    const phases: Phase[] = [];
-    try {
-      console.log(`  ${mode.label}: warm ${(server.warmMs / 1000).toFixed(1)} s after listening; event loop during warm-up ${delayText(server.warmDelay)} ms`);
-      for (const c of opts.levels) {
-        const p = await traffic(server, sets, c, opts.requests, `concurrency ${c}`, rng(100 + c));
-        phases.push(p);
-        process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
+  try {
+    for (const mode of modes) {
+      const handle = openDatabase(databaseUrl);
+      await dropStoredFacetCounts(handle.db).finally(() => handle.close());
+      const server = await startServer(databaseUrl, mode.env, mode.root);
+      const phases: Phase[] = [];
+      try {
+        console.log(`  ${mode.label}: warm ${(server.warmMs / 1000).toFixed(1)} s after listening; event loop during warm-up ${delayText(server.warmDelay)} ms`);
+        for (const c of opts.levels) {
+          const p = await traffic(server, sets, c, opts.requests, `concurrency ${c}`, rng(100 + c));
+          phases.push(p);
+          process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
+        }
+        // Traffic while another process imports (as `modelyard import` would): the server notices the
+        // new generation and rebuilds. A separate process, so the import's CPU is not this client's.
+        const importing = runImport(databaseUrl, slice);
+        const during = traffic(server, sets, 4, opts.requests, "concurrency 4, during an import and the rebuild after it", rng(999));
+        await importing;
+        phases.push(await during);
+      } finally {
+        await server.stop();
       }
-      // Traffic while another process imports (as `modelyard import` would): the server notices the
-      // new generation and rebuilds. A separate process, so the import's CPU is not this client's.
-      const importing = runImport(databaseUrl, slice);
-      const during = traffic(server, sets, 4, opts.requests, "concurrency 4, during an import and the rebuild after it", rng(999));
-      await importing;
-      phases.push(await during);
-    } finally {
-      await server.stop();
+      results.push({ mode: mode.label, warmMs: server.warmMs, warmDelay: server.warmDelay, phases });
     }
-    results.push({ mode: mode.label, warmMs: server.warmMs, warmDelay: server.warmDelay, phases });
+  } finally {
+    fs.rmSync(slice, { force: true });
+    // A failed phase must not leave the worktree registered, or the next run would reuse its build.
+    baseline?.remove();
   }
-  fs.rmSync(slice, { force: true });
-  baseline?.remove();
 
   console.log(`\n### ${label}, mixed traffic over HTTP (${opts.requests} requests per phase, page and API interleaved; ms as p50 / p95 / p99)\n`);
   console.log("| phase | background work | /models | /api/models | first request of a set p50 (max) | event-loop delay p50 / p99 / max | errors |");

@@ -168,6 +168,16 @@ describe("literals", () => {
     expect(jsLiteral({ a: true, c: ["x"], "not-id": 2 })).toBe(`{ a: true, c: ["x"], "not-id": 2 }`);
     expect(withVisitorParameters("no call here", "python", "huggingface_hub", { a: 1 })).toBe("no call here");
   });
+
+  it("a value cannot end the JavaScript comment it is named in (U+2028 and U+2029 are line breaks there)", () => {
+    const value = "x\u2028alert(1)//\u2029y";
+    expect(jsLiteral({ subtask: value })).toBe('{ subtask: "x\\u2028alert(1)//\\u2029y" }');
+    const image = getInferenceSnippetsFor(modelFor("image-classification", ["hf-inference"]), { provider: "hf-inference", taskParameters: { function_to_apply: value } });
+    const code = client(image, "huggingface.js");
+    const comment = code.split("\n").find((l) => l.includes("cannot carry these parameters")) ?? "";
+    expect(comment).toContain("\\u2028alert(1)");
+    expect(/[\u2028\u2029]/.test(code)).toBe(false);
+  });
 });
 
 /** A value inside the field's bounds, with quotes in strings so quoting is exercised. */

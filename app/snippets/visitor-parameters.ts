@@ -88,12 +88,16 @@ export function pythonLiteral(value: Json): string {
 }
 
 /** A JS object literal in the library's own style (`{ num_inference_steps: 5 }`). */
+// JSON leaves U+2028 and U+2029 raw, and JavaScript reads both as line breaks: inside a `//`
+// comment (the parameters of a file-body call) a visitor's value would end the comment.
+const jsString = (v: string | number | boolean | null): string => JSON.stringify(v).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+
 export function jsLiteral(value: Json): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (value === null || typeof value !== "object") return jsString(value);
   if (Array.isArray(value)) return `[${value.map((v: Json) => jsLiteral(v)).join(", ")}]`;
   const entries = Object.entries(value);
   if (entries.length === 0) return "{}";
-  return `{ ${entries.map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(v)}`).join(", ")} }`;
+  return `{ ${entries.map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsString(k)}: ${jsLiteral(v)}`).join(", ")} }`;
 }
 
 /** JSON on one line with a space after each colon and comma, as 3.13.1's one-line cURL bodies are written. */
@@ -214,7 +218,7 @@ function jsWithMembers(code: string, open: number, parameters: VisitorParameters
   for (const [k, v] of Object.entries(parameters)) {
     const close = closingIndex(out, open);
     if (close < 0) return code;
-    out = addMember(out, close, `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(v)}`);
+    out = addMember(out, close, `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsString(k)}: ${jsLiteral(v)}`);
   }
   return out;
 }
