@@ -167,7 +167,10 @@ interface Server {
 }
 
 async function startServer(databaseUrl: string, env: Record<string, string>, root = ROOT): Promise<Server> {
-  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+  // MODELYARD_BENCH_CPU_PROF=DIR writes each server's CPU profile there (node --cpu-prof).
+  const prof = process.env["MODELYARD_BENCH_CPU_PROF"];
+  const flags = prof ? [...SERVE_NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${prof}`] : SERVE_NODE_FLAGS;
+  const child = spawn(process.execPath, [...flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: root,
     env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: databaseUrl, MODELYARD_SKIP_BUNDLED: "1", MODELYARD_BENCH_EVENT_LOOP: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -236,6 +239,8 @@ interface Phase {
   errors: number;
   /** Distinct failing requests with their status, to tell bad draws from server faults. */
   failed: Set<string>;
+  /** The slowest requests, to tell where a tail comes from. */
+  slowest: Array<{ ms: number; url: string; first: boolean }>;
   delay: Delay | null;
 }
 
@@ -246,7 +251,7 @@ async function traffic(server: Server, sets: FilterSet[], concurrency: number, r
     const cls = i % 2 === 0 ? "page" : "api";
     jobs.push({ url: cls === "page" ? pageUrl(sets[set]!) : apiUrl(sets[set]!), cls, set });
   }
-  const phase: Phase = { name, page: [], api: [], first: [], errors: 0, failed: new Set(), delay: null };
+  const phase: Phase = { name, page: [], api: [], first: [], errors: 0, failed: new Set(), slowest: [], delay: null };
   const firstSeen = new Set<number>();
   await server.delay(); // resets the histogram: the figures cover this phase only
   let next = 0;
@@ -266,6 +271,8 @@ async function traffic(server: Server, sets: FilterSet[], concurrency: number, r
       }
       (job.cls === "page" ? phase.page : phase.api).push(ms);
       if (isFirst) phase.first.push(ms);
+      phase.slowest.push({ ms, url: job.url, first: isFirst });
+      if (phase.slowest.length > 8) phase.slowest.sort((a, b) => b.ms - a.ms).pop();
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -330,7 +337,7 @@ export async function runMixed(
   label: string,
   databaseUrl: string,
   dataFile: string,
-  opts: { requests: number; sets: number; levels: number[]; baselineRef?: string },
+  opts: { requests: number; sets: number; levels: number[]; baselineRef?: string; currentOnly?: boolean; verbose?: boolean },
 ): Promise<void> {
   const rand = rng(14);
   const t0 = performance.now();
@@ -344,7 +351,8 @@ export async function runMixed(
   fs.writeFileSync(slice, head.join("\n") + "\n");
 
   const baseline = opts.baselineRef ? checkoutBaseline(opts.baselineRef) : null;
-  const modes: Mode[] = baseline ? [{ label: `${opts.baselineRef} (its own code)`, env: {}, root: baseline.root }, ...MODES] : MODES;
+  const current = opts.currentOnly ? MODES.slice(-1) : MODES;
+  const modes: Mode[] = baseline ? [{ label: `${opts.baselineRef} (its own code)`, env: {}, root: baseline.root }, ...current] : current;
   const results: Array<{ mode: string; warmMs: number; warmDelay: Delay | null; phases: Phase[] }> = [];
   try {
     for (const mode of modes) {
@@ -358,6 +366,7 @@ export async function runMixed(
           const p = await traffic(server, sets, c, opts.requests, `concurrency ${c}`, rng(100 + c));
           phases.push(p);
           process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
+          if (opts.verbose) for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
         }
         // Traffic while another process imports (as `modelyard import` would): the server notices the
         // new generation and rebuilds. A separate process, so the import's CPU is not this client's.

@@ -16,7 +16,9 @@
  *   --only sqlite|postgres
  *   --mixed          only mixed traffic over HTTP (bench/catalog-mixed.ts), today's background
  *                    work next to the time-sliced one; --requests N per phase (default 400);
- *                    --baseline-ref REF adds a server running that commit's own code
+ *                    --baseline-ref REF adds a server running that commit's own code;
+ *                    --current-only skips the in-process "before" server; --verbose lists
+ *                    each phase's slowest requests; --levels 1,4,16 sets the concurrency levels
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -57,6 +59,9 @@ const { values: opt } = parseArgs({
     mixed: { type: "boolean", default: false },
     requests: { type: "string", default: "400" },
     "baseline-ref": { type: "string" },
+    "current-only": { type: "boolean", default: false },
+    verbose: { type: "boolean", default: false },
+    levels: { type: "string", default: "1,4,16" },
   },
 });
 const ITER = Math.max(3, Number(opt.iterations));
@@ -324,7 +329,7 @@ async function runEngine(label: string, databaseUrl: string, handlerGoal: number
   if (opt.mixed) {
     const handle = openDatabase(databaseUrl);
     await (opt.db && label === "SQLite" ? migrate(handle) : ensureImported(handle, label)).finally(() => handle.close());
-    await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: [1, 4, 16], baselineRef: opt["baseline-ref"] });
+    await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: opt.levels.split(",").map(Number).filter((n) => n > 0), baselineRef: opt["baseline-ref"], currentOnly: opt["current-only"], verbose: opt.verbose });
     return;
   }
   const handle = openDatabase(databaseUrl);

@@ -8,6 +8,7 @@ import { createApp } from "#server/app.ts";
 import { serverEntryOf } from "#server/server-entry.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 import { startEventLoopProbe } from "#cli/event-loop-probe.ts";
+import { loopbackUrl, warmUp } from "#cli/warm-up.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 export const BUNDLED_CATALOGUE = path.join(ROOT, "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
@@ -124,10 +125,11 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   );
 
   const probe = startEventLoopProbe();
-  // Off the request path: the task guides' Spaces and the unfiltered facet counts, so the first
-  // visitor of /spaces and /models does not pay for them.
+  // Off the request path: the task guides' Spaces, the unfiltered facet counts and the listing's
+  // code (cli/warm-up.ts), so the first visitor of /spaces and /models does not pay for them.
   void syncTaskSpaces(handle.db)
     .then(() => startBackgroundWork(handle))
+    .then(() => (typeof address === "object" && address ? warmUp(loopbackUrl(address)) : undefined))
     .then(() => {
       console.log(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`);
       probe?.report("warm-up");

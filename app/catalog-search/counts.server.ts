@@ -7,6 +7,7 @@ import {
   rememberExactFacets,
 } from "#app/catalog-search/facets.server.ts";
 import { COUNT_CAP, type CatalogFilters, filtersKey, isUnfiltered } from "#app/catalog-search/listing-params.ts";
+import { countedFromMemory } from "#app/catalog-search/memory-listing.server.ts";
 import { collectMatchIds, statCount } from "#app/catalog-search/planner.server.ts";
 import { type CatalogSnapshot, knownFacets } from "#app/catalog-search/snapshot.server.ts";
 import { buildPredicates } from "#app/catalog-search/sql.server.ts";
@@ -72,6 +73,12 @@ async function computeCountAndFacets(snap: CatalogSnapshot, filters: CatalogFilt
     rememberExactFacets(snap.memos.facets, filters, indexed);
     return { count: { value: indexed.total, exact: true }, facets: indexed };
   }
+  // With a search or an author: exact too, from the index's id text and the author's rows.
+  const inMemory = await countedFromMemory(snap, filters);
+  if (inMemory) {
+    rememberExactFacets(snap.memos.facets, filters, inMemory.facets);
+    return inMemory;
+  }
   const exact = exactFromStats(snap, filters);
   if (exact !== null && exact > COUNT_CAP) {
     // A single common filter: the count is known; its facets come from the cache or a sample.
@@ -114,6 +121,8 @@ export async function countCatalog(snap: CatalogSnapshot, filters: CatalogFilter
   if (known) return known;
   const indexed = countFromIndex(snap, filters);
   if (indexed !== null) return { value: indexed, exact: true };
+  const inMemory = await countedFromMemory(snap, filters);
+  if (inMemory) return inMemory.count;
   const rids = await collectMatchIds(snap, filters);
   const counted = { value: rids.length, exact: rids.length <= COUNT_CAP };
   snap.memos.counts.set(key, counted);

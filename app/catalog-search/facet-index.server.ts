@@ -1,4 +1,7 @@
 import { PARAM_BUCKETS, type CatalogFilters } from "#app/catalog-search/listing-params.ts";
+import type { IdText } from "#app/catalog-search/id-search.server.ts";
+import { isLanguageCode } from "#app/catalog/languages.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 
 /**
  * The catalogue's facet columns, laid out for counting (docs/decisions/0010-facet-index.md).
@@ -127,6 +130,8 @@ function distinctSorted(into: number[]): number[] {
 
 // Rows per slice of finishInSlices: a pass over this many takes about a millisecond.
 const FINISH_SLICE = 100_000;
+// Entries of a sort order per slice of a page walk: about a millisecond.
+const WALK_SLICE = 150_000;
 // Profiles per slice of tallyFiltersInSlices: about 2–3 ms for the broadest filter.
 const PROFILE_SLICE = 8_000;
 
@@ -283,10 +288,35 @@ interface IndexData {
 /** A profile test compiled from filters; null when the filters need something profiles lack. */
 type ProfileTest = (p: number) => boolean;
 
+/**
+ * What the index needs beyond facets to answer listing pages itself (ADR 0027): the ids for
+ * substring search, and each sort's order of row ids (descending; ascending is its reverse).
+ */
+export interface ListingData {
+  ids: IdText;
+  orders: Record<SortKey, Uint32Array>;
+}
+
+/** Rows matching a filter set, as the index can tell them: a profile mask, and the candidate rows a search or author left. */
+export interface RowMatch {
+  /** 1 for each profile the facet filters accept. */
+  profiles: Uint8Array;
+  /** The rows a search or an author allows, when the filters have either; null for every row. */
+  candidates: Uint32Array | null;
+}
+
 export class FacetIndex {
   readonly generation: number;
-  constructor(private readonly d: IndexData) {
+  constructor(
+    private readonly d: IndexData,
+    readonly listing: ListingData | null = null,
+  ) {
     this.generation = d.generation;
+  }
+
+  /** The same index, able to answer listing pages too. */
+  withListing(listing: ListingData): FacetIndex {
+    return new FacetIndex(this.d, listing);
   }
 
   get rows(): number {
@@ -299,14 +329,72 @@ export class FacetIndex {
     return this.d.counts.length;
   }
 
-  /** Bytes held by the typed arrays (the dictionaries' strings come on top). */
+  /** Bytes held by the typed arrays and buffers (the dictionaries' strings come on top). */
   get bytes(): number {
     const d = this.d;
-    return [d.byRid, d.counts, d.pTask, d.pLibrary, d.pLicense, d.pBucket, d.pTagEnd, d.tagIds, d.pProviderEnd, d.providerIds].reduce((s, a) => s + a.byteLength, 0);
+    const listing = this.listing ? this.listing.ids.bytes + Object.values(this.listing.orders).reduce((s, a) => s + a.byteLength, 0) : 0;
+    return listing + [d.byRid, d.counts, d.pTask, d.pLibrary, d.pLicense, d.pBucket, d.pTagEnd, d.tagIds, d.pProviderEnd, d.providerIds].reduce((s, a) => s + a.byteLength, 0);
+  }
+
+  /**
+   * The profiles matching the filters other than search and author (those are left to the
+   * caller's candidates), or null when the filters need something profiles lack.
+   */
+  profileMask(filters: CatalogFilters): Uint8Array | null {
+    const test = this.compile({ ...filters, search: null, author: null });
+    if (test === null) return null;
+    const mask = new Uint8Array(this.d.counts.length);
+    for (let p = 0; p < mask.length; p++) if (test(p)) mask[p] = 1;
+    return mask;
+  }
+
+  /** The candidates that pass the profile mask, in the candidates' order. */
+  matchingRows(match: RowMatch & { candidates: Uint32Array }): number[] {
+    const { byRid, ridBase } = this.d;
+    const out: number[] = [];
+    for (const rid of match.candidates) {
+      const p = byRid[rid - ridBase];
+      if (p !== undefined && p >= 0 && match.profiles[p] === 1) out.push(rid);
+    }
+    return out;
+  }
+
+  /**
+   * Row ids of one page in `order` (a sort's descending order, read backwards when ascending):
+   * the rows that match, after skipping `offset` of them. A walk over typed arrays that stops once
+   * the page is full, with `pause` awaited every WALK_SLICE entries: a rare filter set walks the
+   * whole order, some 5–10 ms at 760k rows.
+   */
+  async page(order: Uint32Array, ascending: boolean, match: RowMatch, offset: number, limit: number, pause: () => Promise<void>): Promise<number[]> {
+    const { byRid, ridBase } = this.d;
+    let allowed: Uint8Array | null = null;
+    if (match.candidates) {
+      allowed = new Uint8Array(byRid.length);
+      for (const rid of match.candidates) {
+        const i = rid - ridBase;
+        if (i >= 0 && i < allowed.length) allowed[i] = 1;
+      }
+    }
+    const out: number[] = [];
+    let skip = offset;
+    const n = order.length;
+    for (let from = 0; from < n && out.length < limit; from += WALK_SLICE) {
+      if (from > 0) await pause();
+      const to = Math.min(n, from + WALK_SLICE);
+      for (let k = from; k < to && out.length < limit; k++) {
+        const rid = order[ascending ? n - 1 - k : k]!;
+        const i = rid - ridBase;
+        const p = byRid[i];
+        if (p === undefined || p < 0 || match.profiles[p] !== 1 || (allowed !== null && allowed[i] !== 1)) continue;
+        if (skip > 0) skip--;
+        else out.push(rid);
+      }
+    }
+    return out;
   }
 
   /** Facet counts over these row ids (ids with no row are skipped). */
-  tallyRids(rids: readonly number[]): FacetTally {
+  tallyRids(rids: readonly number[], keepTags?: number): FacetTally {
     const { byRid, ridBase } = this.d;
     const perProfile = new Map<number, number>();
     for (const rid of rids) {
@@ -314,7 +402,9 @@ export class FacetIndex {
       if (p === undefined || p < 0) continue;
       perProfile.set(p, (perProfile.get(p) ?? 0) + 1);
     }
-    return this.tallyProfiles((add) => perProfile.forEach((n, p) => add(p, n)));
+    const tally = this.tallier(keepTags);
+    perProfile.forEach((n, p) => tally.add(p, n));
+    return tally.done();
   }
 
   /**
@@ -322,8 +412,8 @@ export class FacetIndex {
    * an author, a tag with a prefix (dataset:, base_model:, …) or a size range that is not made of
    * whole buckets: those need the database.
    */
-  tallyFilters(filters: CatalogFilters): FacetTally | null {
-    const steps = this.tallyFilterSteps(filters);
+  tallyFilters(filters: CatalogFilters, keepTags?: number): FacetTally | null {
+    const steps = this.tallyFilterSteps(filters, keepTags);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
@@ -335,8 +425,8 @@ export class FacetIndex {
    * visits all 60k profiles of the 760k-row catalogue (some 20 ms), too long for background work
    * to hold the event loop.
    */
-  async tallyFiltersInSlices(filters: CatalogFilters, pause: () => Promise<void>): Promise<FacetTally | null> {
-    const steps = this.tallyFilterSteps(filters);
+  async tallyFiltersInSlices(filters: CatalogFilters, pause: () => Promise<void>, keepTags?: number): Promise<FacetTally | null> {
+    const steps = this.tallyFilterSteps(filters, keepTags);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
@@ -344,11 +434,11 @@ export class FacetIndex {
     }
   }
 
-  private *tallyFilterSteps(filters: CatalogFilters): Generator<void, FacetTally | null> {
+  private *tallyFilterSteps(filters: CatalogFilters, keepTags?: number): Generator<void, FacetTally | null> {
     const test = this.compile(filters);
     if (test === null) return null;
     const { counts } = this.d;
-    const tally = this.tallier();
+    const tally = this.tallier(keepTags);
     for (let p = 0; p < counts.length; p++) {
       if (test(p)) tally.add(p, counts[p]!);
       if ((p + 1) % PROFILE_SLICE === 0) yield;
@@ -403,15 +493,35 @@ export class FacetIndex {
     return (p) => tests.every((t) => t(p));
   }
 
-  /** `visit` calls add(profile, rows) once per profile to count. */
-  private tallyProfiles(visit: (add: (p: number, n: number) => void) => void): FacetTally {
-    const tally = this.tallier();
-    visit(tally.add);
-    return tally.done();
+  /** Every counted language, and the other tags whose count reaches the `keep`-th largest. */
+  private topTags(counts: Uint32Array, keep: number): Map<string, number> {
+    const dict = this.d.tags;
+    const language = languagesOf(dict);
+    let others = 0;
+    for (let i = 0; i < counts.length; i++) if (counts[i]! > 0 && language[i] !== 1) others++;
+    let floor = 1;
+    if (others > keep) {
+      const xs = new Uint32Array(others);
+      let k = 0;
+      for (let i = 0; i < counts.length; i++) if (counts[i]! > 0 && language[i] !== 1) xs[k++] = counts[i]!;
+      xs.sort();
+      floor = xs[xs.length - keep]!;
+    }
+    const out = new Map<string, number>();
+    for (let i = 0; i < counts.length; i++) {
+      const n = counts[i]!;
+      if (n > 0 && (language[i] === 1 || n >= floor)) out.set(dict.values[i]!, n);
+    }
+    return out;
   }
 
-  /** Counters that add(profile, rows) feeds, turned into a FacetTally by done(). */
-  private tallier(): { add: (p: number, n: number) => void; done: () => FacetTally } {
+  /**
+   * Counters that add(profile, rows) feeds, turned into a FacetTally by done(). With `keepTags`,
+   * the tally's tags are only those a list of the `keepTags` most common could hold (ties
+   * included) and every language: a broad filter counts tens of thousands of distinct tags, and
+   * turning them all into map entries cost more than the count itself.
+   */
+  private tallier(keepTags?: number): { add: (p: number, n: number) => void; done: () => FacetTally } {
     const d = this.d;
     // Typed counters by dictionary id: a profile adds to a dozen values, and a broad filter
     // matches tens of thousands of profiles, so string-keyed maps would dominate.
@@ -453,12 +563,27 @@ export class FacetIndex {
         libraries: toMap(libraries, d.libraries),
         licenses: toMap(licenses, d.licenses),
         params,
-        tags: toMap(tags, d.tags),
+        tags: keepTags === undefined ? toMap(tags, d.tags) : this.topTags(tags, keepTags),
         providers: toMap(providers, d.providers),
       };
     };
     return { add, done };
   }
+}
+
+/** A tag dictionary's language codes, by id (the dictionary is frozen with its index). */
+const languageIds = new WeakMap<Dictionary, Uint8Array>();
+
+function languagesOf(dict: Dictionary): Uint8Array {
+  let ids = languageIds.get(dict);
+  if (!ids) {
+    ids = new Uint8Array(dict.values.length);
+    dict.values.forEach((v, i) => {
+      if (isLanguageCode(v)) ids![i] = 1;
+    });
+    languageIds.set(dict, ids);
+  }
+  return ids;
 }
 
 function hasSorted(a: Uint32Array, from: number, to: number, v: number): boolean {

@@ -12,6 +12,8 @@ import {
   bareTags,
   isIndexableSpan,
 } from "#app/catalog-search/facet-index.server.ts";
+import { IdTextBuilder } from "#app/catalog-search/id-search.server.ts";
+import { readSortOrders } from "#app/catalog-search/sort-order.server.ts";
 import { Lru } from "#app/utils/lru.ts";
 import { createSliceSizer, fixedSlices, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
@@ -165,7 +167,7 @@ const TRUE = sql`1 = 1`;
 
 /** Exact counts over an explicit set of matches (at most a few thousand rows). */
 export async function facetsForRids(source: FacetSource, rids: number[], exact: boolean): Promise<CatalogFacets> {
-  if (source.index) return facetsFromTally(source.index.tallyRids(rids), exact, source.generation);
+  if (source.index) return facetsFromTally(source.index.tallyRids(rids, MAX_TAG_VALUES), exact, source.generation);
   const c = newCounter();
   if (rids.length) await aggregate(source.handle, { kind: "rids", rids }, c);
   return facetsFromTally(c, exact, source.generation);
@@ -190,7 +192,7 @@ async function ridBounds(handle: DatabaseHandle): Promise<{ lo: number; hi: numb
  */
 export async function computeExactFacets(source: FacetSource, filters: CatalogFilters): Promise<CatalogFacets> {
   const { handle, generation, index } = source;
-  const tally = !index ? null : fixedSlices() ? index.tallyFilters(filters) : await index.tallyFiltersInSlices(filters, yieldToEventLoop);
+  const tally = !index ? null : fixedSlices() ? index.tallyFilters(filters) : await index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES);
   if (tally) return facetsFromTally(tally, true, generation);
   const preds = buildPredicates(handle.dialect, filters);
   const where = preds.length ? andAll(preds.map((p) => p.where)) : TRUE;
@@ -214,7 +216,11 @@ export async function computeExactFacets(source: FacetSource, filters: CatalogFi
 export async function facetsFromIndex(source: FacetSource, filters: CatalogFilters): Promise<CatalogFacets | null> {
   // In slices on the request path too: a broad filter's tally holds the loop 8–12 ms in one go,
   // and every other request waits behind it (the benchmark's event-loop p99).
-  const tally = !source.index ? null : fixedSlices() ? source.index.tallyFilters(filters) : await source.index.tallyFiltersInSlices(filters, yieldToEventLoop);
+  const tally = !source.index
+    ? null
+    : fixedSlices()
+      ? source.index.tallyFilters(filters)
+      : await source.index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES);
   return tally ? facetsFromTally(tally, true, source.generation) : null;
 }
 
@@ -230,6 +236,8 @@ export function countFromIndex(source: FacetSource, filters: CatalogFilters): nu
  */
 export async function readFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const builder = new FacetIndexBuilder();
+  // The benchmark's "before" side (fixed slices) keeps the facet-only index it had.
+  const ids = fixedSlices() ? null : new IdTextBuilder();
   const { lo, hi } = await ridBounds(handle);
   // Only a span past the floor of isIndexableSpan needs the row count (a cold count(*) at 760k
   // rows holds SQLite for some 7 ms).
@@ -239,15 +247,20 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   for (let start = lo; start <= hi; ) {
     const n = sizer.size;
     const t0 = performance.now();
-    const rows = await sql<FacetSourceRow>`select m.rid, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
+    const rows = await sql<FacetSourceRow & { id: string }>`select m.rid, m.id, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
       from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + n}`.execute(handle.reader);
     const t1 = performance.now();
-    for (const r of rows.rows) builder.add(r);
+    for (const r of rows.rows) {
+      builder.add(r);
+      ids?.add(Number(r.rid), r.id);
+    }
     sizer.record(heldMs(handle, t0, t1), n);
     start += n;
     await yieldToEventLoop();
   }
-  return fixedSlices() ? builder.finish(generation) : builder.finishInSlices(generation, yieldToEventLoop);
+  const index = fixedSlices() ? builder.finish(generation) : await builder.finishInSlices(generation, yieldToEventLoop);
+  if (!index || !ids) return index;
+  return index.withListing({ ids: ids.finish(), orders: await readSortOrders(handle, yieldToEventLoop) });
 }
 
 // ---- facet_cache store -----------------------------------------------------------------------

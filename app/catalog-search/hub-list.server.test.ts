@@ -4,13 +4,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hubListPage } from "#app/catalog-search/hub-list.server.ts";
 import { parseListParams } from "#app/catalog-search/hub-params.server.ts";
-import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { emptyFilters } from "#app/catalog-search/listing-params.ts";
+import { search } from "#app/catalog-search/search.server.ts";
+import { openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 
 /**
- * `GET /api/models` pages are kept per catalogue generation: a repeat is the same answer, and an
- * import that changes the data is seen by the next request, never hidden behind the memo.
+ * `GET /api/models` pages, and the listing's sorted pages under them, are kept per catalogue
+ * generation: a repeat is the same answer, and an import that changes the data is seen by the next
+ * request, never hidden behind a memo.
  */
 
 const row = (id: string, likes: number) => ({ id, pipeline_tag: "text-classification", library_name: "transformers", likes, downloads: 10, tags: ["transformers"], createdAt: "2024-01-01T00:00:00.000Z" });
@@ -56,5 +59,24 @@ describe.each(testDialects())("Hub list pages on $name", (dialect) => {
     expect(ids(ascending.body)).toEqual(["acme/beta", "acme/gamma"]);
     expect(ids(full.body)).toEqual(["acme/alpha", "acme/gamma"]);
     expect(full.body).not.toBe((await hubListPage(snap, params)).body);
+  });
+
+  it("keeps a listing page's rows per generation, and shows an import's changes on the next request", async () => {
+    const row2 = (id: string, likes: number) => ({ ...row(id, likes), pipeline_tag: "fill-mask" });
+    await importPaths(db.handle, [write("zeta.jsonl", [row2("zeta/one", 1), row2("zeta/two", 2), row2("zeta/three", 3)])], { statsAsOf: "2024-07-11" });
+    // The page memo, like the planner's, waits for current statistics.
+    await startBackgroundWork(db.handle);
+    const filters = { ...emptyFilters(), author: "zeta" };
+    const page = { sort: "likes", ascending: false, offset: 0, limit: 2, counts: "facets" } as const;
+    const first = await search(await openSnapshot(db.handle), filters, page);
+    expect(first.models.map((m) => m.id)).toEqual(["zeta/three", "zeta/two"]);
+    expect((await search(await openSnapshot(db.handle), filters, page)).models).toBe(first.models);
+    // Another page of the same filters is its own entry.
+    expect((await search(await openSnapshot(db.handle), filters, { ...page, offset: 2 })).models.map((m) => m.id)).toEqual(["zeta/one"]);
+
+    await importPaths(db.handle, [write("zeta-2.jsonl", [row2("zeta/one", 100)])], { statsAsOf: "2024-07-11" });
+    const after = await search(await openSnapshot(db.handle), filters, page);
+    expect(after.models.map((m) => m.id)).toEqual(["zeta/one", "zeta/three"]);
+    expect(after.count).toEqual({ value: 3, exact: true });
   });
 });

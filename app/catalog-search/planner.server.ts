@@ -246,7 +246,7 @@ function indexName(sort: SortKey, byTask: boolean, dialect: DialectName): RawBui
   return sql.raw(` indexed by ${byTask ? `models_task_${col}` : `models_${col}`}`);
 }
 
-interface Rows {
+export interface Rows {
   models: CatalogModelSummary[];
   last: Cursor | null;
 }
@@ -343,7 +343,7 @@ function withDriver(handle: DatabaseHandle, driver: Estimate): RawBuilder<unknow
 }
 
 /** Whole rows for ids in the given order. */
-async function rowsByRid(handle: DatabaseHandle, rids: number[], sort: SortKey): Promise<Rows> {
+export async function rowsByRid(handle: DatabaseHandle, rids: number[], sort: SortKey): Promise<Rows> {
   if (!rids.length) return { models: [], last: null };
   const inList = handle.dialect === "sqlite" ? sql`m.rid in (select value from json_each(${JSON.stringify(rids)}))` : sql`m.rid = any(${rids}::int[])`;
   const r = await sql<ListRow>`select ${ROW_COLUMNS} from models m where ${inList}`.execute(handle.reader);
@@ -365,6 +365,19 @@ async function collect(snap: CatalogSnapshot, preds: Pred[], found: Estimate, pa
   // Sort the matches by id and key alone, then read whole rows for the one page.
   const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
     where ${andAll(rest)} order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`.execute(handle.reader);
+  return rowsByRid(
+    handle,
+    r.rows.map((x) => Number(x.rid)),
+    page.sort,
+  );
+}
+
+/** One sorted page of exactly these rows (a few thousand at most), sorted by the database off the event loop. */
+export async function pageOfRids(handle: DatabaseHandle, rids: number[], page: PageQuery): Promise<Rows> {
+  if (!rids.length) return { models: [], last: null };
+  const driver: Estimate = { pred: { kind: "params", value: "", where: sql`1 = 1`, driver: null }, n: rids.length, exact: true, rids };
+  const r = await sql<{ rid: number }>`${withDriver(handle, driver)}select m.rid from ${driverJoin(handle, driver)}
+    order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`.execute(handle.reader);
   return rowsByRid(
     handle,
     r.rows.map((x) => Number(x.rid)),

@@ -6,10 +6,10 @@ import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";
 import { computeExactFacets, facetsForRids, facetsFromIndex } from "#app/catalog-search/facets.server.ts";
-import { collectMatchIds, listCatalogPage } from "#app/catalog-search/planner.server.ts";
+import { collectMatchIds, listCatalogPage, rowsByRid } from "#app/catalog-search/planner.server.ts";
 import { type SearchResult, search } from "#app/catalog-search/search.server.ts";
 import type { Cursor } from "#app/catalog-search/sql.server.ts";
-import { type CatalogSnapshot, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
+import { type CatalogSnapshot, newMemos, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 import { baselineCount, baselinePage, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { listSpacesForModel, listSpaces, syncTaskSpaces, taskSpacesFromLibrary } from "#app/db/queries/spaces.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
@@ -85,6 +85,59 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
             expect(got.models.map((m) => m.id), `${JSON.stringify(f)} ${sort} asc=${ascending} +${offset} (${got.plan})`).toEqual(want);
           }
         }
+      }
+    }
+  });
+
+  it("answers pages from the in-memory index where it can, and from the database where it cannot", async () => {
+    const snap = await warm();
+    expect(snap.index?.listing).toBeTruthy();
+    const cases: Array<[CatalogFilters, string]> = [
+      [F({ search: "llama", author: "meta-llama" }), "memory"],
+      [F({ search: "LLAMA-3", tags: ["conversational"] }), "memory"],
+      [F({ author: "google", pipelineTag: "fill-mask" }), "memory"],
+      [F({ license: "mit", tags: ["fr"] }), "memory"],
+      [F({ search: "100%_" }), "memory"],
+      // A search the id text cannot answer (non-ASCII), a prefixed tag and a size range inside a bucket.
+      [F({ search: "llamaß" }), "database"],
+      [F({ tags: ["base_model:meta-llama/Meta-Llama-3-8B"] }), "database"],
+      [F({ paramsMin: 7e9, paramsMax: 9e9 }), "database"],
+      [F({ paramsMin: 6e9, paramsMax: 9e9 }), "memory"],
+    ];
+    for (const [f, where] of cases) {
+      for (const [sort, ascending, offset] of [
+        ["likes", false, 0],
+        ["created", true, 30],
+        ["updated", false, 5],
+      ] as const) {
+        const page = { sort, ascending, offset, limit: 30 };
+        const got = await listCatalogPage(snap, f, page);
+        const viaSearch = await search({ ...snap, memos: newMemos() }, f, { ...page, counts: "facets" });
+        expect(viaSearch.plan === "memory" ? "memory" : "database", JSON.stringify(f)).toBe(where);
+        const want = (await baselinePage(h, f, page)).map((m) => m.id);
+        expect(viaSearch.models.map((m) => m.id), `${JSON.stringify(f)} ${sort} asc=${ascending} +${offset}`).toEqual(want);
+        expect(got.models.map((m) => m.id)).toEqual(want);
+        expect(viaSearch.count).toEqual({ value: await baselineCount(h, f), exact: true });
+      }
+    }
+  });
+
+  it("walks a sort order over a search's rows to the same page as the database, however many match", async () => {
+    const snap = await warm();
+    const index = snap.index!;
+    const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // pageFromMemory hands small match sets to the database; the walk is checked here on its own.
+    for (const f of [F({ search: "llama" }), F({ search: "bert", license: "apache-2.0" }), F({ search: "-", tags: ["conversational"] })]) {
+      const match = { profiles: index.profileMask(f)!, candidates: await index.listing!.ids.find(f.search!, pause) };
+      for (const [sort, ascending, offset] of [
+        ["downloads", false, 0],
+        ["created", true, 7],
+        ["trending", false, 40],
+      ] as const) {
+        const page = { sort, ascending, offset, limit: 30 };
+        const rids = await index.page(index.listing!.orders[sort], ascending, match, offset, 30, pause);
+        const got = (await rowsByRid(h, rids, sort)).models.map((m) => m.id);
+        expect(got, `${JSON.stringify(f)} ${sort} asc=${ascending} +${offset}`).toEqual((await baselinePage(h, f, page)).map((m) => m.id));
       }
     }
   });

@@ -7,6 +7,8 @@ import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import type { HubListPage } from "#app/catalog-search/hub-list.server.ts";
+import type { CatalogPage } from "#app/catalog-search/planner.server.ts";
+import type { RowMatch } from "#app/catalog-search/facet-index.server.ts";
 import { Lru } from "#app/utils/lru.ts";
 
 /**
@@ -44,6 +46,10 @@ export interface CatalogMemos {
   facets: FacetMemory;
   /** `GET /api/models` pages as sent (hub-list.server.ts). */
   hubPages: Lru<HubListPage>;
+  /** Sorted pages by filter set and page (search.server.ts): a common term's page costs a walk every time. */
+  pages: Lru<{ page: Promise<CatalogPage>; limit: number }>;
+  /** Rows matching a search, an author or a filter set, from the in-memory index (memory-listing.server.ts). */
+  rows: Lru<{ value: Promise<RowMatch | Uint32Array | null>; bytes: number }>;
 }
 
 /** Empty memos; a snapshot with these answers as the first request of a process would. */
@@ -56,6 +62,10 @@ export function newMemos(): CatalogMemos {
     facets: newFacetMemory(),
     // A page of 1,000 full items runs to megabytes, a default page of 30 to some 20 KB.
     hubPages: new Lru({ maxBytes: 8 * 1024 * 1024, sizeOf: (page) => page.body.length * 2 }),
+    // Sized by the rows a page may hold (a summary is under 1.5 KB of objects), so 1,000-row API
+    // pages and 30-row listing pages share one budget.
+    pages: new Lru({ maxBytes: 16 * 1024 * 1024, sizeOf: (entry) => entry.limit * 1_500 }),
+    rows: new Lru({ maxBytes: 24 * 1024 * 1024, sizeOf: (entry) => entry.bytes }),
   };
 }
 

@@ -16,6 +16,7 @@ import { HtmlIsland } from "#app/ui/html-island.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
 import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
+import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -31,9 +32,12 @@ export const meta: Route.MetaFunction = ({ data }) => {
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { state, problems } = parseListingState(url.searchParams);
   const { facets, models, spaces, ...view } = await loadListingView(await openSnapshot(getDb()), state);
-  // The two big parts of the page, rendered once per view and sent once (ADR 0025).
+  // The two big parts of the page, rendered once per view and sent once (ADR 0025). A new view's
+  // renders are the request's longest synchronous steps: other requests get a turn between them.
   const { islands } = context.get(requestScope);
+  await yieldToEventLoop();
   const facetsHtml = toIsland(islands, facetPanelHtml(facets, state));
+  await yieldToEventLoop();
   const rowsHtml = models.length ? toIsland(islands, modelRowsHtml(models, spaces)) : null;
   // A page past the last one is not a page: 404, with the listing around a link to the last page.
   return data({ state, problems, facetsHtml, rowsHtml, shown: models.length, ...view }, { status: view.pastEnd ? 404 : 200 });

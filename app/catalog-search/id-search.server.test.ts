@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { IdTextBuilder, isSearchableTerm } from "#app/catalog-search/id-search.server.ts";
+import { parseIds } from "#app/catalog-search/sort-order.server.ts";
+
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** What SQLite's LIKE '%term%' (ASCII case folding) keeps, written the obvious way. */
+const reference = (ids: string[], term: string) =>
+  ids.flatMap((id, i) => (id.replace(/[A-Z]/g, (c) => c.toLowerCase()).includes(term.replace(/[A-Z]/g, (c) => c.toLowerCase())) ? [i + 1] : []));
+
+describe("in-memory id search", () => {
+  // Over 3 MB of ids, so scans cross the 2 MB slice boundary, with matches near it.
+  const ids = Array.from({ length: 120_000 }, (_, i) => `org-${i % 977}/Model-${i}-${["Llama", "BERT", "qwen2", "tiny"][i % 4]}-v${i % 7}`);
+  ids.push("ÉCOLE/Llama-ß", "acme/100%_done", "x/AbC");
+  const builder = new IdTextBuilder();
+  ids.forEach((id, i) => builder.add(i + 1, id));
+  const text = builder.finish();
+
+  it.each(["llama", "LLAMA", "bert-v3", "model-11999", "/", "100%_", "abc", "-v6", "no-such-id"])("finds every id containing %j, ASCII case folded", async (term) => {
+    const got = await text.find(term, pause);
+    expect([...got!].sort((a, b) => a - b)).toEqual(reference(ids, term));
+  });
+
+  it("leaves non-ASCII and empty terms to the database", async () => {
+    expect(isSearchableTerm("école")).toBe(false);
+    expect(await text.find("ß", pause)).toBeNull();
+    expect(await text.find("", pause)).toBeNull();
+    // A non-ASCII letter never matches an ASCII one, as on both engines.
+    expect(await text.find("cole/", pause)).toEqual(Uint32Array.from([ids.length - 2]));
+  });
+
+  it("parses an aggregate's id list, across slices", async () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 1_000_003);
+    expect([...(await parseIds(many.join(","), pause))]).toEqual(many);
+    expect([...(await parseIds("", pause))]).toEqual([]);
+    expect([...(await parseIds("42", pause))]).toEqual([42]);
+  });
+});

@@ -1,0 +1,36 @@
+import type { AddressInfo } from "node:net";
+
+/**
+ * Pages the server asks itself for once the catalogue's background work is done: V8 compiles a
+ * function on its first call, and the first /models request of a process spent some 100 ms
+ * compiling the loader, the planner and the page's components (issue 14 measured the first request
+ * of every filter set, including in the seconds after start). Distinct filter sets, so each kind
+ * of answer (facets only, a search, an author, the API) has run once.
+ */
+const WARM_PATHS = [
+  "/models",
+  "/models?pipeline_tag=text-generation&sort=likes",
+  "/models?search=model&sort=downloads",
+  "/models?other=conversational&license=apache-2.0&sort=created",
+  "/api/models?limit=30",
+  "/api/models?search=model&sort=likes&limit=30",
+];
+
+/** The address the server can reach itself at, from what it listens on. */
+export function loopbackUrl(address: AddressInfo): string {
+  const any = address.address === "::" || address.address === "0.0.0.0";
+  const host = any ? (address.family === "IPv6" ? "::1" : "127.0.0.1") : address.address;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+}
+
+/** Best effort: a page that fails here fails for its visitor too, with its own error. */
+export async function warmUp(base: string): Promise<void> {
+  for (const path of WARM_PATHS) {
+    try {
+      const res = await fetch(base + path, { signal: AbortSignal.timeout(15_000), headers: { "user-agent": "modelyard-warm-up" } });
+      await res.arrayBuffer();
+    } catch {
+      // Nothing to do: the visitor's own request will report whatever went wrong.
+    }
+  }
+}
