@@ -341,10 +341,30 @@ export class FacetIndex {
    * caller's candidates), or null when the filters need something profiles lack.
    */
   profileMask(filters: CatalogFilters): Uint8Array | null {
-    const test = this.compile({ ...filters, search: null, author: null });
-    if (test === null) return null;
-    const mask = new Uint8Array(this.d.counts.length);
-    for (let p = 0; p < mask.length; p++) if (test(p)) mask[p] = 1;
+    const f = filters;
+    const d = this.d;
+    const n = d.counts.length;
+    // One tight pass over typed arrays per filter (a closure per profile took ~5 ms at 60k profiles).
+    const mask = new Uint8Array(n).fill(1);
+    const keepWhere = (column: Uint32Array, value: string, dict: Dictionary) => {
+      const id = dict.find(value);
+      for (let p = 0; p < n; p++) if (column[p] !== id) mask[p] = 0;
+    };
+    const keepListing = (ends: Uint32Array, ids: Uint32Array, id: number | undefined) => {
+      for (let p = 0; p < n; p++) if (mask[p] === 1 && (id === undefined || !hasSorted(ids, p === 0 ? 0 : ends[p - 1]!, ends[p]!, id))) mask[p] = 0;
+    };
+    if (f.tags.some((t) => t.includes(":"))) return null;
+    let buckets: Set<number> | null = null;
+    if (f.paramsMin !== null || f.paramsMax !== null) {
+      buckets = bucketsCovering(f.paramsMin ?? 0, f.paramsMax);
+      if (buckets === null) return null;
+    }
+    if (f.pipelineTag) keepWhere(d.pTask, f.pipelineTag, d.tasks);
+    if (f.library) keepWhere(d.pLibrary, f.library, d.libraries);
+    if (f.license) keepWhere(d.pLicense, f.license, d.licenses);
+    for (const tag of new Set(f.tags)) keepListing(d.pTagEnd, d.tagIds, d.tags.find(tag));
+    if (f.provider) keepListing(d.pProviderEnd, d.providerIds, d.providers.find(f.provider));
+    if (buckets) for (let p = 0; p < n; p++) if (!buckets.has(d.pBucket[p]!)) mask[p] = 0;
     return mask;
   }
 

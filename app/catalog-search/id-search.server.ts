@@ -60,13 +60,18 @@ export class IdTextBuilder {
   }
 
   finish(): IdText {
-    return new IdText(Buffer.from(this.bytes.buffer, 0, this.length), this.ends.slice(0, this.rows), this.rids.slice(0, this.rows));
+    // Copies at their exact size: the growth slack (up to half of each) is freed with the builder.
+    return new IdText(Buffer.from(this.bytes.subarray(0, this.length)), this.ends.slice(0, this.rows), this.rids.slice(0, this.rows));
   }
 }
 
-/** Whether `term` can be searched here: non-empty printable ASCII. */
+/**
+ * Whether `term` is searched here: printable ASCII of three characters or more. Shorter terms
+ * match most of the catalogue ("a": 683k of 760k ids), where the database's walk of the sort
+ * index with LIKE finds a page sooner than collecting every match does.
+ */
 export function isSearchableTerm(term: string): boolean {
-  return term.length > 0 && /^[\x20-\x7e]+$/.test(term);
+  return term.length >= 3 && /^[\x20-\x7e]+$/.test(term);
 }
 
 export class IdText {
@@ -89,7 +94,8 @@ export class IdText {
     if (!isSearchableTerm(term)) return null;
     const needle = Buffer.from(term.toLowerCase(), "latin1");
     const { text, ends, rids } = this;
-    const found: number[] = [];
+    let found = new Uint32Array(1024);
+    let count = 0;
     let row = 0;
     // Windows of the buffer, each one bounded indexOf loop; a match never spans two rows (the
     // needle holds no separator), and one that starts in a window is that window's.
@@ -102,14 +108,19 @@ export class IdText {
         if (i < 0 || start + i >= end) break;
         // Rows ascend with offsets: find the row holding the match, then go on after that row.
         row = rowAt(ends, start + i, row);
-        found.push(rids[row]!);
+        if (count === found.length) {
+          const grown = new Uint32Array(count * 2);
+          grown.set(found);
+          found = grown;
+        }
+        found[count++] = rids[row]!;
         next = Math.max(next, ends[row]!);
         p = ends[row]! - start;
       }
       start = next;
       if (start < text.length) await pause();
     }
-    return Uint32Array.from(found);
+    return found.slice(0, count);
   }
 }
 

@@ -127,8 +127,10 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
     const index = snap.index!;
     const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
     // pageFromMemory hands small match sets to the database; the walk is checked here on its own.
-    for (const f of [F({ search: "llama" }), F({ search: "bert", license: "apache-2.0" }), F({ search: "-", tags: ["conversational"] })]) {
-      const match = { profiles: index.profileMask(f)!, candidates: await index.listing!.ids.find(f.search!, pause) };
+    for (const f of [F({ search: "llama" }), F({ search: "bert", license: "apache-2.0" }), F({ search: "-7b", tags: ["conversational"] })]) {
+      const candidates = await index.listing!.ids.find(f.search!, pause);
+      expect(candidates).not.toBeNull();
+      const match = { profiles: index.profileMask(f)!, candidates };
       for (const [sort, ascending, offset] of [
         ["downloads", false, 0],
         ["created", true, 7],
