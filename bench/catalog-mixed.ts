@@ -154,6 +154,8 @@ interface Delay {
   p99: number;
   max: number;
   n: number;
+  /** What the loop was doing when it stalled (cli/event-loop-probe.ts). */
+  stalls?: { count: number; gc: { n: number; ms: number; max: number; kinds: Record<string, number> }; during: Array<[string, number]> };
 }
 
 interface Server {
@@ -366,7 +368,14 @@ export async function runMixed(
           const p = await traffic(server, sets, c, opts.requests, `concurrency ${c}`, rng(100 + c));
           phases.push(p);
           process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
-          if (opts.verbose) for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
+          if (opts.verbose) {
+            for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
+            const st = p.delay?.stalls;
+            if (st) {
+              process.stderr.write(`      stalls over 10 ms: ${st.count}; collections over 5 ms: ${st.gc.n} (${st.gc.ms} ms, longest ${st.gc.max} ms; ${JSON.stringify(st.gc.kinds)})\n`);
+              for (const [url, n] of st.during) process.stderr.write(`        ${n}× in flight: ${url}\n`);
+            }
+          }
         }
         // Traffic while another process imports (as `modelyard import` would): the server notices the
         // new generation and rebuilds. A separate process, so the import's CPU is not this client's.
