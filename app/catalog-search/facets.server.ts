@@ -15,6 +15,7 @@ import {
 import { IdTextBuilder } from "#app/catalog-search/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/sort-order.server.ts";
 import { Lru } from "#app/utils/lru.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { createSliceSizer, fixedSlices, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 /**
@@ -236,8 +237,9 @@ export function countFromIndex(source: FacetSource, filters: CatalogFilters): nu
  */
 export async function readFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const builder = new FacetIndexBuilder();
-  // The benchmark's "before" side (fixed slices) keeps the facet-only index it had.
-  const ids = fixedSlices() ? null : new IdTextBuilder();
+  // Without the listing part (MODELYARD_LISTING_INDEX=0, or the benchmark's "before" side with
+  // fixed slices) the index answers facets only, and the planner answers pages (ADR 0027).
+  const ids = fixedSlices() || !getEnv().MODELYARD_LISTING_INDEX ? null : new IdTextBuilder();
   const { lo, hi } = await ridBounds(handle);
   // Only a span past the floor of isIndexableSpan needs the row count (a cold count(*) at 760k
   // rows holds SQLite for some 7 ms).

@@ -19,6 +19,11 @@ const envSchema = z.object({
     .default("")
     .transform((v) => v === "1" || v === "true"),
   MODELYARD_LIVE_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(3_000),
+  // The listing's in-memory index (ADR 0027): on unless a small machine needs its ~50 MB back.
+  MODELYARD_LISTING_INDEX: z
+    .enum(["", "0", "1", "false", "true"], { error: "MODELYARD_LISTING_INDEX must be 1 (on) or 0 (off)" })
+    .default("")
+    .transform((v) => v !== "0" && v !== "false"),
   // The same egress override the inference gateway honours (app/inference/gateway-config.server.ts).
   MODELYARD_UPSTREAM_OVERRIDE: z
     .url({ protocol: /^https?$/ })
