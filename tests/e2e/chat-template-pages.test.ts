@@ -37,6 +37,17 @@ async function hydrated(page: Page, selector: "[data-ct-tab]" | "[data-ct-lab]")
   await page.waitForSelector(`${selector}[data-ct-hydrated]`);
 }
 
+/** The page's address once no write to it is pending: unchanged across a wait longer than the lab's 250 ms debounce. */
+async function settledUrl(page: Page): Promise<string> {
+  let last = page.url();
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(600);
+    if (page.url() === last) return last;
+    last = page.url();
+  }
+  throw new Error(`the address kept changing: ${last}`);
+}
+
 const outputText = (page: Page, panel = "single") => page.locator(`[data-ct-output-panel="${panel}"] [data-ct-output]`).innerText();
 
 const QWEN_DEFAULT =
@@ -98,7 +109,8 @@ describe("model page Chat template tab", () => {
     await page.locator("[data-ct-eos]").fill("<|my_eos|>");
     await expect.poll(() => page.url()).toMatch(/[?&]s=/);
 
-    const shared = page.url();
+    // An earlier edit's address may be the one just seen, with the last edit's write pending.
+    const shared = await settledUrl(page);
     const again = await newPage({ javaScriptEnabled: false });
     await again.goto(shared);
     expect(await again.locator('[data-ct-message-content="3"]').inputValue()).toBe("What is 2+2?");
@@ -225,10 +237,12 @@ describe("/chat-template lab", () => {
     await page.locator("[data-ct-template-diff] summary").click();
     expect(await page.locator("[data-ct-template-diff] .bg-green-100").count()).toBeGreaterThan(0);
     await expect.poll(() => page.url()).toMatch(/[?&]s=/);
-    const before = page.url();
+    // The address bar is written 250 ms after the last edit (useStateInUrl): an edit's write still
+    // pending could land after `before` and pass for the checkbox's own.
+    const before = await settledUrl(page);
     await page.locator("[data-ct-ws]").check();
     await expect.poll(() => page.url()).not.toBe(before);
-    const shared = page.url();
+    const shared = await settledUrl(page);
     await page.screenshot({ path: path.join(SHOTS, "chat-template-lab-compare-light.png"), fullPage: true });
 
     for (const javaScriptEnabled of [true, false]) {
