@@ -18,8 +18,8 @@ const WARM_PATHS = [
 
 /** The address the server can reach itself at, from what it listens on. */
 export function loopbackUrl(address: AddressInfo): string {
-  const any = address.address === "::" || address.address === "0.0.0.0";
-  const host = any ? (address.family === "IPv6" ? "::1" : "127.0.0.1") : address.address;
+  const wildcard = address.address === "::" || address.address === "0.0.0.0";
+  const host = wildcard ? (address.family === "IPv6" ? "::1" : "127.0.0.1") : address.address;
   return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
 }
 
