@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { makeFlac, makePng } from "#tests/simulators/media.ts";
@@ -64,11 +64,10 @@ const column = (spec: string) => page.locator(`[data-column="${spec}"]`);
 async function openCompare(task: string, columns: readonly string[], field: string, value: string): Promise<void> {
   await page.goto(`${server.url}/compare?task=${task}&${columns.map((c) => `model=${c}`).join("&")}`);
   await page.waitForSelector("[data-compare-columns]");
-  // Hydrated once a filled form enables Run all.
-  await expect.poll(async () => {
-    await page.locator(`[name=${field}]`).fill(value);
-    return page.getByRole("button", { name: "Run all" }).isEnabled();
-  }, { timeout: 15_000 }).toBe(true);
+  await waitForHydration(page, `[name=${field}]`);
+  const input = page.locator(`[name=${field}]`);
+  await input.fill(value);
+  await expect.poll(async () => [await input.inputValue(), await page.getByRole("button", { name: "Run all" }).isEnabled()], { timeout: 15_000 }).toEqual([value, true]);
 }
 
 async function shoot(name: string): Promise<void> {

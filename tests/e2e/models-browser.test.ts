@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatCompact } from "#app/utils/format.ts";
-import { launchBrowser, openOfflinePage } from "#tests/e2e/support/browser.ts";
+import { launchBrowser, openOfflinePage, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 
 /**
@@ -29,12 +29,7 @@ afterAll(async () => {
 const open = (opts: Parameters<Browser["newContext"]>[0] = {}) => openOfflinePage(browser, opts);
 
 /** Waits until React has hydrated, so clicks go through the client router. */
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const el = document.querySelector("#models-search");
-    return !!el && Object.keys(el).some((k) => k.startsWith("__reactFiber"));
-  });
-}
+const hydrated = (page: Page) => waitForHydration(page, "#models-search");
 
 /**
  * Waits until the rendered view is the one in the address bar. React Router moves the URL as soon

@@ -55,3 +55,15 @@ export async function openOfflinePage(browser: Browser, opts: Parameters<Browser
   const page = await context.newPage();
   return { context, page };
 }
+
+/**
+ * Waits until React has hydrated the element, so typed input reaches React's state. Filling a
+ * controlled field before then races hydration: React can put its own value back between
+ * Playwright's select-all and its insert, and the typed text lands in front of the old value.
+ */
+export async function waitForHydration(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const el = document.querySelector(sel);
+    return !!el && Object.keys(el).some((k) => k.startsWith("__reactFiber"));
+  }, selector);
+}
