@@ -244,8 +244,11 @@ describe("large HTML sent once (html islands)", () => {
     await page.locator('a[href*="file=README.md"]').first().click();
     await page.waitForURL(/file=README/);
     await expect.poll(() => page.locator("#file-viewer [data-code] pre").textContent(), { timeout: 10_000 }).toContain("bloom");
-    await page.goBack();
-    await page.goBack();
+    // Back twice through the client router, each step settled before the next: two goBack()s in a
+    // row could abort the first's navigation wait (net::ERR_ABORTED).
+    await page.evaluate(() => history.back());
+    await page.waitForURL((u) => u.search.includes("tab=files") && !u.search.includes("file="));
+    await page.evaluate(() => history.back());
     await page.waitForURL((u) => !u.search.includes("tab="));
     await expect.poll(() => page.locator("#model-card").innerHTML(), { timeout: 10_000 }).toBe(cardHtml);
     // A document load of the viewer, then a client navigation to the card.

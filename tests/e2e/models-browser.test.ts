@@ -179,8 +179,10 @@ describe("/models in the browser", () => {
     await page.waitForURL((u) => !u.searchParams.has("search"));
     await page.waitForFunction(() => (document.querySelector("#models-search") as HTMLInputElement).value === "");
     expect(await countText(page)).toBe("5,240 models");
-    await page.goForward();
-    await page.goForward();
+    // Forward twice, each step settled before the next (two in a row can abort the first's wait).
+    await page.evaluate(() => history.forward());
+    await page.waitForURL((u) => u.searchParams.get("search") === "bert" && !u.searchParams.has("pipeline_tag"));
+    await page.evaluate(() => history.forward());
     await page.waitForURL(/pipeline_tag=fill-mask/);
     await page.waitForFunction((t) => document.querySelector('[data-testid="result-count"]')?.textContent === t, filtered);
 
