@@ -7,7 +7,7 @@ import {
   rememberExactFacets,
 } from "#app/catalog-search/facets.server.ts";
 import { COUNT_CAP, type CatalogFilters, filtersKey, isUnfiltered } from "#app/catalog-search/listing-params.ts";
-import { countedFromMemory } from "#app/catalog-search/memory-listing.server.ts";
+import { countFromMemory, countedFromMemory } from "#app/catalog-search/memory-listing.server.ts";
 import { collectMatchIds, statCount } from "#app/catalog-search/planner.server.ts";
 import { type CatalogSnapshot, knownFacets } from "#app/catalog-search/snapshot.server.ts";
 import { buildPredicates } from "#app/catalog-search/sql.server.ts";
@@ -55,7 +55,7 @@ export async function countAndFacets(snap: CatalogSnapshot, filters: CatalogFilt
     // A sample was served before; switch to the exact counts once their recount has landed.
     const exact = await knownFacets(snap, filters);
     if (!exact || exact.stale || !exact.exact) return hit;
-    const upgraded: Counted = { count: { value: exact.total, exact: exact.total <= COUNT_CAP || hit.count.exact }, facets: exact };
+    const upgraded: Counted = { count: { value: exact.total, exact: true }, facets: exact };
     cache.set(key, upgraded);
     return upgraded;
   }
@@ -121,8 +121,8 @@ export async function countCatalog(snap: CatalogSnapshot, filters: CatalogFilter
   if (known) return known;
   const indexed = countFromIndex(snap, filters);
   if (indexed !== null) return { value: indexed, exact: true };
-  const inMemory = await countedFromMemory(snap, filters);
-  if (inMemory) return inMemory.count;
+  const inMemory = await countFromMemory(snap, filters);
+  if (inMemory) return inMemory;
   const rids = await collectMatchIds(snap, filters);
   const counted = { value: rids.length, exact: rids.length <= COUNT_CAP };
   snap.memos.counts.set(key, counted);

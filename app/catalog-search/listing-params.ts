@@ -21,7 +21,10 @@ export const PAGE_SIZE = 30;
 /** Deeper than this, refining the query beats paging; it also bounds the cost of one request. */
 export const MAX_OFFSET = 10_000;
 export const MAX_PAGE = Math.floor(MAX_OFFSET / PAGE_SIZE) + 1;
-/** Result counts are exact up to this, then shown as "10,000+". */
+/**
+ * A collection of match ids stops here, and a count that comes only from one is shown as "10,000+".
+ * Counts from the statistics, the facet index or a recount are exact and shown whole.
+ */
 export const COUNT_CAP = 10_000;
 export const MAX_SEARCH_LENGTH = 200;
 export const MAX_TAGS = 5;

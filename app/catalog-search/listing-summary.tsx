@@ -6,8 +6,9 @@ import { SORT_KEYS, type SortKey } from "#app/catalog/sort-keys.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber } from "#app/utils/format.ts";
 
+/** An exact count is shown whole, however large; a lower bound (a capped collection) as "10,000+". */
 export function countText(count: { value: number; exact: boolean }): string {
-  if (!count.exact || count.value > COUNT_CAP) return `${formatNumber(COUNT_CAP)}+ models`;
+  if (!count.exact) return `${formatNumber(COUNT_CAP)}+ models`;
   return count.value === 1 ? "1 model" : `${formatNumber(count.value)} models`;
 }
 
@@ -15,7 +16,7 @@ export function countText(count: { value: number; exact: boolean }): string {
 export function rangeText(page: number, rows: number, count: { value: number; exact: boolean }): string | null {
   if (rows === 0) return null;
   const first = (page - 1) * PAGE_SIZE + 1;
-  const of = count.exact && count.value <= COUNT_CAP ? formatNumber(count.value) : `${formatNumber(COUNT_CAP)}+`;
+  const of = count.exact ? formatNumber(count.value) : `${formatNumber(COUNT_CAP)}+`;
   return `Models ${formatNumber(first)}–${formatNumber(first + rows - 1)} of ${of}`;
 }
 
@@ -52,13 +53,20 @@ export function activeFilters(state: ListingState): ActiveFilter[] {
  * What a page past the last one shows (with a 404): where the rows end and a link to the last page,
  * so the count above never sits next to a claim that nothing matches.
  */
-export function PastEnd({ page, lastPage, count, href }: { page: number; lastPage: number; count: { value: number; exact: boolean }; href: string }) {
+/** What a page past the end says of the view: the pages its rows fill, or where the listing stops. */
+export function pastEndText(count: { value: number; exact: boolean }, lastPage: number): string {
+  if (count.value === 0) return "There are no models in this view.";
   const total = countText(count);
+  if (!count.exact || count.value > lastPage * PAGE_SIZE) return `The listing of the ${total} in this view stops at page ${formatNumber(lastPage)}: narrow the filters to reach the rest.`;
+  return `The ${total} in this view fill ${lastPage === 1 ? "one page" : `pages 1 to ${formatNumber(lastPage)}`}.`;
+}
+
+export function PastEnd({ page, lastPage, count, href }: { page: number; lastPage: number; count: { value: number; exact: boolean }; href: string }) {
   return (
     <div data-testid="past-end" className="rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700">
       <h2 className="text-lg font-semibold">Page {formatNumber(page)} is past the end</h2>
       <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
-        {count.value === 0 ? "There are no models in this view." : `The ${total} in this view fill ${lastPage === 1 ? "one page" : `pages 1 to ${formatNumber(lastPage)}`}.`}
+        {pastEndText(count, lastPage)}
       </p>
       <Link to={href} className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500" data-testid="last-page-link">
         {lastPage === 1 ? "Go to the first page" : `Go to the last page (${formatNumber(lastPage)})`}

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Counted } from "#app/catalog-search/counts.server.ts";
+import type { CatalogCount, Counted } from "#app/catalog-search/counts.server.ts";
 import type { FacetIndex, RowMatch } from "#app/catalog-search/facet-index.server.ts";
 import { MAX_TAG_VALUES, facetsFromTally } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, filtersKey } from "#app/catalog-search/listing-params.ts";
@@ -51,6 +51,15 @@ export async function countedFromMemory(snap: CatalogSnapshot, filters: CatalogF
   const tally = index.tallyRids(rows, MAX_TAG_VALUES);
   await yieldToEventLoop();
   return { count: { value: rows.length, exact: true }, facets: facetsFromTally(tally, true, snap.generation) };
+}
+
+/** Exact count alone of a filter set with a search or an author (the organisation heading's). */
+export async function countFromMemory(snap: CatalogSnapshot, filters: CatalogFilters): Promise<CatalogCount | null> {
+  const index = snap.index;
+  if (!index?.listing || (!filters.search && !filters.author)) return null;
+  const match = await rowMatch(snap, index, filters);
+  if (!match?.candidates) return null;
+  return { value: index.matchingRows({ ...match, candidates: match.candidates }).length, exact: true };
 }
 
 /** The rows matching `filters` as the index tells them, shared by a request's page and count. */
