@@ -339,7 +339,7 @@ export async function runMixed(
   label: string,
   databaseUrl: string,
   dataFile: string,
-  opts: { requests: number; sets: number; levels: number[]; baselineRef?: string; currentOnly?: boolean; verbose?: boolean },
+  opts: { requests: number; sets: number; levels: number[]; importLevels: number[]; baselineRef?: string; currentOnly?: boolean; verbose?: boolean },
 ): Promise<void> {
   const rand = rng(14);
   const t0 = performance.now();
@@ -379,10 +379,18 @@ export async function runMixed(
         }
         // Traffic while another process imports (as `modelyard import` would): the server notices the
         // new generation and rebuilds. A separate process, so the import's CPU is not this client's.
-        const importing = runImport(databaseUrl, slice);
-        const during = traffic(server, sets, 4, opts.requests, "concurrency 4, during an import and the rebuild after it", rng(999));
-        await importing;
-        phases.push(await during);
+        // At c=1 the loop's delay is the background work's own; at c=4 it adds the traffic's.
+        for (const [i, c] of opts.importLevels.entries()) {
+          // The previous import's rebuild (17–25 s at 760k rows) is over before the next import.
+          if (i > 0) await new Promise((r) => setTimeout(r, 40_000));
+          const importing = runImport(databaseUrl, slice);
+          const during = traffic(server, sets, c, opts.requests, `concurrency ${c}, during an import and the rebuild after it`, rng(999));
+          await importing;
+          const p = await during;
+          phases.push(p);
+          process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
+          if (opts.verbose) for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
+        }
       } finally {
         await server.stop();
       }

@@ -18,7 +18,8 @@
  *                    work next to the time-sliced one; --requests N per phase (default 400);
  *                    --baseline-ref REF adds a server running that commit's own code;
  *                    --current-only skips the in-process "before" server; --verbose lists
- *                    each phase's slowest requests; --levels 1,4,16 sets the concurrency levels
+ *                    each phase's slowest requests; --levels 1,4,16 sets the concurrency levels;
+ *                    --import-levels 1,4 those of the phases during an import
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -62,6 +63,7 @@ const { values: opt } = parseArgs({
     "current-only": { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     levels: { type: "string", default: "1,4,16" },
+    "import-levels": { type: "string", default: "1,4" },
   },
 });
 const ITER = Math.max(3, Number(opt.iterations));
@@ -329,7 +331,7 @@ async function runEngine(label: string, databaseUrl: string, handlerGoal: number
   if (opt.mixed) {
     const handle = openDatabase(databaseUrl);
     await (opt.db && label === "SQLite" ? migrate(handle) : ensureImported(handle, label)).finally(() => handle.close());
-    await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: opt.levels.split(",").map(Number).filter((n) => n > 0), baselineRef: opt["baseline-ref"], currentOnly: opt["current-only"], verbose: opt.verbose });
+    await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: opt.levels.split(",").map(Number).filter((n) => n > 0), importLevels: opt["import-levels"].split(",").map(Number).filter((n) => n > 0), baselineRef: opt["baseline-ref"], currentOnly: opt["current-only"], verbose: opt.verbose });
     return;
   }
   const handle = openDatabase(databaseUrl);
