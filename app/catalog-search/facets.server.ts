@@ -159,9 +159,14 @@ async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Prom
  * and the reader threads' to some 4,800 messages, each a thread wake-up that on two cores took
  * the CPU from the requests.
  */
+/** Whether a read holds the event loop: SQLite without reader threads. */
+function readsOnLoop(handle: DatabaseHandle): boolean {
+  return handle.dialect === "sqlite" && handle.reader === handle.db;
+}
+
 function heldMs(handle: DatabaseHandle, start: number, rowsArrived: number): number {
   const now = performance.now();
-  return handle.dialect === "sqlite" && handle.reader === handle.db ? now - start : now - rowsArrived;
+  return readsOnLoop(handle) ? now - start : now - rowsArrived;
 }
 
 const TRUE = sql`1 = 1`;
@@ -246,19 +251,33 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   const countRows = async () => Number((await sql<{ n: number }>`select count(*) as n from models`.execute(handle.reader)).rows[0]?.n ?? 0);
   if (!isIndexableSpan(hi - lo + 1, 0) && !isIndexableSpan(hi - lo + 1, await countRows())) return null;
   const sizer = sliceSizer();
-  for (let start = lo; start <= hi; ) {
-    const n = sizer.size;
-    const t0 = performance.now();
-    const rows = await sql<FacetSourceRow & { id: string }>`select m.rid, m.id, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
+  const read = (start: number, n: number) =>
+    sql<FacetSourceRow & { id: string }>`select m.rid, m.id, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
       from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + n}`.execute(handle.reader);
+  // When the reads are off the event loop (PostgreSQL, SQLite's reader threads), the next slice is
+  // read while this one is indexed: the build, and so the planner's window after each import, is
+  // about the indexing alone rather than indexing plus a round trip per slice.
+  const prefetch = !readsOnLoop(handle);
+  let n = sizer.size;
+  let pending: ReturnType<typeof read> | null = read(lo, n);
+  for (let start = lo; pending; ) {
+    const t0 = performance.now();
+    const rows = await pending;
     const t1 = performance.now();
+    const next = start + n;
+    const nextSize = sizer.size;
+    pending = prefetch && next <= hi ? read(next, nextSize) : null;
+    // Awaited on the next pass; if indexing this slice throws first, its failure is not unhandled.
+    pending?.catch(() => undefined);
     for (const r of rows.rows) {
       builder.add(r);
       ids?.add(Number(r.rid), r.id);
     }
     sizer.record(heldMs(handle, t0, t1), n);
-    start += n;
+    start = next;
+    n = prefetch ? nextSize : sizer.size;
     await yieldToEventLoop();
+    if (!prefetch && start <= hi) pending = read(start, n);
   }
   const index = fixedSlices() ? builder.finish(generation) : await builder.finishInSlices(generation, yieldToEventLoop);
   if (!index || !ids) return index;
