@@ -159,14 +159,14 @@ async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Prom
  * and the reader threads' to some 4,800 messages, each a thread wake-up that on two cores took
  * the CPU from the requests.
  */
-/** Whether a read holds the event loop: SQLite without reader threads. */
-function readsOnLoop(handle: DatabaseHandle): boolean {
-  return handle.dialect === "sqlite" && handle.reader === handle.db;
-}
-
 function heldMs(handle: DatabaseHandle, start: number, rowsArrived: number): number {
   const now = performance.now();
   return readsOnLoop(handle) ? now - start : now - rowsArrived;
+}
+
+/** Whether a read holds the event loop: SQLite without reader threads. */
+function readsOnLoop(handle: DatabaseHandle): boolean {
+  return handle.dialect === "sqlite" && handle.reader === handle.db;
 }
 
 const TRUE = sql`1 = 1`;
