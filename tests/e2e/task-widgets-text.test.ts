@@ -13,7 +13,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
@@ -69,6 +69,8 @@ async function openWidget(url: string): Promise<void> {
   await page.waitForFunction(() => "__reactRouterDataRouter" in window);
   await page.waitForSelector("[data-task-widget] button[type=submit]");
   await page.waitForLoadState("networkidle");
+  // The inputs start with the task's example: typing before React owns them can land in front of it.
+  await waitForHydration(page, "[data-task-widget] button[type=submit]");
 }
 
 async function runAndWait(): Promise<string> {

@@ -14,7 +14,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
@@ -79,6 +79,8 @@ async function openWidget(model: string, task: string): Promise<void> {
   await page.waitForFunction(() => "__reactRouterDataRouter" in window);
   await page.waitForSelector(`[data-task-widget=${task}] button[type=submit]`);
   await page.waitForLoadState("networkidle");
+  // The inputs start with the task's example: typing before React owns them can land in front of it.
+  await waitForHydration(page, `[data-task-widget=${task}] button[type=submit]`);
 }
 
 async function upload(name: string, bytes: Buffer, mimeType = "image/png"): Promise<void> {
