@@ -290,6 +290,17 @@ const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? "–"
 const trio = (xs: number[]) => `${f(pct(xs, 50))} / ${f(pct(xs, 95))} / ${f(pct(xs, 99))}`;
 const delayText = (d: Delay | null) => (d ? `${f(d.p50)} / ${f(d.p99)} / ${f(d.max)}` : "–");
 
+/** A phase's line as it ends; verbose adds its slowest requests and what the loop did when it stalled. */
+function reportPhase(p: Phase, verbose?: boolean): void {
+  process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
+  if (!verbose) return;
+  for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
+  const st = p.delay?.stalls;
+  if (!st) return;
+  process.stderr.write(`      stalls over 10 ms: ${st.count}; collections over 5 ms: ${st.gc.n} (${st.gc.ms} ms, longest ${st.gc.max} ms; ${JSON.stringify(st.gc.kinds)})\n`);
+  for (const [url, n] of st.during) process.stderr.write(`        ${n}× in flight: ${url}\n`);
+}
+
 /** Stored exact counts outlive a server; each mode starts without them so both pay the same recounts. */
 async function dropStoredFacetCounts(db: Kysely<Database>): Promise<void> {
   await db.deleteFrom("facet_cache").execute();
@@ -367,15 +378,7 @@ export async function runMixed(
         for (const c of opts.levels) {
           const p = await traffic(server, sets, c, opts.requests, `concurrency ${c}`, rng(100 + c));
           phases.push(p);
-          process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
-          if (opts.verbose) {
-            for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
-            const st = p.delay?.stalls;
-            if (st) {
-              process.stderr.write(`      stalls over 10 ms: ${st.count}; collections over 5 ms: ${st.gc.n} (${st.gc.ms} ms, longest ${st.gc.max} ms; ${JSON.stringify(st.gc.kinds)})\n`);
-              for (const [url, n] of st.during) process.stderr.write(`        ${n}× in flight: ${url}\n`);
-            }
-          }
+          reportPhase(p, opts.verbose);
         }
         // Traffic while another process imports (as `modelyard import` would): the server notices the
         // new generation and rebuilds. A separate process, so the import's CPU is not this client's.
@@ -388,8 +391,7 @@ export async function runMixed(
           await importing;
           const p = await during;
           phases.push(p);
-          process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
-          if (opts.verbose) for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
+          reportPhase(p, opts.verbose);
         }
       } finally {
         await server.stop();
