@@ -2,7 +2,7 @@
 import { type FormEvent, useId, useState } from "react";
 import type { CompareCandidate } from "#app/compare/compare-info.ts";
 import type { CompareTask } from "#app/compare/compare-tasks.ts";
-import { buttonCls, fieldCls } from "#app/compare/column-view.tsx";
+import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 
 export function AddColumn({ task, onAdd, disabled }: { task: CompareTask; onAdd: (modelId: string, route: string) => void; disabled: boolean }) {
   const id = useId();

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import type { CompareColumnInfo } from "#app/compare/compare-info.ts";
 import { CompareOutput, type MediaAnswer, type SentInput } from "#app/compare/compare-outputs.tsx";
 import type { SessionMetrics, SessionRunError, TaskResult } from "#app/compare/session-schema.ts";
+import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 import { formatMs } from "#app/compare/summary.ts";
 import type { ChatParameters, LiveTurn } from "#app/compare/use-compare.ts";
 import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
@@ -11,9 +12,6 @@ import { formatBytes } from "#app/demos/shared/run-inference.ts";
 
 const mediaWord = (contentType: string) => (contentType.startsWith("audio/") ? "audio" : contentType.startsWith("video/") ? "video" : contentType.startsWith("image/") ? "image" : "file");
 
-export const fieldCls =
-  "w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm text-gray-900 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-100";
-export const buttonCls = "rounded-md border border-gray-300 px-2 py-1 text-xs hover:bg-gray-50 disabled:opacity-50 dark:border-gray-700 dark:hover:bg-gray-900";
 
 export function MetricsLine({ metrics }: { metrics: SessionMetrics }) {
   const parts = [

@@ -5,13 +5,15 @@
 import { type FormEvent, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { AddColumn } from "#app/compare/add-column.tsx";
-import { buttonCls, ChatColumnBody, ColumnHeader, fieldCls, OverridesForm, TaskColumnBody } from "#app/compare/column-view.tsx";
+import { ChatColumnBody, ColumnHeader, OverridesForm, TaskColumnBody } from "#app/compare/column-view.tsx";
+import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 import type { CompareInfo } from "#app/compare/compare-info.ts";
 import { compareHref, MAX_COLUMNS } from "#app/compare/compare-setup.ts";
 import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, type CompareTask, inputFileKind } from "#app/compare/compare-tasks.ts";
 import { buildSession } from "#app/compare/session-build.ts";
 import { downloadSession } from "#app/compare/session-file.ts";
-import { SessionOpener, SessionView } from "#app/compare/session-view.tsx";
+import { SessionOpener } from "#app/compare/session-opener.tsx";
+import { SessionView } from "#app/compare/session-view.tsx";
 import type { Session } from "#app/compare/session-schema.ts";
 import { SummaryRow } from "#app/compare/summary-row.tsx";
 import { type ChatParameters, type ColumnState, type RunInput, sentInput, useCompare } from "#app/compare/use-compare.ts";

@@ -2,14 +2,18 @@
  * "Save session" and "Open session" for the playground's chat: the same file as a comparison,
  * with one column (source "playground"), opened the same way and shown without re-running.
  */
-import { useState } from "react";
-import { buttonCls } from "#app/compare/column-view.tsx";
+import { lazy, Suspense, useState } from "react";
+import { buttonCls } from "#app/compare/compare-styles.ts";
 import { buildSession } from "#app/compare/session-build.ts";
 import { downloadSession } from "#app/compare/session-file.ts";
 import type { Session, SessionColumn, SessionMetrics } from "#app/compare/session-schema.ts";
-import { SessionOpener, SessionView } from "#app/compare/session-view.tsx";
+import { SessionOpener } from "#app/compare/session-opener.tsx";
 import type { ChatConversation } from "#app/demos/chat/chat-demo.tsx";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
+
+// The view draws any task's output, so it is its own chunk, loaded when a file is opened: the
+// playground's first load stays the size of its own demo.
+const SessionView = lazy(() => import("#app/compare/session-view.tsx").then((m) => ({ default: m.SessionView })));
 
 type Final = NonNullable<ChatConversation["turns"][number]["final"]>;
 
@@ -65,7 +69,11 @@ export function PlaygroundSessionBar({
         <SessionOpener onOpen={onOpen} />
         {saved ? <span className="text-xs text-gray-600 dark:text-gray-400">Saved to your downloads.</span> : null}
       </div>
-      {opened ? <SessionView session={opened} onClose={() => onOpen(null)} /> : null}
+      {opened ? (
+        <Suspense fallback={<p className="text-xs text-gray-700 dark:text-gray-300">Opening the session…</p>}>
+          <SessionView session={opened} onClose={() => onOpen(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,43 +1,13 @@
 /**
- * Opening a session file: validated with the session schema, then shown as it was saved, without
- * running anything. Everything in it is rendered as text (replies through the chat demo's
+ * A session file, opened (session-opener.tsx), shown as it was saved, without running anything. Everything in it is rendered as text (replies through the chat demo's
  * text-node markdown), so a hostile file's strings stay inert.
  */
-import { type ChangeEvent, Fragment, useId, useState } from "react";
-import { buttonCls, ChatColumnBody, ColumnHeader, ErrorInPlace, TaskColumnBody } from "#app/compare/column-view.tsx";
+import { Fragment } from "react";
+import { ChatColumnBody, ColumnHeader, ErrorInPlace, TaskColumnBody } from "#app/compare/column-view.tsx";
 import { compareHref } from "#app/compare/compare-setup.ts";
 import { isCompareTask } from "#app/compare/compare-tasks.ts";
-import { readSessionText } from "#app/compare/session-file.ts";
-import { MAX_SESSION_BYTES, type Session } from "#app/compare/session-schema.ts";
+import type { Session } from "#app/compare/session-schema.ts";
 import { newTurnId } from "#app/compare/use-compare.ts";
-
-export function SessionOpener({ onOpen }: { onOpen: (s: Session) => void }) {
-  const id = useId();
-  const [error, setError] = useState<string | null>(null);
-  async function pick(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
-    e.target.value = "";
-    if (!file) return;
-    setError(null);
-    // Checked before reading, so a huge file is never loaded.
-    const read = file.size > MAX_SESSION_BYTES ? readSessionText("", file.size) : readSessionText(await file.text(), file.size);
-    if (read.ok) onOpen(read.session);
-    else setError(read.error);
-  }
-  return (
-    <>
-      <label htmlFor={`${id}-open`} className={`${buttonCls} cursor-pointer`}>
-        Open session
-      </label>
-      <input id={`${id}-open`} type="file" accept="application/json,.json" className="sr-only" onChange={(e) => void pick(e)} data-open-session="" />
-      {error ? (
-        <p role="alert" data-session-error="" className="basis-full break-words rounded-md border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100">
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
 
 export function SessionView({ session, onClose }: { session: Session; onClose: () => void }) {
   const live = isCompareTask(session.task) ? compareHref({ task: session.task, columns: session.columns.map((c) => ({ modelId: c.modelId, route: c.route })) }) : null;

@@ -1,14 +1,14 @@
 /**
  * Chat demo journeys in Chromium against the real server (`modelyard serve`) with the provider
  * SIMULATOR as MODELYARD_UPSTREAM_OVERRIDE: a streamed reply, stop mid-stream, an error shown in
- * place with the input kept, edit-and-resend, the model page's demo slot, and the settings token
- * flow. Screenshots of the demo (light and dark) go to test-results/screenshots/.
+ * place with the input kept, edit-and-resend, the playground's session saved and opened again, the
+ * model page's demo slot, and the settings token flow. Screenshots of the demo (light and dark) go to test-results/screenshots/.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
+import { allowOnlyLoopback, launchBrowser, waitForHydration } from "./support/browser.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
 
@@ -146,6 +146,33 @@ describe("chat demo", () => {
     await page.waitForSelector('[data-turn="assistant"][data-status="done"]');
     expect(await page.locator('[data-turn="user"]').count()).toBe(1);
     expect(await assistantTurns().last().innerText()).toContain('you said "second question"');
+  });
+
+  it("saves the conversation as a session and opens it again, loading the session view only then", async () => {
+    const scripts: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+    });
+    const sessionViewLoaded = () => scripts.some((s) => /\/session-view-[\w-]+\.js$/.test(s));
+    await openPlayground();
+    await typeAndSend("Keep this one");
+    await page.waitForSelector('[data-turn="assistant"][data-status="done"]');
+    // The view draws every task's output: the playground's first load does without it.
+    expect(sessionViewLoaded()).toBe(false);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Save session" }).click()]);
+    const file = path.join(server.dir, "playground-session.json");
+    await download.saveAs(file);
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toMatchObject({ kind: "modelyard-session", source: "playground", columns: [{ modelId: MODEL, route: "together" }] });
+
+    await page.reload();
+    await waitForHydration(page, "[data-open-session]");
+    sim.reset();
+    await page.locator("[data-open-session]").setInputFiles(file);
+    await page.waitForSelector("[data-session-view]");
+    expect(sessionViewLoaded()).toBe(true);
+    expect(await page.locator("[data-session-column]").innerText()).toContain('you said "Keep this one"');
+    expect(sim.requests.filter((r) => r.path.includes("chat/completions"))).toEqual([]);
+    expect(blocked).toEqual([]);
   });
 
   it("appears in the model page's demo slot", async () => {
