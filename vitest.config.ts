@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
 
@@ -11,5 +12,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine, one file at a time.
+    // Most files wait on child processes, sockets and databases, so two at once took the suite
+    // from 5.7 to 3.7 minutes there. Each database test makes its own database, so files never share one.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });

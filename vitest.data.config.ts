@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
 
@@ -12,6 +13,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 240_000,
     pool: "forks",
-    fileParallelism: false,
+    // The 760k-row import holds one core for two minutes; the card corpora run beside it on the other.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, as a new user or CI runs it.
 //  1. makes sure Debian Chromium is there (installs it with apt when missing and running as root);
-//  2. type-checks;
-//  3. lints (type-aware rules and import boundaries, docs/decisions/0020-lint-boundaries.md);
-//  4. builds the web app (browser tests run the real production server);
-//  5. runs unit and database tests (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set);
-//  6. runs the browser journeys in Chromium;
+//  2. writes React Router's route types, then type-checks and lints at once (type-aware rules and
+//     import boundaries, docs/decisions/0020-lint-boundaries.md);
+//  3. builds the web app (browser tests run the real production server);
+//  4. runs unit and database tests (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set);
+//  5. runs the browser journeys in Chromium;
 // and ends with one line "N passed, N failed, N skipped" (scripts/test-summary.mjs says what
 // counts as what: a failed file, hook or load is a failure, and only a skip with a reason skips).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -46,6 +46,35 @@ function ensureChromium() {
 
 const problems = [];
 
+/**
+ * Runs steps at once, each with its output held and printed whole when it ends, so the log reads
+ * as if they had run one after the other. The type-check and the lint each hold about one core.
+ */
+async function runTogether(steps) {
+  const results = await Promise.all(
+    steps.map(
+      ({ label, cmd, args }) =>
+        new Promise((resolve) => {
+          const child = spawn(cmd, args, { cwd: ROOT, env: process.env });
+          let out = "";
+          child.stdout.on("data", (d) => (out += d));
+          child.stderr.on("data", (d) => (out += d));
+          child.on("error", (e) => resolve({ label, status: null, out: out + String(e) }));
+          child.on("close", (status) => resolve({ label, status, out }));
+        }),
+    ),
+  );
+  for (const { label, status, out } of results) {
+    console.log(`\n▶ ${label}`);
+    if (out) process.stdout.write(out);
+    if (status !== 0) {
+      failedSteps.push(label);
+      totals.failed++;
+      problems.push(`${label} failed (exit code ${status})`);
+    }
+  }
+}
+
 function vitest(label, args) {
   const counted = runCountedVitest(ROOT, label, args);
   totals.passed += counted.passed;
@@ -66,9 +95,13 @@ if (!ensureChromium()) {
   problems.push(`browser journeys: not run, Chromium is missing at ${CHROMIUM}`);
 }
 const bin = (name, ...rest) => [path.join(ROOT, "node_modules", ...rest)];
-run("type-check", process.execPath, [...bin("rr", "@react-router", "dev", "bin.js"), "typegen"]) &&
-  run("type-check", process.execPath, [...bin("tsc", "typescript", "bin", "tsc"), "--noEmit", "-p", "."]);
-run("lint", process.execPath, [...bin("eslint", "eslint", "bin", "eslint.js"), "."]);
+// Both read the route types typegen writes.
+if (run("route types", process.execPath, [...bin("rr", "@react-router", "dev", "bin.js"), "typegen"])) {
+  await runTogether([
+    { label: "type-check", cmd: process.execPath, args: [...bin("tsc", "typescript", "bin", "tsc"), "--noEmit", "-p", "."] },
+    { label: "lint", cmd: process.execPath, args: [...bin("eslint", "eslint", "bin", "eslint.js"), "."] },
+  ]);
+}
 run("build", process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "build"]);
 vitest("unit and database tests", []);
 if (fs.existsSync(CHROMIUM)) vitest("browser journeys", ["--config", "vitest.e2e.config.ts"]);

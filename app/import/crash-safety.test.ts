@@ -8,8 +8,8 @@ import { testDialects } from "#tests/support/test-databases.ts";
 import { hubListRows } from "#tests/support/fixtures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const ROWS = 30_000;
-const BATCH = 500;
+const ROWS = 12_000;
+const BATCH = 250;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-crash-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
