@@ -8,6 +8,7 @@ export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
     include: ["tests/e2e/**/*.test.ts"],
+    globalSetup: ["tests/e2e/support/global-setup.ts"],
     exclude: ["**/node_modules/**", "**/*.data.test.ts"],
     environment: "node",
     testTimeout: 120_000,

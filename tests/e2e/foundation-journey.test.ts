@@ -11,7 +11,8 @@ describe("first journey: home → models → a model page", () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startTestServer();
+    // An empty database, as on a new machine: the other journeys start from a filled copy.
+    server = await startTestServer({ firstStart: true });
     browser = await launchBrowser();
     fs.mkdirSync(SHOTS, { recursive: true });
   });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
 import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 
@@ -16,13 +17,19 @@ export interface TestServer {
 }
 
 /**
- * Starts the real server (`modelyard serve`) on a free port with a temporary SQLite database,
- * which the first start fills from the bundled catalogue. Extra env (for example
+ * Starts the real server (`modelyard serve`) on a free port with a temporary SQLite database: a
+ * copy of the one the run's global setup filled from the bundled catalogue, or with `firstStart`
+ * an empty one, which the server fills itself as on a new machine. Extra env (for example
  * MODELYARD_UPSTREAM_OVERRIDE) is passed through; DATABASE_URL may point at PostgreSQL instead.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { env?: Record<string, string>; databaseUrl?: string; firstStart?: boolean } = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-e2e-"));
-  const databaseUrl = opts.databaseUrl ?? `sqlite:${path.join(dir, "modelyard.db")}`;
+  const file = path.join(dir, "modelyard.db");
+  if (!opts.databaseUrl && !opts.firstStart) {
+    const template = inject("templateDatabase");
+    for (const suffix of ["", "-wal"]) if (fs.existsSync(template + suffix)) fs.copyFileSync(template + suffix, file + suffix);
+  }
+  const databaseUrl = opts.databaseUrl ?? `sqlite:${file}`;
   const child: ChildProcess = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: ROOT,
     env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", ...opts.env, DATABASE_URL: databaseUrl },
