@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 import { THEME_COOKIE } from "#app/utils/theme.ts";
@@ -90,6 +90,36 @@ describe("the harness itself", () => {
     });
     await expect.poll(() => readCspViolations(page)).toEqual([expect.objectContaining({ directive: "script-src-elem", blockedURI: "inline" })]);
     expect(await page.evaluate(() => "__injected" in window)).toBe(false);
+    await context.close();
+  });
+});
+
+describe("the audit within an element", () => {
+  it("finds what is wrong inside the element and nothing outside it", async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/settings`);
+    // Added before hydration, the elements would be a mismatch React removes.
+    await waitForHydration(page, "main");
+    await page.evaluate(() => {
+      const faint = (id: string) => {
+        const p = document.createElement("p");
+        p.id = id;
+        p.textContent = "Faint text";
+        p.style.color = "#eeeeee";
+        p.style.background = "#ffffff";
+        return p;
+      };
+      const box = document.createElement("section");
+      box.id = "audited";
+      box.append(faint("inside"));
+      document.querySelector("main")?.append(box, faint("outside"));
+    });
+    const contrast = (violations: Awaited<ReturnType<typeof runAxe>>) =>
+      violations.filter((v) => v.id === "color-contrast").flatMap((v) => v.nodes.map((n) => n.target));
+    expect(contrast(await runAxe(page, "#audited"))).toEqual(["#inside"]);
+    expect(contrast(await runAxe(page)).sort()).toEqual(["#inside", "#outside"]);
     await context.close();
   });
 });

@@ -8,12 +8,10 @@
  * task's own output component, its recordings from a local stand-in for the guide's asset host,
  * and compared with @huggingface/tasks), and offline on the model page.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
-import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
@@ -22,7 +20,6 @@ import { makeFlac, makeWav } from "#tests/simulators/media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 
 /** Bundled catalogue models with an hf-inference mapping for their audio task (whisper-large-v3 is in the simulator's Hub fixture with all three providers). */
 const HUB_MODELS: Array<[string, string]> = [
@@ -46,7 +43,6 @@ beforeAll(async () => {
   importUnservedModels(server, WIDGET_FAMILIES.audio);
   // Chromium's fake microphone (a beep), for this file only; permission is still asked per context.
   browser = await launchBrowser({ args: ["--use-fake-device-for-media-stream"] });
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -94,17 +90,6 @@ async function runAndWait(): Promise<string> {
   return result.innerText();
 }
 
-async function auditAndShoot(name: string): Promise<void> {
-  const widget = page.locator("[data-task-widget]");
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const violations = await runAxe(page);
-    expect(violations, `${scheme}: ${describeViolations(violations)}`).toEqual([]);
-    await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  expect(blocked).toEqual([]);
-}
 
 function lastTaskRequest(): { originalUrl: string; bodyMedia: unknown; bodyJson: unknown } {
   const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
@@ -125,7 +110,7 @@ describe("audio task widgets on the playground", () => {
     await runAndWait();
     expect((await page.locator("[data-transcript]").innerText()).length).toBeGreaterThan(3);
     expect(lastTaskRequest()).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyMedia: "flac" });
-    await auditAndShoot("automatic-speech-recognition");
+    await auditWidget(page, "automatic-speech-recognition", { blocked });
     // fal-ai takes no FLAC (3.13.1 says so before sending); a WAV goes as a data: audio_url.
     await page.locator("[data-task-widget] select[name=provider]").selectOption("fal-ai");
     await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
@@ -151,7 +136,7 @@ describe("audio task widgets on the playground", () => {
     expect(bars.sort()).toEqual(["applause", "dog bark", "music", "silence", "speech"]);
     expect(await page.locator("[data-widget-result] table tbody tr").count()).toBe(5);
     expect(lastTaskRequest().bodyMedia).toBe("wav");
-    await auditAndShoot("audio-classification");
+    await auditWidget(page, "audio-classification", { blocked });
   });
 
   it("audio-to-audio: one player per returned track, with its label and a download", async () => {
@@ -168,7 +153,7 @@ describe("audio task widgets on the playground", () => {
     });
     expect(duration).toBeGreaterThan(0);
     expect(await tracks.first().getByRole("link", { name: "Download speech" }).getAttribute("download")).toBe("speech.flac");
-    await auditAndShoot("audio-to-audio");
+    await auditWidget(page, "audio-to-audio", { blocked });
   });
 
   it("text-to-speech: text in, a player and a download out", async () => {
@@ -188,7 +173,7 @@ describe("audio task widgets on the playground", () => {
     });
     expect(duration).toBeGreaterThan(0);
     expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: "Hello there" });
-    await auditAndShoot("text-to-speech");
+    await auditWidget(page, "text-to-speech", { blocked });
   });
 
   it("on a phone: the audio input and a result fit the screen", async () => {
@@ -198,7 +183,7 @@ describe("audio task widgets on the playground", () => {
     await runAndWait();
     // The chart's screen-reader table once widened the page by 21 px here.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-    await auditAndShoot("audio-classification-phone");
+    await auditWidget(page, "audio-classification-phone", { blocked });
   });
 });
 
@@ -215,7 +200,7 @@ describe("recording from the microphone", () => {
     await runAndWait();
     expect(await page.locator("[data-widget-result] [data-bar]").count()).toBe(5);
     expect(["webm", "ogg", "mp4"]).toContain(lastTaskRequest().bodyMedia);
-    await auditAndShoot("audio-recorded");
+    await auditWidget(page, "audio-recorded", { blocked });
   });
 
   it("says so when the visitor refuses the microphone, and keeps upload", async () => {
@@ -226,7 +211,7 @@ describe("recording from the microphone", () => {
     expect(await problem.innerText()).toMatch(/^Microphone access was denied\. Allow it for this site in the browser’s settings, or upload a file instead\.$/);
     await upload("clip.wav", makeWav("after refusal"), "audio/wav");
     expect(await problem.count()).toBe(0);
-    await auditAndShoot("audio-microphone-denied");
+    await auditWidget(page, "audio-microphone-denied", { blocked });
   });
 });
 
@@ -260,7 +245,7 @@ describe("the task guide's example instead of a live result", () => {
     const output = await expectExampleNotLive(page);
     expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
     await EXAMPLE_CHECKS[task](output, page.locator("[data-widget-example] [data-example-side=inputs]"));
-    await auditAndShoot(`example-${task}`);
+    await auditWidget(page, `example-${task}`, { blocked });
   });
 
   it("on the model page, offline: the slot's widget shows the guide's transcript", async () => {
@@ -270,7 +255,7 @@ describe("the task guide's example instead of a live result", () => {
     await context.setOffline(true);
     const output = await expectExampleNotLive(page, { scope: page.locator("#demo"), offline: true });
     expect(await output.locator("[data-transcript]").innerText()).toBe(demoEntry("automatic-speech-recognition", "outputs", "text").content);
-    await auditAndShoot("example-model-page-automatic-speech-recognition");
+    await auditWidget(page, "example-model-page-automatic-speech-recognition", { blocked });
     await context.setOffline(false);
   });
 });

@@ -13,13 +13,12 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
-import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 
 const served = (id: string, task: string, structured: Record<string, string[]>) => ({
   id,
@@ -49,7 +48,6 @@ beforeAll(async () => {
   importIntoServer(server, path.join(dir, "tabular.jsonl"));
   importUnservedModels(server, WIDGET_FAMILIES.tabular);
   browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -85,17 +83,6 @@ async function runAndWait(): Promise<void> {
   expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via hf-inference$/);
 }
 
-async function auditAndShoot(name: string): Promise<void> {
-  const widget = page.locator("[data-task-widget]");
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const violations = await runAxe(page);
-    expect(violations, `${scheme}: ${describeViolations(violations)}`).toEqual([]);
-    await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  expect(blocked).toEqual([]);
-}
 
 const lastBody = () => [...sim.requests].reverse().find((r) => r.service === "router")?.bodyJson;
 
@@ -109,7 +96,7 @@ describe("tabular task widgets on the playground", () => {
     expect(predictions).toHaveLength(3);
     for (const p of predictions) expect(p).toMatch(/^[0-2]$/);
     expect(lastBody()).toEqual({ inputs: { data: { fixed_acidity: ["7.4", "7.8", "11.2"], alcohol: ["9.4", "9.8", "9.8"] } } });
-    await auditAndShoot("tabular-classification");
+    await auditWidget(page, "tabular-classification", { blocked });
   });
 
   it("tabular-regression: an added and edited row gets its own number", async () => {
@@ -122,7 +109,7 @@ describe("tabular task widgets on the playground", () => {
     expect(rows).toHaveLength(3);
     expect(rows[2]).toMatch(/^10\s+3\.5\s+\d+(\.\d+)?$/);
     expect(lastBody()).toEqual({ inputs: { data: { Height: ["11.52", "12.48", "10"], Width: ["4.02", "4.3056", "3.5"] } } });
-    await auditAndShoot("tabular-regression");
+    await auditWidget(page, "tabular-regression", { blocked });
   });
 
 });
@@ -146,7 +133,7 @@ describe("the task guide's example instead of a live result", () => {
     const output = await expectExampleNotLive(page);
     expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
     await checkTabularExample(task, output);
-    await auditAndShoot(`example-${task}`);
+    await auditWidget(page, `example-${task}`, { blocked });
   });
 
   it("on the model page, offline: the slot's widget shows the guide's example", async () => {
@@ -155,7 +142,7 @@ describe("the task guide's example instead of a live result", () => {
     await page.waitForLoadState("networkidle");
     await context.setOffline(true);
     await checkTabularExample("tabular-classification", await expectExampleNotLive(page, { scope: page.locator("#demo"), offline: true }));
-    await auditAndShoot("example-model-page-tabular-classification");
+    await auditWidget(page, "example-model-page-tabular-classification", { blocked });
     await context.setOffline(false);
   });
 });

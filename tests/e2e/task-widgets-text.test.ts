@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { percent } from "#app/demos/shared/label-score-chart.tsx";
@@ -81,18 +82,6 @@ async function runAndWait(): Promise<string> {
   return result.innerText();
 }
 
-async function auditAndShoot(name: string): Promise<void> {
-  const violations = await runAxe(page);
-  expect(violations, describeViolations(violations)).toEqual([]);
-  const widget = page.locator("[data-task-widget]");
-  await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-light.png`) });
-  await page.emulateMedia({ colorScheme: "dark" });
-  const dark = await runAxe(page);
-  expect(dark, describeViolations(dark)).toEqual([]);
-  await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-dark.png`) });
-  await page.emulateMedia({ colorScheme: "light" });
-  expect(blocked).toEqual([]);
-}
 
 function lastTaskRequest(): { originalUrl: string; bodyJson: unknown } {
   const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
@@ -118,7 +107,7 @@ describe("text task widgets on the playground", () => {
     const panelText = await page.locator("[data-inference-panel]").innerText();
     expect(panelText).toContain("textClassification");
     expect(panelText).not.toContain("I like you. I love you");
-    await auditAndShoot("text-classification");
+    await auditWidget(page, "text-classification", { blocked });
   });
 
   it("text-classification: a spec parameter reaches the provider, and a wrong one is refused in place", async () => {
@@ -169,7 +158,7 @@ describe("text task widgets on the playground", () => {
     expect(code).toContain(`curl '${server.url}/api/inference'`);
     expect(code).toContain('"inputs": "We watched a movie last night"');
     expect(code).toMatch(/"candidate_labels": \[\s*"music",\s*"movie",\s*"art"\s*\]/);
-    await auditAndShoot("zero-shot-classification");
+    await auditWidget(page, "zero-shot-classification", { blocked });
   });
 
   it("token-classification: entities highlighted in the text, with a legend", async () => {
@@ -179,7 +168,7 @@ describe("text task widgets on the playground", () => {
     const marks = await page.locator("[data-widget-result] mark").evaluateAll((els) => els.map((e) => [e.getAttribute("data-span"), e.firstChild?.textContent]));
     expect(marks.map((m) => m[1])).toEqual(["Sarah", "London"]);
     expect(await page.locator("[data-widget-result] [aria-label=Legend] li").count()).toBe(new Set(marks.map((m) => m[0])).size);
-    await auditAndShoot("token-classification");
+    await auditWidget(page, "token-classification", { blocked });
   });
 
   it("fill-mask: the model's mask token in the example, candidates ranked", async () => {
@@ -190,7 +179,7 @@ describe("text task widgets on the playground", () => {
     const items = await page.locator("[data-fill-mask] li").allInnerTexts();
     expect(items).toHaveLength(5);
     expect(items[0]).toMatch(/^1\.\s+paris\s+the capital of france is paris\.\s+50\.0%$/);
-    await auditAndShoot("fill-mask");
+    await auditWidget(page, "fill-mask", { blocked });
   });
 
   it("question-answering: the answer highlighted in its context", async () => {
@@ -202,7 +191,7 @@ describe("text task widgets on the playground", () => {
     expect(answer).toBe("Berkeley");
     expect(await page.locator("[data-widget-result] mark").first().evaluate((e) => e.firstChild?.textContent)).toBe(answer);
     expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: { question: "What is my name?", context: "My name is Clara and I live in Berkeley." } });
-    await auditAndShoot("question-answering");
+    await auditWidget(page, "question-answering", { blocked });
   });
 
   it("summarization and translation: text in, text out", async () => {
@@ -210,14 +199,14 @@ describe("text task widgets on the playground", () => {
     await page.locator("textarea[name=inputs]").fill("The tower is tall. It stands in Paris.");
     await runAndWait();
     expect(await page.locator("[data-generated-text]").innerText()).toBe("The tower is tall.");
-    await auditAndShoot("summarization");
+    await auditWidget(page, "summarization", { blocked });
 
     await openWidget(`${server.url}/playground/Helsinki-NLP/opus-mt-ru-en`);
     expect(await page.locator("h1").innerText()).toBe("Translation with Helsinki-NLP/opus-mt-ru-en");
     await page.locator("textarea[name=inputs]").fill("Привет, мир");
     await runAndWait();
     expect(await page.locator("[data-generated-text]").innerText()).toBe("[simulated translation] Привет, мир");
-    await auditAndShoot("translation");
+    await auditWidget(page, "translation", { blocked });
   });
 
   it("text-generation (not chat): the prompt continued", async () => {
@@ -229,7 +218,7 @@ describe("text task widgets on the playground", () => {
     expect(await page.locator("[data-generated-text]").innerText()).toMatch(/^Once upon a time, and so the simulated together completion continues \(\w{6}\)\.$/);
     // Streamed: together's completion chunks (choices[0].text) come through as tokens.
     expect(lastTaskRequest()).toMatchObject({ originalUrl: "https://router.huggingface.co/together/v1/completions", bodyJson: { stream: true } });
-    await auditAndShoot("text-generation");
+    await auditWidget(page, "text-generation", { blocked });
   });
 
   it("feature-extraction: the vector's shape and first values", async () => {
@@ -238,7 +227,7 @@ describe("text task widgets on the playground", () => {
     await runAndWait();
     expect(await page.locator("[data-vector-shape]").innerText()).toBe("[32]");
     expect((await page.locator("[data-vector-preview]").innerText()).split(", ")).toHaveLength(8);
-    await auditAndShoot("feature-extraction");
+    await auditWidget(page, "feature-extraction", { blocked });
   });
 
   it("sentence-similarity: a score per sentence, in the order given", async () => {
@@ -248,7 +237,7 @@ describe("text task widgets on the playground", () => {
     await runAndWait();
     expect(await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")))).toEqual(["That is a happy dog", "Today is a sunny day"]);
     expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: { source_sentence: "That is a happy person", sentences: ["That is a happy dog", "Today is a sunny day"] } });
-    await auditAndShoot("sentence-similarity");
+    await auditWidget(page, "sentence-similarity", { blocked });
   });
 
   it("table-question-answering: an editable table, the answer's cell marked", async () => {
@@ -261,7 +250,7 @@ describe("text task widgets on the playground", () => {
     expect(body.inputs.table["No.of reigns"]).toEqual(["3", "8", "9"]);
     await page.locator("[data-task-widget]").getByRole("button", { name: "Add row" }).click();
     expect(await page.locator("[data-table-input] tr").count()).toBe(5);
-    await auditAndShoot("table-question-answering");
+    await auditWidget(page, "table-question-answering", { blocked });
   });
 });
 
@@ -448,7 +437,7 @@ describe("the task guide's example instead of a live result", () => {
     const output = await expectExampleNotLive(page);
     expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
     await EXAMPLE_CHECKS[task](output);
-    await auditAndShoot(`example-${task}`);
+    await auditWidget(page, `example-${task}`, { blocked });
   });
 
   it("the model page offers no widget for a model nothing serves", async () => {
@@ -476,7 +465,7 @@ describe("the task guide's example instead of a live result", () => {
     const output = await expectExampleNotLive(page, { scope: page.locator("#demo"), offline: true });
     await EXAMPLE_CHECKS["fill-mask"](output);
     expect(await page.locator("#demo [data-widget-example]").innerText()).toContain("This machine is offline");
-    await auditAndShoot("example-model-page-fill-mask");
+    await auditWidget(page, "example-model-page-fill-mask", { blocked });
     await context.setOffline(false);
   });
 });

@@ -15,7 +15,7 @@ import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
-import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
@@ -98,23 +98,6 @@ async function runAndWait(): Promise<void> {
   expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via [\w-]+$/);
 }
 
-async function auditAndShoot(name: string): Promise<void> {
-  const widget = page.locator("[data-task-widget]");
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const violations = await runAxe(page);
-    expect(violations, `${scheme}: ${describeViolations(violations)}`).toEqual([]);
-    await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-${scheme}.png`) });
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await widget.screenshot({ path: path.join(SHOTS, `task-widget-${name}-phone-${scheme}.png`) });
-  }
-  await page.setViewportSize({ width: 1100, height: 900 });
-  await page.emulateMedia({ colorScheme: "light" });
-  expect(blocked).toEqual([]);
-}
 
 type SeenRequest = ProviderSimulator["requests"][number];
 function lastTaskRequest(): SeenRequest {
@@ -139,7 +122,7 @@ describe("vision task widgets on the playground", () => {
     const code = await page.locator("[data-widget-request-code] [data-code]").innerText();
     expect(code).toContain("-F 'inputs=@photo.png'");
     expect(code).not.toContain('"inputs"');
-    await auditAndShoot("image-classification");
+    await auditWidget(page, "image-classification", { blocked, phone: true });
   });
 
   it("image-classification: the guide's example image is in the URL field, loaded by the browser on request", async () => {
@@ -194,7 +177,7 @@ describe("vision task widgets on the playground", () => {
     const bars = await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")));
     expect([...bars].sort()).toEqual(["car", "cat", "dog"]);
     expect(lastTaskRequest().bodyJson).toMatchObject({ parameters: { candidate_labels: ["cat", "dog", "car"] } });
-    await auditAndShoot("zero-shot-image-classification");
+    await auditWidget(page, "zero-shot-image-classification", { blocked, phone: true });
   });
 
   it("object-detection: boxes and labels drawn over the image, and a table of them", async () => {
@@ -215,7 +198,7 @@ describe("vision task widgets on the playground", () => {
     expect(geometry.inside).toBe(true);
     expect(geometry.ratio).toBeGreaterThan(0.45);
     expect(geometry.ratio).toBeLessThan(0.55);
-    await auditAndShoot("object-detection");
+    await auditWidget(page, "object-detection", { blocked, phone: true });
   });
 
   it("image-segmentation: masks over the image, a legend, and a toggle per mask", async () => {
@@ -240,7 +223,7 @@ describe("vision task widgets on the playground", () => {
     expect(await page.locator(`canvas[data-mask="${first}"]`).isVisible()).toBe(false);
     await toggles.first().check();
     expect(await page.locator(`canvas[data-mask="${first}"]`).isVisible()).toBe(true);
-    await auditAndShoot("image-segmentation");
+    await auditWidget(page, "image-segmentation", { blocked, phone: true });
   });
 
   it("image-to-text: the caption", async () => {
@@ -248,7 +231,7 @@ describe("vision task widgets on the playground", () => {
     await upload("scene.png", PHOTO);
     await runAndWait();
     expect(await page.locator("[data-generated-text]").innerText()).toMatch(/^a simulated photo of a .+/);
-    await auditAndShoot("image-to-text");
+    await auditWidget(page, "image-to-text", { blocked, phone: true });
   });
 
   it("visual-question-answering: the image as the file, the question in the JSON, answers with scores", async () => {
@@ -263,7 +246,7 @@ describe("vision task widgets on the playground", () => {
     const body = lastTaskRequest().bodyJson as { inputs: { question: string; image: string } };
     expect(body.inputs.question).toBe("Is there a cat?");
     expect(Buffer.from(body.inputs.image, "base64").equals(PHOTO)).toBe(true);
-    await auditAndShoot("visual-question-answering");
+    await auditWidget(page, "visual-question-answering", { blocked, phone: true });
   });
 
   it("document-question-answering: a PDF and a question, the answer with its score", async () => {
@@ -275,7 +258,7 @@ describe("vision task widgets on the playground", () => {
     await runAndWait();
     expect(await page.locator("[data-vision-answer]").innerText()).toBe("$1,234.00");
     expect(await page.locator("[data-widget-result]").innerText()).toMatch(/score \d+\.\d%/);
-    await auditAndShoot("document-question-answering");
+    await auditWidget(page, "document-question-answering", { blocked, phone: true });
   });
 
   it("text-to-image: the generated image, shown and downloadable", async () => {
@@ -293,7 +276,7 @@ describe("vision task widgets on the playground", () => {
     const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
     const saved = await file.path();
     expect(fs.readFileSync(saved).subarray(1, 4).toString("ascii")).toBe("PNG");
-    await auditAndShoot("text-to-image");
+    await auditWidget(page, "text-to-image", { blocked, phone: true });
   });
 
   it("image-to-image: an image and a prompt in, the new image out", async () => {
@@ -303,7 +286,7 @@ describe("vision task widgets on the playground", () => {
     await runAndWait();
     expect(await page.locator("[data-media-output=image] img").evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(32);
     expect(await page.locator("[data-media-download]").getAttribute("download")).toBe("transformed-sketch-png.png");
-    await auditAndShoot("image-to-image");
+    await auditWidget(page, "image-to-image", { blocked, phone: true });
   });
 
   it("text-to-video: a video player with the generated clip, downloadable", async () => {
@@ -313,7 +296,7 @@ describe("vision task widgets on the playground", () => {
     const video = page.locator("[data-media-output=video] video");
     expect(await video.getAttribute("src")).toMatch(/^blob:/);
     expect(await page.locator("[data-media-download]").getAttribute("download")).toBe("generated-video-a-cat-surfing-a-wave.mp4");
-    await auditAndShoot("text-to-video");
+    await auditWidget(page, "text-to-video", { blocked, phone: true });
   });
 });
 
@@ -391,7 +374,7 @@ describe("the task guide's example instead of a live result", () => {
     const output = await expectExampleNotLive(page);
     expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
     await EXAMPLE_CHECKS[task](output, page.locator("[data-widget-example] [data-example-side=inputs]"));
-    await auditAndShoot(`example-${task}`);
+    await auditWidget(page, `example-${task}`, { blocked, phone: true });
   });
 
   it("on the model page, offline: the slot's widget shows the guide's example, its image named when it cannot load", async () => {
@@ -405,7 +388,7 @@ describe("the task guide's example instead of a live result", () => {
     await expect.poll(() => input.evaluate((el) => el.tagName)).toBe("P");
     expect(await input.innerText()).toContain(demoEntry("image-classification", "inputs", "img").filename);
     expect(await page.locator("#demo [data-example-side=inputs] img").count()).toBe(0);
-    await auditAndShoot("example-model-page-image-classification");
+    await auditWidget(page, "example-model-page-image-classification", { blocked, phone: true });
     await context.setOffline(false);
   });
 });

@@ -16,21 +16,22 @@ export interface AxeViolation {
 }
 
 /**
- * Runs axe in the page. The source goes in through the DevTools protocol (page.evaluate), not a
- * <script> tag, so the page's Content-Security-Policy neither blocks it nor has to allow it.
+ * Runs axe in the page, or only within the elements `within` selects. The source goes in through
+ * the DevTools protocol (page.evaluate), not a <script> tag, so the page's Content-Security-Policy
+ * neither blocks it nor has to allow it.
  */
-export async function runAxe(page: Page): Promise<AxeViolation[]> {
+export async function runAxe(page: Page, within?: string): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe;
-    const results = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+  return page.evaluate(async ([tags, selector]) => {
+    const axe = (window as unknown as { axe: { run: (context: Document | string, options: object) => Promise<AxeResults> } }).axe;
+    const results = await axe.run(selector ?? document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
     return results.violations.map((v) => ({
       id: v.id,
       impact: v.impact ?? "",
       help: v.help,
       nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html.slice(0, 200), summary: n.failureSummary ?? "" })),
     }));
-  }, [...AXE_TAGS]);
+  }, [[...AXE_TAGS], within] as const);
 }
 
 export interface CspViolation {
