@@ -12,7 +12,6 @@ import { formatBytes } from "#app/demos/shared/run-inference.ts";
 
 const mediaWord = (contentType: string) => (contentType.startsWith("audio/") ? "audio" : contentType.startsWith("video/") ? "video" : contentType.startsWith("image/") ? "image" : "file");
 
-
 export function MetricsLine({ metrics }: { metrics: SessionMetrics }) {
   const parts = [
     metrics.timeToFirstTokenMs !== null ? `first token ${formatMs(metrics.timeToFirstTokenMs)}` : null,

@@ -1,6 +1,7 @@
 /**
- * A session file, opened (session-opener.tsx), shown as it was saved, without running anything. Everything in it is rendered as text (replies through the chat demo's
- * text-node markdown), so a hostile file's strings stay inert.
+ * An opened session file (session-opener.tsx), shown as it was saved, without running anything.
+ * Everything in it is rendered as text (replies through the chat demo's text-node markdown), so a
+ * hostile file's strings stay inert.
  */
 import { Fragment } from "react";
 import { ChatColumnBody, ColumnHeader, ErrorInPlace, TaskColumnBody } from "#app/compare/column-view.tsx";
