@@ -17,6 +17,7 @@ export const streamTimeout = 5_000;
 // What `modelyard serve` (cli/serve-command.ts, server/app.ts) runs in its process, taken from
 // this build rather than imported from app/ again, so the process holds one copy of each module
 // and its state: the database handle, the gateway, the facet index, the log (ADR 0019).
+export { onFacetIndexBuilt } from "#app/catalog-search/background.server.ts";
 export { startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 export { validateChatTemplate } from "#app/chat-template/validate.server.ts";
 export { openDatabase } from "#app/db/client.server.ts";

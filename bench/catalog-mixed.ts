@@ -19,7 +19,7 @@ import type { Kysely } from "kysely";
 import { DEFAULT_STATE, listingHref } from "#app/catalog-search/listing-params.ts";
 import { openDatabase } from "#app/db/client.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -165,16 +165,28 @@ interface Server {
   warmDelay: Delay | null;
   /** Asks the server for its event-loop delay since the last report. */
   delay(): Promise<Delay | null>;
+  /** How many "Facet index rebuilt" lines the server has logged (one per import it noticed). */
+  rebuilds(): number;
   stop(): Promise<void>;
 }
 
 async function startServer(databaseUrl: string, env: Record<string, string>, root = ROOT): Promise<Server> {
   // MODELYARD_BENCH_CPU_PROF=DIR writes each server's CPU profile there (node --cpu-prof).
   const prof = process.env["MODELYARD_BENCH_CPU_PROF"];
-  const flags = prof ? [...SERVE_NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${prof}`] : SERVE_NODE_FLAGS;
+  const flags = prof ? [...SERVE_NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-interval=${process.env["MODELYARD_BENCH_CPU_PROF_INTERVAL"] ?? 1000}`] : SERVE_NODE_FLAGS;
   const child = spawn(process.execPath, [...flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: root,
-    env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: databaseUrl, MODELYARD_SKIP_BUNDLED: "1", MODELYARD_BENCH_EVENT_LOOP: "1", ...env },
+    env: {
+      ...process.env,
+      // An earlier commit's server runs as its own `npm start` did, without this checkout's environment.
+      ...(root === ROOT ? SERVE_ENV : {}),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      MODELYARD_SKIP_BUNDLED: "1",
+      MODELYARD_BENCH_EVENT_LOOP: "1",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -202,6 +214,7 @@ async function startServer(databaseUrl: string, env: Record<string, string>, roo
     child,
     warmMs,
     warmDelay: w ? (JSON.parse(w[1]!) as Delay) : null,
+    rebuilds: () => out.match(/Facet index rebuilt/g)?.length ?? 0,
     delay: () =>
       new Promise((resolve) => {
         const timer = setTimeout(() => resolve(null), 5_000);
@@ -219,9 +232,10 @@ async function startServer(databaseUrl: string, env: Record<string, string>, roo
   };
 }
 
-function runImport(databaseUrl: string, file: string): Promise<void> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "import", file, "--stats-as-of", "2024-07-11"], {
-    cwd: ROOT,
+/** `modelyard import` of `file` as the server's own checkout runs it. */
+function runImport(databaseUrl: string, file: string, root: string): Promise<void> {
+  const child = spawn(process.execPath, [path.join(root, "bin", "modelyard.mjs"), "import", file, "--stats-as-of", "2024-07-11"], {
+    cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -244,22 +258,39 @@ interface Phase {
   /** The slowest requests, to tell where a tail comes from. */
   slowest: Array<{ ms: number; url: string; first: boolean }>;
   delay: Delay | null;
+  /** The phase's length, from its first request to its last answer. */
+  ms: number;
 }
 
-async function traffic(server: Server, sets: FilterSet[], concurrency: number, requests: number, name: string, rand: () => number): Promise<Phase> {
-  const jobs: Array<{ url: string; cls: "page" | "api"; set: number }> = [];
-  for (let i = 0; i < requests; i++) {
+/**
+ * `requests` requests from `concurrency` clients, page and API in turn; with `until`, the clients
+ * go on past that count until it settles (an import and the rebuild after it).
+ */
+async function traffic(
+  server: Server,
+  sets: FilterSet[],
+  concurrency: number,
+  requests: number,
+  name: string,
+  rand: () => number,
+  until?: Promise<unknown>,
+): Promise<Phase> {
+  let settled = !until;
+  void until?.finally(() => (settled = true));
+  let issued = 0;
+  const nextJob = (): { url: string; cls: "page" | "api"; set: number } | null => {
+    if (issued >= requests && settled) return null;
     const set = Math.floor(rand() * sets.length);
-    const cls = i % 2 === 0 ? "page" : "api";
-    jobs.push({ url: cls === "page" ? pageUrl(sets[set]!) : apiUrl(sets[set]!), cls, set });
-  }
-  const phase: Phase = { name, page: [], api: [], first: [], errors: 0, failed: new Set(), slowest: [], delay: null };
+    const cls = issued++ % 2 === 0 ? "page" : "api";
+    return { url: cls === "page" ? pageUrl(sets[set]!) : apiUrl(sets[set]!), cls, set };
+  };
+  const phase: Phase = { name, page: [], api: [], first: [], errors: 0, failed: new Set(), slowest: [], delay: null, ms: 0 };
   const firstSeen = new Set<number>();
   await server.delay(); // resets the histogram: the figures cover this phase only
-  let next = 0;
+  const started = performance.now();
   const worker = async () => {
     for (;;) {
-      const job = jobs[next++];
+      const job = nextJob();
       if (!job) return;
       const isFirst = !firstSeen.has(job.set);
       firstSeen.add(job.set);
@@ -278,6 +309,7 @@ async function traffic(server: Server, sets: FilterSet[], concurrency: number, r
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  phase.ms = performance.now() - started;
   phase.delay = await server.delay();
   return phase;
 }
@@ -288,17 +320,28 @@ const pct = (xs: number[], p: number) => {
 };
 const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? "–" : n < 10 ? n.toFixed(1) : n.toFixed(0));
 const trio = (xs: number[]) => `${f(pct(xs, 50))} / ${f(pct(xs, 95))} / ${f(pct(xs, 99))}`;
+const span = (p: Phase) => `${p.page.length + p.api.length} requests in ${(p.ms / 1000).toFixed(1)} s`;
 const delayText = (d: Delay | null) => (d ? `${f(d.p50)} / ${f(d.p99)} / ${f(d.max)}` : "–");
 
 /** A phase's line as it ends; verbose adds its slowest requests and what the loop did when it stalled. */
 function reportPhase(p: Phase, verbose?: boolean): void {
-  process.stderr.write(`    ${p.name}: page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
+  process.stderr.write(`    ${p.name}: ${span(p)}; page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
   if (!verbose) return;
   for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
   const st = p.delay?.stalls;
   if (!st) return;
   process.stderr.write(`      stalls over 10 ms: ${st.count}; collections over 5 ms: ${st.gc.n} (${st.gc.ms} ms, longest ${st.gc.max} ms; ${JSON.stringify(st.gc.kinds)})\n`);
   for (const [url, n] of st.during) process.stderr.write(`        ${n}× in flight: ${url}\n`);
+}
+
+/**
+ * Resolves once the server logs the rebuild of its facet index after an import. A server without
+ * that line (an older commit's) gets the time its start took to build the index, plus half.
+ */
+async function rebuilt(server: Server): Promise<void> {
+  const before = server.rebuilds();
+  const limit = performance.now() + Math.max(10_000, server.warmMs * 1.5);
+  while (server.rebuilds() === before && performance.now() < limit) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** Stored exact counts outlive a server; each mode starts without them so both pay the same recounts. */
@@ -383,15 +426,18 @@ export async function runMixed(
         // Traffic while another process imports (as `modelyard import` would): the server notices the
         // new generation and rebuilds. A separate process, so the import's CPU is not this client's.
         // At c=1 the loop's delay is the background work's own; at c=4 it adds the traffic's.
-        for (const [i, c] of opts.importLevels.entries()) {
-          // The previous import's rebuild (17–25 s at 760k rows) is over before the next import.
-          if (i > 0) await new Promise((r) => setTimeout(r, 40_000));
-          const importing = runImport(databaseUrl, slice);
-          const during = traffic(server, sets, c, opts.requests, `concurrency ${c}, during an import and the rebuild after it`, rng(999));
-          await importing;
-          const p = await during;
-          phases.push(p);
-          reportPhase(p, opts.verbose);
+        // Each import's second phase lasts until its rebuild is over, so the next starts afresh.
+        for (const c of opts.importLevels) {
+          // Two phases: the first requests from the import's start (its writes, its commit, then
+          // every memo cold at once), and the rest of the rebuild until the index is back.
+          const importing = runImport(databaseUrl, slice, mode.root ?? ROOT);
+          const whileImporting = await traffic(server, sets, c, opts.requests, `concurrency ${c}, from an import's start`, rng(999));
+          phases.push(whileImporting);
+          reportPhase(whileImporting, opts.verbose);
+          const restName = `concurrency ${c}, from there until the index is rebuilt`;
+          const rest = await traffic(server, sets, c, 0, restName, rng(998), importing.then(() => rebuilt(server)));
+          phases.push(rest);
+          reportPhase(rest, opts.verbose);
         }
       } finally {
         await server.stop();
@@ -405,9 +451,9 @@ export async function runMixed(
   }
 
   console.log(`\n### ${label}, mixed traffic over HTTP (${opts.requests} requests per phase, page and API interleaved; ms as p50 / p95 / p99)\n`);
-  console.log("| phase | background work | /models | /api/models | first request of a set p50 (max) | event-loop delay p50 / p99 / max | errors |");
-  console.log("|---|---|---:|---:|---:|---:|---:|");
-  for (const r of results) console.log(`| warm-up (${(r.warmMs / 1000).toFixed(1)} s) | ${r.mode} | – | – | – | ${delayText(r.warmDelay)} | – |`);
+  console.log("| phase | background work | /models | /api/models | first request of a set p50 (max) | event-loop delay p50 / p99 / max | requests | errors |");
+  console.log("|---|---|---:|---:|---:|---:|---|---:|");
+  for (const r of results) console.log(`| warm-up (${(r.warmMs / 1000).toFixed(1)} s) | ${r.mode} | – | – | – | ${delayText(r.warmDelay)} | – | – |`);
   const names = results[0]?.phases.map((p) => p.name) ?? [];
   const failed = new Set<string>();
   for (const [i, name] of names.entries()) {
@@ -415,7 +461,7 @@ export async function runMixed(
       const p = r.phases[i];
       if (!p) continue;
       for (const x of p.failed) failed.add(x);
-      console.log(`| ${name} | ${r.mode} | ${trio(p.page)} | ${trio(p.api)} | ${f(pct(p.first, 50))} (${f(Math.max(...p.first))}) | ${delayText(p.delay)} | ${p.errors} |`);
+      console.log(`| ${name} | ${r.mode} | ${trio(p.page)} | ${trio(p.api)} | ${f(pct(p.first, 50))} (${f(Math.max(...p.first))}) | ${delayText(p.delay)} | ${span(p)} | ${p.errors} |`);
     }
   }
   if (failed.size) console.log(`\nFailed requests (counted under errors, timed all the same): ${[...failed].join(", ")}`);

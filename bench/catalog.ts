@@ -39,7 +39,7 @@ import { type CatalogSnapshot, newMemos, openSnapshot, startBackgroundWork } fro
 import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";
-import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { baselineCount, baselinePage, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 import { runMixed } from "./catalog-mixed.ts";
@@ -258,7 +258,7 @@ async function handlerClasses(h: DatabaseHandle, withBase: boolean): Promise<Cla
 async function startServer(databaseUrl: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: databaseUrl, MODELYARD_SKIP_BUNDLED: "1" },
+    env: { ...process.env, ...SERVE_ENV, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: databaseUrl, MODELYARD_SKIP_BUNDLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -36,7 +36,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chatCompletionStream, type InferenceProvider } from "@huggingface/inference";
 import { createStreamEventParser } from "#app/inference/stream-events.ts";
-import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -330,6 +330,7 @@ async function main() {
   const simUrl = sim.match[1] ?? "";
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-bench-"));
   const env = {
+    ...SERVE_ENV,
     HOST: "127.0.0.1",
     NODE_ENV: "production",
     DATABASE_URL: `sqlite:${path.join(dir, "bench.db")}`,

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -20,7 +20,7 @@ async function start(dbUrl: string): Promise<{ ms: number; url: string; pid: num
   const t0 = performance.now();
   const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: dbUrl, HOST: "127.0.0.1" },
+    env: { ...process.env, ...SERVE_ENV, DATABASE_URL: dbUrl, HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";

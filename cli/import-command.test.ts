@@ -32,6 +32,12 @@ describe("modelyard import", () => {
     expect(again.out).toMatch(/0 inserted, 0 updated, 2 unchanged, 2 rejected/);
   });
 
+  it("refuses an unknown --priority with exit 2, naming the choices", () => {
+    const { code, out } = cli(["import", "--priority", "fast", "x.jsonl"]);
+    expect(code).toBe(2);
+    expect(out).toContain("--priority must be low or normal, got 'fast'");
+  });
+
   it("exits 1 with a clear message for a file that is not JSON", () => {
     const file = path.join(tmp, "notes.csv");
     fs.writeFileSync(file, "id,downloads\na/b,3\n");

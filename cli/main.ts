@@ -14,6 +14,8 @@ Import options:
   --hub                      the arguments are model ids: fetch each from the Hub (MODELYARD_HUB_URL)
                              with the same client as live details (ADR 0016); counts are live
   --batch N                  records per transaction (default 2000)
+  --priority low|normal      CPU priority (default low: nice 10, so a server on the same machine
+                             keeps answering promptly; an idle machine imports as fast either way)
 
 Environment:
   DATABASE_URL   unset: SQLite at ./data/modelyard.db; sqlite:<path>; postgres://user:pass@host/db
@@ -35,8 +37,22 @@ async function main(): Promise<number> {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { "stats-as-of": { type: "string" }, live: { type: "boolean" }, batch: { type: "string" }, hub: { type: "boolean" } },
+        options: {
+          "stats-as-of": { type: "string" },
+          live: { type: "boolean" },
+          batch: { type: "string" },
+          hub: { type: "boolean" },
+          priority: { type: "string", default: "low" },
+        },
       });
+      if (values.priority !== "low" && values.priority !== "normal") {
+        console.error(`--priority must be low or normal, got '${values.priority}'`);
+        return 2;
+      }
+      if (values.priority === "low") {
+        const { lowerCpuPriority } = await import("#cli/priority.ts");
+        lowerCpuPriority();
+      }
       if (values.hub) {
         const { runHubImport } = await import("#cli/import-hub-command.ts");
         return runHubImport(positionals);

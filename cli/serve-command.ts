@@ -90,7 +90,8 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   const started = performance.now();
   if (process.env["MODELYARD_SKIP_BUILD"] !== "1") await ensureBuild();
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
-  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork } = serverEntryOf(build);
+  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork, onFacetIndexBuilt } =
+    serverEntryOf(build);
   const env = getEnv();
   const port = opts.port ?? env.PORT;
   const handle = openDatabase(env.DATABASE_URL);
@@ -125,12 +126,18 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   );
 
   const probe = startEventLoopProbe();
+  let warm = false;
+  // After the first build (reported below with the statistics), each build follows an import.
+  onFacetIndexBuilt(({ generation, current, ms }) => {
+    if (warm && current) console.log(`Facet index rebuilt for catalogue generation ${generation} in ${ms} ms.`);
+  });
   // Off the request path: the task guides' Spaces, the unfiltered facet counts and the listing's
   // code (cli/warm-up.ts), so the first visitor of /spaces and /models does not pay for them.
   void syncTaskSpaces(handle.db)
     .then(() => startBackgroundWork(handle))
     .then(() => (typeof address === "object" && address ? warmUp(loopbackUrl(address)) : undefined))
     .then(() => {
+      warm = true;
       console.log(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`);
       probe?.report("warm-up");
     })

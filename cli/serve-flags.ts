@@ -6,3 +6,17 @@
  * Only `serve` gets the cap: an import of a large dump needs far more.
  */
 export const SERVE_NODE_FLAGS = ["--max-old-space-size=256"] as const;
+
+/**
+ * Environment for the `modelyard serve` process, set the same way. glibc gives each thread that
+ * allocates (the SQLite readers, libuv's pool, V8's helpers) an arena of its own, up to eight per
+ * core, and keeps what each one freed: about 45 MB of the served process's RSS at 760k rows. Two
+ * arenas measured no slower (docs/decisions/0029-serve-memory-and-import-priority.md). glibc reads
+ * it when the process starts, so it cannot be set from inside; other C libraries ignore it.
+ */
+export const SERVE_ENV = { MALLOC_ARENA_MAX: "2" } as const;
+
+/** The `npm start` script: SERVE_ENV and SERVE_NODE_FLAGS in front of `modelyard serve`. */
+export const START_SCRIPT = `${Object.entries(SERVE_ENV)
+  .map(([k, v]) => `${k}=${v}`)
+  .join(" ")} node ${SERVE_NODE_FLAGS.join(" ")} bin/modelyard.mjs serve`;

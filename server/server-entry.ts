@@ -14,6 +14,7 @@ const EXPORTS = {
   default: true,
   streamTimeout: true,
   startBackgroundWork: true,
+  onFacetIndexBuilt: true,
   validateChatTemplate: true,
   openDatabase: true,
   setDb: true,

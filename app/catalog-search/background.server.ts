@@ -55,12 +55,35 @@ export function ensureFacetIndex(handle: DatabaseHandle, generation: number): Pr
   return promise;
 }
 
+/** What a finished index build reports to `onFacetIndexBuilt` listeners. */
+export interface IndexBuilt {
+  generation: number;
+  /** Whether it became the index requests are answered from (not overtaken by a newer import). */
+  current: boolean;
+  ms: number;
+}
+
+const builtListeners = new Set<(e: IndexBuilt) => void>();
+
+/**
+ * Calls `listener` after each index build: `modelyard serve` logs the rebuild after an import, so
+ * an operator (and the mixed-traffic bench) can tell when listing pages are answered from memory
+ * again. Returns the unsubscribe function.
+ */
+export function onFacetIndexBuilt(listener: (e: IndexBuilt) => void): () => void {
+  builtListeners.add(listener);
+  return () => builtListeners.delete(listener);
+}
+
 async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
+  const started = performance.now();
   const index = await readFacetIndex(handle, generation);
   // An import that landed meanwhile made this a snapshot of an older generation: still right for
   // the caller's count of that generation, never served as the current one. An unindexable
   // catalogue stays unindexable until its next generation.
-  if (!index || (await getCatalogueGeneration(handle.db)) === generation) register(handle, generation, index);
+  const current = !index || (await getCatalogueGeneration(handle.db)) === generation;
+  if (current) register(handle, generation, index);
+  for (const listener of builtListeners) listener({ generation, current, ms: Math.round(performance.now() - started) });
   return index;
 }
 

@@ -4,6 +4,7 @@ import { type TestDatabase, testDialects } from "#tests/support/test-databases.t
 import { countAndFacets } from "#app/catalog-search/counts.server.ts";
 import { computeExactFacets, facetsFromIndex } from "#app/catalog-search/facets.server.ts";
 import { openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
+import { type IndexBuilt, onFacetIndexBuilt } from "#app/catalog-search/background.server.ts";
 import { baselineCount } from "#tests/support/catalog-baseline.ts";
 import { importItems } from "#app/import/importer.server.ts";
 import type { SourceItem } from "#app/import/read-sources.server.ts";
@@ -53,6 +54,10 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
     expect(before.index?.rows).toBe(3);
     expect((await facetsFromIndex(before, F({ tags: ["en"] })))?.total).toBe(2);
 
+    // What `modelyard serve` logs as "Facet index rebuilt": once, for the new generation. The
+    // first request after the import may already start the rebuild, so listen from here.
+    const reports: IndexBuilt[] = [];
+    const stop = onFacetIndexBuilt((e) => reports.push(e));
     await importItems(h, records([model("c/three", "text-generation", ["en", "fr"])]));
     // The old index no longer answers; the database does, and counts the new row.
     const during = await openSnapshot(h);
@@ -62,9 +67,10 @@ describe.each(testDialects())("facet index across imports on $name", (dialect) =
     const counted = await countAndFacets(during, F({ pipelineTag: "text-generation" }));
     expect(counted.count).toEqual({ value: 2, exact: true });
 
-    await startBackgroundWork(h);
+    await startBackgroundWork(h).finally(stop);
     const after = await openSnapshot(h);
     expect(after.index?.rows).toBe(4);
+    expect(reports).toEqual([{ generation: after.generation, current: true, ms: expect.any(Number) as number }]);
     const fromIndex = await facetsFromIndex(after, F({ tags: ["en"] }));
     expect(fromIndex?.total).toBe(3);
     expect(fromIndex?.languages).toEqual([

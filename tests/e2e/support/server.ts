@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
-import { SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
@@ -32,7 +32,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; data
   const databaseUrl = opts.databaseUrl ?? `sqlite:${file}`;
   const child: ChildProcess = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", NODE_ENV: "production", ...opts.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...SERVE_ENV, HOST: "127.0.0.1", NODE_ENV: "production", ...opts.env, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
