@@ -9,6 +9,7 @@ import { compareHref } from "#app/compare/compare-setup.ts";
 import { isCompareTask } from "#app/compare/compare-tasks.ts";
 import type { Session } from "#app/compare/session-schema.ts";
 import { newTurnId } from "#app/compare/use-compare.ts";
+import { formatMinuteUtc } from "#app/utils/format.ts";
 
 export function SessionView({ session, onClose }: { session: Session; onClose: () => void }) {
   const live = isCompareTask(session.task) ? compareHref({ task: session.task, columns: session.columns.map((c) => ({ modelId: c.modelId, route: c.route })) }) : null;
@@ -17,7 +18,8 @@ export function SessionView({ session, onClose }: { session: Session; onClose: (
     <div className="space-y-3" data-session-view="">
       <div role="status" className="rounded-md border border-indigo-200 bg-indigo-50 p-2 text-sm text-indigo-950 dark:border-indigo-800 dark:bg-indigo-950/40 dark:text-indigo-100">
         <p>
-          A saved session ({session.source === "playground" ? "playground chat" : "comparison"}, {session.task}), saved {session.savedAt} with Modelyard {session.modelyardVersion}. Nothing
+          A saved session ({session.source === "playground" ? "playground chat" : "comparison"}, {session.task}), saved{" "}
+          <time dateTime={session.savedAt}>{formatMinuteUtc(session.savedAt) ?? session.savedAt}</time> with Modelyard {session.modelyardVersion}. Nothing
           has been run again.
         </p>
         <div className="mt-1 flex flex-wrap gap-2">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rowDateText } from "#app/utils/format.ts";
+import { formatMinuteUtc, rowDateText } from "#app/utils/format.ts";
 
 describe("rowDateText", () => {
   const now = Date.parse("2026-11-24T12:00:00Z");
@@ -12,5 +12,16 @@ describe("rowDateText", () => {
   });
   it("says nothing when the catalogue has no date", () => {
     expect(rowDateText({ lastModified: null, createdAt: null, statsAsOf: "2024-07-11" }, now)).toBeNull();
+  });
+});
+
+describe("formatMinuteUtc", () => {
+  it("gives the minute in UTC and says so, whatever the offset it was written with", () => {
+    expect(formatMinuteUtc("2026-11-26T16:10:37.837Z")).toBe("2026-11-26 16:10 UTC");
+    expect(formatMinuteUtc("2026-11-26T18:10:00+02:00")).toBe("2026-11-26 16:10 UTC");
+  });
+  it("gives null for no time or one it cannot read", () => {
+    expect(formatMinuteUtc(null)).toBeNull();
+    expect(formatMinuteUtc("yesterday")).toBeNull();
   });
 });

@@ -66,6 +66,14 @@ export function formatDate(iso: string | null): string | null {
   return new Date(t).toISOString().slice(0, 10);
 }
 
+/** A moment to the minute, in UTC and saying so ("2026-11-26 16:10 UTC"): a saved file's time, read anywhere. */
+export function formatMinuteUtc(iso: string | null): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  return `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
 export function formatBytes(n: number | null): string | null {
   if (n == null) return null;
   const units = ["B", "kB", "MB", "GB", "TB"];

@@ -285,6 +285,9 @@ describe("compare", () => {
     fs.writeFileSync(inert, JSON.stringify(hostile));
     await page.locator("[data-open-session]").setInputFiles(inert);
     await page.waitForSelector("[data-session-view]");
+    // When it was saved, to the minute and in UTC, with the file's own value kept machine-readable.
+    expect(await page.locator("[data-session-view] [role=status]").innerText()).toContain("saved 2025-01-01 00:00 UTC with Modelyard 0.1.0");
+    expect(await page.locator("[data-session-view] time").getAttribute("datetime")).toBe("2025-01-01T00:00:00Z");
     expect(await page.locator("[data-session-view] script, [data-session-view] img, [data-session-view] a[href^='javascript']").count()).toBe(0);
     expect(await page.locator("[data-session-view]").innerText()).toContain("<script>window.__pwned = 1</script>");
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
