@@ -8,6 +8,8 @@
  * levels against a real server, twice in one run: with background work in today's fixed 1,000-row
  * slices, and in slices sized by time. The server reports its event-loop delay through the
  * bench-only probe (cli/event-loop-probe.ts): during warm-up, per level, and during an import.
+ * An import gets two phases: its first 400 requests from the import's start, then the rest until
+ * the server logs its rebuilt index (ADR 0029).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
