@@ -128,8 +128,13 @@ export async function runServe(opts: { port?: number }): Promise<number> {
   const probe = startEventLoopProbe();
   let warm = false;
   // After the first build (reported below with the statistics), each build follows an import.
-  onFacetIndexBuilt(({ generation, current, ms }) => {
-    if (warm && current) console.log(`Facet index rebuilt for catalogue generation ${generation} in ${ms} ms.`);
+  onFacetIndexBuilt(({ generation, current, indexed, ms }) => {
+    if (!warm || !current) return;
+    console.log(
+      indexed
+        ? `Facet index rebuilt for catalogue generation ${generation} in ${ms} ms.`
+        : `Catalogue generation ${generation} has row ids too sparse to index; the database answers listings and counts.`,
+    );
   });
   // Off the request path: the task guides' Spaces, the unfiltered facet counts and the listing's
   // code (cli/warm-up.ts), so the first visitor of /spaces and /models does not pay for them.

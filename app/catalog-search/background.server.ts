@@ -60,6 +60,8 @@ export interface IndexBuilt {
   generation: number;
   /** Whether it became the index requests are answered from (not overtaken by a newer import). */
   current: boolean;
+  /** False when the catalogue's row ids were too sparse to index: the database answers listings. */
+  indexed: boolean;
   ms: number;
 }
 
@@ -83,7 +85,7 @@ async function buildFacetIndex(handle: DatabaseHandle, generation: number): Prom
   // catalogue stays unindexable until its next generation.
   const current = !index || (await getCatalogueGeneration(handle.db)) === generation;
   if (current) register(handle, generation, index);
-  for (const listener of builtListeners) listener({ generation, current, ms: Math.round(performance.now() - started) });
+  for (const listener of builtListeners) listener({ generation, current, indexed: index !== null, ms: Math.round(performance.now() - started) });
   return index;
 }
 

@@ -1,8 +1,12 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { listModels, modelInfo } from "@huggingface/hub";
 import { InferenceClient } from "@huggingface/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 
 /**
  * The Hub-compatible API over real HTTP against the real server (bundled catalogue, 5,240 models),
@@ -290,5 +294,34 @@ describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
     expect(out.choices[0]?.message.content).toBe("hi");
     expect(hubCalls).toEqual([`https://huggingface.co/api/models/${model!}?expand[]=inferenceProviderMapping`]);
     expect(providerBody.model).toBe(together!.providerId);
+  });
+
+  // Last: it changes the catalogue the tests above read.
+  it("lists a model imported while it runs, then logs its rebuilt index and answers from it", async () => {
+    const until = async (what: string, done: () => Promise<boolean> | boolean) => {
+      const deadline = Date.now() + 120_000;
+      while (!(await done())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    await until("the first index", () => server.output().includes("facet index ready"));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-live-import-"));
+    try {
+      const id = `modelyard-e2e/imported-while-serving-${name}`;
+      const file = path.join(dir, "one.jsonl");
+      fs.writeFileSync(file, `${JSON.stringify({ id, pipeline_tag: "text-classification", tags: ["modelyard-e2e-live-tag"], downloads: 1 })}\n`);
+      importIntoServer(server, file);
+      // At once: the database answers while the index of the new catalogue is built.
+      expect((await list("/api/models?search=imported-while-serving")).items.map((m) => m.id)).toEqual([id]);
+      const ids = async () => (await list("/api/models?filter=modelyard-e2e-live-tag")).items.map((m) => m.id);
+      await until("the rebuilt index", async () => (await ids(), /Facet index rebuilt for catalogue generation \d+ in \d+ ms\./.test(server.output())));
+      expect(await ids()).toEqual([id]);
+      const page = await (await fetch(`${server.url}/models?other=modelyard-e2e-live-tag`)).text();
+      expect(page).toContain(id);
+      expect(page).toMatch(/\b1 model\b/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
