@@ -2,6 +2,8 @@ import type { ImportProgress, ImportSummary } from "#app/import/importer.server.
 
 const fmt = new Intl.NumberFormat("en-US");
 
+const rows = (n: number) => `${fmt.format(n)} ${n === 1 ? "row" : "rows"}`;
+
 function rate(p: ImportProgress): string {
   const secs = Math.max(p.elapsedMs, 1) / 1000;
   return `${fmt.format(Math.round(p.rows / secs))} rows/s`;
@@ -21,7 +23,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
   const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
   return {
     update(p) {
-      const text = `${fmt.format(p.rows)} rows · ${fmt.format(p.inserted)} new · ${fmt.format(p.updated)} updated · ${fmt.format(p.unchanged)} unchanged · ${fmt.format(p.rejected)} rejected · ${rate(p)}`;
+      const text = `${rows(p.rows)} · ${fmt.format(p.inserted)} new · ${fmt.format(p.updated)} updated · ${fmt.format(p.unchanged)} unchanged · ${fmt.format(p.rejected)} rejected · ${rate(p)}`;
       if (tty) {
         const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - text.length - 6));
         const pos = frame % width;
@@ -40,7 +42,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
 
 export function formatSummary(s: ImportSummary, maxListed = 200): string {
   const lines = [
-    `Imported ${fmt.format(s.rows)} rows in ${(s.elapsedMs / 1000).toFixed(1)} s (${rate(s)}): ${fmt.format(s.inserted)} inserted, ${fmt.format(s.updated)} updated, ${fmt.format(s.unchanged)} unchanged, ${fmt.format(s.rejected)} rejected.`,
+    `Imported ${rows(s.rows)} in ${(s.elapsedMs / 1000).toFixed(1)} s (${rate(s)}): ${fmt.format(s.inserted)} inserted, ${fmt.format(s.updated)} updated, ${fmt.format(s.unchanged)} unchanged, ${fmt.format(s.rejected)} rejected.`,
   ];
   if (s.rejections.length) {
     lines.push("Rejected rows:");
