@@ -43,6 +43,7 @@ import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { baselineCount, baselinePage, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 import { runMixed } from "./catalog-mixed.ts";
+import { type Rss, rssOf } from "./proc-status.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -278,19 +279,6 @@ async function startServer(databaseUrl: string): Promise<{ url: string; child: C
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     },
   };
-}
-
-interface Rss {
-  rss: number;
-  peak: number;
-  anon: number;
-  file: number;
-}
-
-function rssOf(pid: number): Rss {
-  const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0);
-  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024, anon: kb("RssAnon") / 1024, file: kb("RssFile") / 1024 };
 }
 
 async function httpClasses(databaseUrl: string): Promise<{ rows: ClassResult[]; rss: Rss }> {

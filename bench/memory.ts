@@ -13,6 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
+import { type Rss, rssOf } from "./proc-status.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -43,19 +44,7 @@ function benchDatabase(): string {
   return newest;
 }
 
-interface Sample {
-  rss: number;
-  anon: number;
-  peak: number;
-}
-
-function sample(pid: number): Sample {
-  const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const mb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) / 1024;
-  return { rss: mb("VmRSS"), anon: mb("RssAnon"), peak: mb("VmHWM") };
-}
-
-async function measure(file: string, env: Record<string, string>): Promise<{ ready: Sample; idle: Sample; after: Sample }> {
+async function measure(file: string, env: Record<string, string>): Promise<{ ready: Rss; idle: Rss; after: Rss }> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base["MALLOC_ARENA_MAX"];
   const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
@@ -74,16 +63,16 @@ async function measure(file: string, env: Record<string, string>): Promise<{ rea
       await new Promise((r) => setTimeout(r, 100));
     }
     const pid = child.pid!;
-    const ready = sample(pid);
+    const ready = rssOf(pid);
     await new Promise((r) => setTimeout(r, Number(opt.idle) * 1000));
-    const idle = sample(pid);
+    const idle = rssOf(pid);
     for (const p of REQUESTS) {
       const res = await fetch(url.replace("localhost", "127.0.0.1") + p, { headers: { "accept-encoding": "identity" } });
       if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
       await res.arrayBuffer();
     }
     await new Promise((r) => setTimeout(r, 5_000));
-    return { ready, idle, after: sample(pid) };
+    return { ready, idle, after: rssOf(pid) };
   } finally {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
@@ -98,7 +87,7 @@ const modes: Array<{ label: string; env: Record<string, string> }> = [
   { label: `npm start (${Object.entries(SERVE_ENV).map(([k, v]) => `${k}=${v}`).join(" ")})`, env: { ...SERVE_ENV } },
 ];
 const rows: string[] = [];
-const f = (s: Sample) => `${s.rss.toFixed(0)} (${s.anon.toFixed(0)})`;
+const f = (s: Rss) => `${s.rss.toFixed(0)} (${s.anon.toFixed(0)})`;
 for (const mode of modes) {
   const m = await measure(file, mode.env);
   const row = `| ${mode.label} | ${f(m.ready)} | ${f(m.idle)} | ${f(m.after)} | ${m.after.peak.toFixed(0)} |`;

@@ -8,13 +8,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { rssOf } from "./proc-status.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
 
 async function start(dbUrl: string): Promise<{ ms: number; url: string; pid: number; stop: () => void }> {
   const t0 = performance.now();
@@ -44,10 +40,10 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const warm = await start(db);
   console.log(`second start (catalogue already loaded): ${(warm.ms / 1000).toFixed(1)} s`);
-  console.log(`RSS after start: ${rssMb(warm.pid).toFixed(0)} MB`);
+  console.log(`RSS after start: ${rssOf(warm.pid).rss.toFixed(0)} MB`);
   const pages = ["/", "/models", "/models?sort=downloads", "/tasks", "/tasks/text-generation", "/spaces", "/meta-llama/Meta-Llama-3-8B"];
   for (let i = 0; i < 200; i++) await (await fetch(warm.url + pages[i % pages.length])).text();
-  console.log(`RSS after 200 page requests: ${rssMb(warm.pid).toFixed(0)} MB`);
+  console.log(`RSS after 200 page requests: ${rssOf(warm.pid).rss.toFixed(0)} MB`);
   warm.stop();
 } finally {
   setTimeout(() => fs.rmSync(dir, { recursive: true, force: true }), 1500);

@@ -298,14 +298,8 @@ describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
 
   // Last: it changes the catalogue the tests above read.
   it("lists a model imported while it runs, then logs its rebuilt index and answers from it", async () => {
-    const until = async (what: string, done: () => Promise<boolean> | boolean) => {
-      const deadline = Date.now() + 120_000;
-      while (!(await done())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    };
-    await until("the first index", () => server.output().includes("facet index ready"));
+    const poll = { timeout: 120_000, interval: 200 };
+    await expect.poll(() => server.output().includes("facet index ready"), poll).toBe(true);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-live-import-"));
     try {
       const id = `modelyard-e2e/imported-while-serving-${name}`;
@@ -315,7 +309,8 @@ describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
       // At once: the database answers while the index of the new catalogue is built.
       expect((await list("/api/models?search=imported-while-serving")).items.map((m) => m.id)).toEqual([id]);
       const ids = async () => (await list("/api/models?filter=modelyard-e2e-live-tag")).items.map((m) => m.id);
-      await until("the rebuilt index", async () => (await ids(), /Facet index rebuilt for catalogue generation \d+ in \d+ ms\./.test(server.output())));
+      // Each poll asks for the listing too: a request is what notices the new catalogue.
+      await expect.poll(async () => (await ids(), server.output()), poll).toMatch(/Facet index rebuilt for catalogue generation \d+ in \d+ ms\./);
       expect(await ids()).toEqual([id]);
       const page = await (await fetch(`${server.url}/models?other=modelyard-e2e-live-tag`)).text();
       expect(page).toContain(id);
