@@ -11,7 +11,7 @@
  * An import gets two phases: its first 400 requests from the import's start, then the rest until
  * the server logs its rebuilt index (ADR 0029).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +23,7 @@ import { openDatabase } from "#app/db/client.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
+import { checkoutBaseline } from "./baseline-checkout.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SORTS = [
@@ -366,30 +367,6 @@ const MODES: Mode[] = [
   { label: "before (fixed slices, reads on the event loop)", env: { MODELYARD_BACKGROUND_SLICES: "fixed", MODELYARD_SQLITE_READERS: "0" } },
   { label: "after (≤ 2 ms slices, reader threads)", env: {} },
 ];
-
-/** A built checkout of `ref` in the OS temp dir, sharing this checkout's node_modules. */
-function checkoutBaseline(ref: string): { root: string; remove(): void } {
-  const sha = execFileSync("git", ["rev-parse", "--short", ref], { cwd: ROOT, encoding: "utf8" }).trim();
-  const root = path.join(os.tmpdir(), `modelyard-baseline-${sha}`);
-  if (!fs.existsSync(path.join(root, "build", "server"))) {
-    fs.rmSync(root, { recursive: true, force: true });
-    execFileSync("git", ["worktree", "add", "--detach", "--force", root, sha], { cwd: ROOT, stdio: "ignore" });
-    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
-    console.log(`  building ${sha} in ${root} …`);
-    try {
-      execFileSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
-    } catch (e) {
-      execFileSync("git", ["worktree", "remove", "--force", root], { cwd: ROOT, stdio: "ignore" });
-      throw new Error(`building ${sha} for the baseline failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  return {
-    root,
-    remove: () => {
-      execFileSync("git", ["worktree", "remove", "--force", root], { cwd: ROOT, stdio: "ignore" });
-    },
-  };
-}
 
 export async function runMixed(
   label: string,

@@ -1,7 +1,8 @@
 /**
- * npm run bench:memory [-- --db PATH --idle 20] — the served process's memory at 760k models, with
- * glibc's default allocator arenas and with `npm start`'s environment (cli/serve-flags.ts), in the
- * same run on the same database. Reads VmRSS, RssAnon and VmHWM from /proc (Linux) at three
+ * npm run bench:memory [-- --db PATH --idle 20 --baseline-ref REF] — the served process's memory at
+ * 760k models, with glibc's default allocator arenas and with `npm start`'s environment
+ * (cli/serve-flags.ts), in the same run on the same database; `--baseline-ref` adds the server of
+ * that commit's own code (built beside this checkout), run with `npm start`'s environment. Reads VmRSS, RssAnon and VmHWM from /proc (Linux) at three
  * points: once the facet index is ready, after `--idle` seconds, and after seven cold listing
  * requests. The database is the one `npm run bench:catalog` imports (the newest under the OS temp
  * dir), or `--db`.
@@ -13,11 +14,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
+import { checkoutBaseline } from "./baseline-checkout.ts";
 import { type Rss, rssOf } from "./proc-status.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-const { values: opt } = parseArgs({ options: { db: { type: "string" }, idle: { type: "string", default: "20" } } });
+const { values: opt } = parseArgs({ options: { db: { type: "string" }, idle: { type: "string", default: "20" }, "baseline-ref": { type: "string" } } });
 
 /** Cold requests of several kinds: a common search, filters, the API, an author, a tag, a sort. */
 const REQUESTS = [
@@ -44,11 +46,11 @@ function benchDatabase(): string {
   return newest;
 }
 
-async function measure(file: string, env: Record<string, string>): Promise<{ ready: Rss; idle: Rss; after: Rss }> {
+async function measure(file: string, env: Record<string, string>, root: string): Promise<{ ready: Rss; idle: Rss; after: Rss }> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base["MALLOC_ARENA_MAX"];
-  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+    cwd: root,
     env: { ...base, ...env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${file}`, MODELYARD_SKIP_BUNDLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -82,17 +84,26 @@ async function measure(file: string, env: Record<string, string>): Promise<{ rea
 
 const file = benchDatabase();
 console.log(`Served process memory on ${file} (${(fs.statSync(file).size / 1e9).toFixed(2)} GB), ${os.availableParallelism()} cores`);
-const modes: Array<{ label: string; env: Record<string, string> }> = [
-  { label: "glibc default arenas (before)", env: {} },
-  { label: `npm start (${Object.entries(SERVE_ENV).map(([k, v]) => `${k}=${v}`).join(" ")})`, env: { ...SERVE_ENV } },
+const startEnv = Object.entries(SERVE_ENV)
+  .map(([k, v]) => `${k}=${v}`)
+  .join(" ");
+const baseline = opt["baseline-ref"] ? checkoutBaseline(opt["baseline-ref"]) : null;
+const modes: Array<{ label: string; env: Record<string, string>; root: string }> = [
+  ...(baseline ? [{ label: `${opt["baseline-ref"]} (its own code), npm start's environment`, env: { ...SERVE_ENV }, root: baseline.root }] : []),
+  { label: "glibc default arenas", env: {}, root: ROOT },
+  { label: `npm start (${startEnv})`, env: { ...SERVE_ENV }, root: ROOT },
 ];
 const rows: string[] = [];
 const f = (s: Rss) => `${s.rss.toFixed(0)} (${s.anon.toFixed(0)})`;
-for (const mode of modes) {
-  const m = await measure(file, mode.env);
-  const row = `| ${mode.label} | ${f(m.ready)} | ${f(m.idle)} | ${f(m.after)} | ${m.after.peak.toFixed(0)} |`;
-  console.log(row);
-  rows.push(row);
+try {
+  for (const mode of modes) {
+    const m = await measure(file, mode.env, mode.root);
+    const row = `| ${mode.label} | ${f(m.ready)} | ${f(m.idle)} | ${f(m.after)} | ${m.after.peak.toFixed(0)} |`;
+    console.log(row);
+    rows.push(row);
+  }
+} finally {
+  baseline?.remove();
 }
 console.log(`\n| server | ready | after ${opt.idle} s idle | after ${REQUESTS.length} cold requests | peak |`);
 console.log("|---|---:|---:|---:|---:|");

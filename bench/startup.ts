@@ -1,21 +1,27 @@
 /**
- * npm run bench:startup — time from `modelyard serve` to "running at" on a fresh database (which
- * includes loading the bundled catalogue) and on a warm one, plus the server's RSS after 200
- * page requests. Assumes the app is already built (`modelyard build`).
+ * npm run bench:startup [-- --baseline-ref REF] — time from `modelyard serve` to "running at" on a
+ * fresh database (which includes loading the bundled catalogue) and on a warm one, plus the
+ * server's RSS after start and after 200 page requests. `--baseline-ref` runs the same for that
+ * commit's own code (built beside this checkout) in the same run, alternating, `--rounds` times
+ * each (default 2: a first round also pays for cold caches, tsx's among them). Assumes the app is
+ * already built (`modelyard build`).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { checkoutBaseline } from "./baseline-checkout.ts";
 import { rssOf } from "./proc-status.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+const { values: opt } = parseArgs({ options: { "baseline-ref": { type: "string" }, rounds: { type: "string", default: "2" } } });
 
-async function start(dbUrl: string): Promise<{ ms: number; url: string; pid: number; stop: () => void }> {
+async function start(root: string, dbUrl: string): Promise<{ ms: number; url: string; pid: number; stop: () => Promise<void> }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(ROOT, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+    cwd: root,
     env: { ...process.env, ...SERVE_ENV, DATABASE_URL: dbUrl, HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -28,23 +34,47 @@ async function start(dbUrl: string): Promise<{ ms: number; url: string; pid: num
     });
     child.once("exit", (c) => reject(new Error(`exited ${c}: ${out}`)));
   });
-  return { ms: performance.now() - t0, url, pid: child.pid!, stop: () => child.kill("SIGTERM") };
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return { ms: performance.now() - t0, url, pid: child.pid!, stop };
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-startup-"));
-try {
-  const db = `sqlite:${path.join(dir, "s.db")}`;
-  const cold = await start(db);
-  console.log(`first start (empty database, loads the bundled catalogue): ${(cold.ms / 1000).toFixed(1)} s`);
-  cold.stop();
-  await new Promise((r) => setTimeout(r, 1000));
-  const warm = await start(db);
-  console.log(`second start (catalogue already loaded): ${(warm.ms / 1000).toFixed(1)} s`);
-  console.log(`RSS after start: ${rssOf(warm.pid).rss.toFixed(0)} MB`);
-  const pages = ["/", "/models", "/models?sort=downloads", "/tasks", "/tasks/text-generation", "/spaces", "/meta-llama/Meta-Llama-3-8B"];
-  for (let i = 0; i < 200; i++) await (await fetch(warm.url + pages[i % pages.length])).text();
-  console.log(`RSS after 200 page requests: ${rssOf(warm.pid).rss.toFixed(0)} MB`);
-  warm.stop();
-} finally {
-  setTimeout(() => fs.rmSync(dir, { recursive: true, force: true }), 1500);
+const PAGES = ["/", "/models", "/models?sort=downloads", "/tasks", "/tasks/text-generation", "/spaces", "/meta-llama/Meta-Llama-3-8B"];
+
+async function measure(root: string): Promise<{ cold: number; warm: number; rssStart: number; rssAfter: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-startup-"));
+  try {
+    const db = `sqlite:${path.join(dir, "s.db")}`;
+    const cold = await start(root, db);
+    await cold.stop();
+    const warm = await start(root, db);
+    const rssStart = rssOf(warm.pid).rss;
+    for (let i = 0; i < 200; i++) await (await fetch(warm.url + PAGES[i % PAGES.length])).text();
+    const rssAfter = rssOf(warm.pid).rss;
+    await warm.stop();
+    return { cold: cold.ms, warm: warm.ms, rssStart, rssAfter };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
+
+const baseline = opt["baseline-ref"] ? checkoutBaseline(opt["baseline-ref"]) : null;
+const modes = [...(baseline ? [{ label: `${opt["baseline-ref"]} (its own code)`, root: baseline.root }] : []), { label: "this checkout", root: ROOT }];
+const rows: string[] = [];
+try {
+  for (let round = 1; round <= Number(opt.rounds); round++)
+    for (const mode of modes) {
+      const m = await measure(mode.root);
+      const row = `| ${mode.label}, round ${round} | ${(m.cold / 1000).toFixed(1)} | ${(m.warm / 1000).toFixed(1)} | ${m.rssStart.toFixed(0)} | ${m.rssAfter.toFixed(0)} |`;
+      console.log(row);
+      rows.push(row);
+    }
+} finally {
+  baseline?.remove();
+}
+console.log("\n| server | first start, loads the bundled catalogue (s) | second start (s) | RSS after start (MB) | RSS after 200 page requests (MB) |");
+console.log("|---|---:|---:|---:|---:|");
+for (const r of rows) console.log(r);

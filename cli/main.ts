@@ -22,8 +22,14 @@ Environment:
   PORT           port to serve on (default 3000)
 `;
 
-async function main(): Promise<number> {
-  const [command, ...rest] = process.argv.slice(2);
+/** What bin/modelyard.mjs hands the CLI beside its arguments. */
+export interface CliHost {
+  /** Turns off the TypeScript loader bin/modelyard.mjs registered (tsx), for code that needs it no more. */
+  stopTypeScript?: () => Promise<void>;
+}
+
+async function main(args: string[], host: CliHost): Promise<number> {
+  const [command, ...rest] = args;
   switch (command) {
     case "serve":
     case "start": {
@@ -31,7 +37,7 @@ async function main(): Promise<number> {
       // Each command imports only its own module: `serve` must load no copy of app/ beside the
       // build's (ADR 0019), which a static import of the import command would bring in.
       const { runServe } = await import("#cli/serve-command.ts");
-      return runServe({ port: values.port ? Number(values.port) : undefined });
+      return runServe({ port: values.port ? Number(values.port) : undefined, stopTypeScript: host.stopTypeScript });
     }
     case "import": {
       const { values, positionals } = parseArgs({
@@ -90,14 +96,17 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    // -1: a long-running command (serve) that owns its own lifetime.
-    if (code !== -1) process.exit(code);
-  },
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
-    // Worker threads (the chat-template sandbox) would otherwise keep a failed command alive.
-    process.exit(1);
-  },
-);
+/** Runs one command and exits with its code, except `serve`, which owns its own lifetime. */
+export function runCli(args: string[], host: CliHost = {}): void {
+  main(args, host).then(
+    (code) => {
+      // -1: a long-running command (serve) that owns its own lifetime.
+      if (code !== -1) process.exit(code);
+    },
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      // Worker threads (the chat-template sandbox) would otherwise keep a failed command alive.
+      process.exit(1);
+    },
+  );
+}

@@ -86,9 +86,13 @@ export async function ensureBuild(): Promise<void> {
  * app/ and no other, so the database handle, the gateway and the facet index are plain module
  * state (ADR 0019). Nothing of app/ is imported here but types.
  */
-export async function runServe(opts: { port?: number }): Promise<number> {
+export async function runServe(opts: { port?: number; stopTypeScript?: () => Promise<void> }): Promise<number> {
   const started = performance.now();
   if (process.env["MODELYARD_SKIP_BUILD"] !== "1") await ensureBuild();
+  // The build is JavaScript, and every TypeScript module serve runs is loaded by now: through tsx,
+  // the 8 MB bundle gained an inline source map that Node kept parsed, some 30 MB of heap, and
+  // a second of start-up (docs/decisions/0030-serve-loads-the-build-without-tsx.md).
+  await opts.stopTypeScript?.();
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
   const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork, onFacetIndexBuilt } =
     serverEntryOf(build);

@@ -12,7 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const SCRIPT = `
 import { register } from "tsx/esm/api";
 const loaded = new Set();
-register({ onImport: (url) => loaded.add(url.split("?")[0]) });
+const stopTypeScript = register({ onImport: (url) => loaded.add(url.split("?")[0]) });
 process.env.NODE_ENV ??= "production";
 const log = console.log.bind(console);
 console.log = (...args) => {
@@ -22,8 +22,8 @@ console.log = (...args) => {
     process.exit(0);
   }
 };
-process.argv = [process.execPath, "modelyard", "serve", "--port", "0"];
-await import(${JSON.stringify(pathToFileURL(path.join(ROOT, "cli", "main.ts")).href)});
+const { runCli } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, "cli", "main.ts")).href)});
+runCli(["serve", "--port", "0"], { stopTypeScript });
 `;
 
 describe("modelyard serve", () => {
@@ -42,6 +42,9 @@ describe("modelyard serve", () => {
       // The hook sees the CLI and the server, so an empty list below is not a blind hook.
       expect(loaded).toEqual(expect.arrayContaining(["cli/serve-command.ts", "server/app.ts", "server/server-entry.ts"]));
       expect(loaded.filter((p) => p.startsWith("app/"))).toEqual([]);
+      // The bundle is imported after tsx is stopped: through tsx it gained an inline source map
+      // that Node kept parsed (ADR 0030). The server answered, so the bundle did load.
+      expect(loaded.filter((p) => p.startsWith("build/"))).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

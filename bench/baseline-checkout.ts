@@ -1,0 +1,34 @@
+/**
+ * A commit's own code, built beside this checkout, for benchmarks that print today's figures next
+ * to that commit's in the same run (`--baseline-ref REF`).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** A built checkout of `ref` in the OS temp dir, sharing this checkout's node_modules. */
+export function checkoutBaseline(ref: string): { root: string; remove(): void } {
+  const sha = execFileSync("git", ["rev-parse", "--short", ref], { cwd: ROOT, encoding: "utf8" }).trim();
+  const root = path.join(os.tmpdir(), `modelyard-baseline-${sha}`);
+  if (!fs.existsSync(path.join(root, "build", "server"))) {
+    fs.rmSync(root, { recursive: true, force: true });
+    execFileSync("git", ["worktree", "add", "--detach", "--force", root, sha], { cwd: ROOT, stdio: "ignore" });
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
+    console.log(`  building ${sha} in ${root} …`);
+    try {
+      execFileSync(process.execPath, [path.join(ROOT, "node_modules", "@react-router", "dev", "bin.js"), "build"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    } catch (e) {
+      execFileSync("git", ["worktree", "remove", "--force", root], { cwd: ROOT, stdio: "ignore" });
+      throw new Error(`building ${sha} for the baseline failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return {
+    root,
+    remove: () => {
+      execFileSync("git", ["worktree", "remove", "--force", root], { cwd: ROOT, stdio: "ignore" });
+    },
+  };
+}
