@@ -1,4 +1,4 @@
-import type { CatalogModel, CatalogModelSummary, ProviderMapping } from "#app/catalog/model-record.ts";
+import { type CatalogModel, type CatalogModelSummary, type ProviderMapping, hasKnownCounts } from "#app/catalog/model-record.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { ggufHeaderOf } from "#app/catalog/gguf.ts";
 
@@ -95,6 +95,10 @@ export interface ListExtras {
   config: Record<string, unknown> | null;
 }
 
+/**
+ * `downloads` and `likes` are left out for a model whose counts the catalogue does not hold
+ * (hasKnownCounts), as fields a model lacks are: a zero there would be the importer's default.
+ */
 export function toHubListItem(
   m: CatalogModelSummary,
   opts: { full: boolean; cardData: boolean; config: boolean; expand: HubExpandable[]; extras: ListExtras | null },
@@ -103,11 +107,11 @@ export function toHubListItem(
   const all: Record<string, () => unknown> = {
     author: () => m.author,
     createdAt: () => m.createdAt,
-    downloads: () => m.downloads,
+    downloads: () => (hasKnownCounts(m) ? m.downloads : undefined),
     gated: () => m.gated,
     lastModified: () => m.lastModified,
     library_name: () => m.libraryName ?? undefined,
-    likes: () => m.likes,
+    likes: () => (hasKnownCounts(m) ? m.likes : undefined),
     pipeline_tag: () => m.pipelineTag ?? undefined,
     private: () => false,
     disabled: () => false,
@@ -151,14 +155,14 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     config: () => m.config ?? undefined,
     createdAt: () => m.createdAt,
     disabled: () => false,
-    downloads: () => m.downloads,
+    downloads: () => (hasKnownCounts(m) ? m.downloads : undefined),
     gated: () => m.gated,
     // The Hub's six keys only, from an imported GGUF header; absent when none was imported.
     gguf: () => ggufHeaderOf(m) ?? undefined,
     inferenceProviderMapping: () => toHubProviderMapping(m.inferenceProviderMapping),
     lastModified: () => m.lastModified,
     library_name: () => m.libraryName ?? undefined,
-    likes: () => m.likes,
+    likes: () => (hasKnownCounts(m) ? m.likes : undefined),
     "model-index": () => m.modelIndex ?? undefined,
     pipeline_tag: () => m.pipelineTag ?? undefined,
     private: () => false,

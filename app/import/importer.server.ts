@@ -143,7 +143,9 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
   const downloads = pick(rec.downloads, e?.downloads as number, 0);
   const likes = pick(rec.likes, e?.likes as number, 0);
   const createdAt = pick(rec.createdAt, e?.created_at ?? null, null);
-  const statsOf = statsGiven ? statsAsOf : (e?.stats_as_of ?? statsAsOf);
+  // A record without counts dates none: a new model keeps its zeros as defaults, not as counts of
+  // the snapshot (hasKnownCounts), and a known one keeps the date of the counts it has.
+  const statsOf = statsGiven ? statsAsOf : (e?.stats_as_of ?? null);
 
   // Chat template: config (tokenizer_config) wins, then GGUF metadata.
   const config = rec.config !== undefined ? rec.config : parseJson<Record<string, unknown> | null>(ed?.config, null);

@@ -70,6 +70,19 @@ for (const dialect of testDialects()) {
       for (const tag of sample["tags"] as string[]) expect(tagRows.map((r) => r.tag)).toContain(tag);
     });
 
+    it("dates no counts for a row that has none, and keeps a known model's date when a later row has none", async () => {
+      // A list row as some of the bundled catalogue's are: no downloads, likes or createdAt.
+      const bare = { id: "sparse-org/no-counts-yet", tags: [], pipeline_tag: "text-to-video" };
+      await importPaths(t.handle, [write("bare-2024-07-11.jsonl", [bare])], { statsAsOf: "2024-07-11" });
+      const m = await getModelById(t.handle.db, bare.id);
+      expect(m).toMatchObject({ statsAsOf: null, downloads: 0, likes: 0 });
+
+      const counted = { id: "sparse-org/counted", downloads: 12, likes: 3, tags: [] };
+      await importPaths(t.handle, [write("counted-2024-07-11.jsonl", [counted])], { statsAsOf: "2024-07-11" });
+      await importPaths(t.handle, [write("later-2024-08-01.jsonl", [{ id: counted.id, tags: ["new-tag"] }])], { statsAsOf: "2024-08-01" });
+      expect(await getModelById(t.handle.db, counted.id)).toMatchObject({ statsAsOf: "2024-07-11", downloads: 12, likes: 3, tags: ["new-tag"] });
+    });
+
     it("merges full /api/models/{id} records and partial provider records without losing data", async () => {
       const details = modelDetailRecords().find(
         (o) => !!(o["config"] as { tokenizer_config?: { chat_template?: unknown } } | undefined)?.tokenizer_config?.chat_template && !!o["safetensors"],

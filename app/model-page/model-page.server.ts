@@ -1,4 +1,4 @@
-import type { CatalogModel, ChatTemplateIssue, GatedMode } from "#app/catalog/model-record.ts";
+import { type CatalogModel, type ChatTemplateIssue, type GatedMode, hasKnownCounts } from "#app/catalog/model-record.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { findSimilarModelIds, getModelById } from "#app/db/queries/models.server.ts";
 import { type DerivedGroup, existingModelIds, listDerivedModels, listModelsByAuthor, listSpacesUsingModel, type SpaceUsingModel } from "#app/db/queries/model-tree.server.ts";
@@ -252,7 +252,8 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
   const description = [
     `${model.id}: ${taskName ? `${taskName} model` : "model"}${model.libraryName ? ` for ${model.libraryName}` : ""}`,
     model.license ? `, ${model.license} license` : "",
-    `. ${formatNumber(model.downloads)} downloads in 30 days, ${formatNumber(model.likes)} likes${model.statsAsOf ? ` (snapshot of ${model.statsAsOf})` : ""}.`,
+    // Zeros the catalogue does not hold as counts (hasKnownCounts) would be a false fact in every search result.
+    hasKnownCounts(model) ? `. ${formatNumber(model.downloads)} downloads in 30 days, ${formatNumber(model.likes)} likes${model.statsAsOf ? ` (snapshot of ${model.statsAsOf})` : ""}.` : ".",
     offered.length ? ` Code for ${offered.filter((p) => p !== "auto").join(", ")}, the model's library and local apps.` : " Usage code for its library and local apps.",
   ].join("");
 

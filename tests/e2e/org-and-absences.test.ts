@@ -189,6 +189,36 @@ describe("honest absences", () => {
     await context.close();
   });
 
+  it("states no counts for a dated snapshot's row that has none, on the page, in its description, in listings and in the API", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "no-counts-"));
+    const id = "sparse-snapshot/no-counts-in-dump";
+    try {
+      // As 225 of the bundled catalogue's rows are: the file's name dates it, the row has no counts.
+      const file = path.join(dir, "models-2024-07-11.jsonl");
+      fs.writeFileSync(file, JSON.stringify({ id, tags: [], pipeline_tag: "text-to-video" }) + "\n");
+      importIntoServer(server, file);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const { context, page } = await open();
+    await page.goto(`${server.url}/${id}`);
+    const facts = await page.locator("header dl").innerText();
+    expect(facts).toMatch(/Downloads and likes\s+not in this catalogue/);
+    expect(facts).not.toMatch(/snapshot/);
+    const description = await page.locator('meta[name="description"]').getAttribute("content");
+    expect(description).toContain(id);
+    expect(description).not.toMatch(/downloads|likes/);
+    await page.goto(`${server.url}/models?search=no-counts-in-dump`);
+    const row = page.locator("[data-testid=model-list] li", { hasText: id });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator("[title*=downloads], [title*=likes]").count()).toBe(0);
+    await context.close();
+    const info = (await (await fetch(`${server.url}/api/models/${id}`)).json()) as Record<string, unknown>;
+    expect(info).toMatchObject({ id, pipeline_tag: "text-to-video" });
+    expect(info).not.toHaveProperty("downloads");
+    expect(info).not.toHaveProperty("likes");
+  });
+
   it("leaves unknown file sizes out instead of dashing them", async () => {
     const { context, page } = await open();
     await page.goto(`${server.url}/${NO_CARD}?tab=files`);
