@@ -68,11 +68,17 @@ export function ModelFiles({ files, modelId }: { files: FilesView; modelId: stri
       ) : null}
       <section aria-labelledby="file-list">
         <h2 id="file-list" className="text-base font-semibold">
-          Files{" "}
-          <span className="font-normal text-gray-600 dark:text-gray-400">
-            ({formatNumber(files.totalFiles)}
-            {files.totalBytes !== null ? `, ${formatBytes(files.totalBytes)}` : ""})
-          </span>
+          Files
+          {/* No list is not an empty repository: a count there would say "0 files". */}
+          {files.files.length > 0 ? (
+            <>
+              {" "}
+              <span className="font-normal text-gray-600 dark:text-gray-400">
+                ({formatNumber(files.totalFiles)}
+                {files.totalBytes !== null ? `, ${formatBytes(files.totalBytes)}` : ""})
+              </span>
+            </>
+          ) : null}
         </h2>
         {files.files.length > 0 && !sized ? (
           <p className="mt-1 text-sm text-gray-700 dark:text-gray-300" data-no-sizes="">

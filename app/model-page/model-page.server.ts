@@ -53,6 +53,8 @@ export interface ModelHeaderView {
 
 export interface UseThisModelView {
   library: { name: string; label: string; repoUrl: string; docsUrl: string | null; snippets: Code[]; error: string | null } | null;
+  /** The library the catalogue names for the model, if any: why `library` is null differs. */
+  libraryName: string | null;
   localApps: Array<{
     key: string;
     label: string;
@@ -131,6 +133,7 @@ function buildUseThisModel(model: CatalogModel, gguf: string | null): UseThisMod
           error: lib.error ?? null,
         }
       : null,
+    libraryName: model.libraryName,
     localApps: apps.map((app) => ({
       key: app.key,
       label: app.prettyLabel,

@@ -81,7 +81,8 @@ export function UseThisModel({ use, modelId, search }: { use: UseThisModelView; 
       >
         {empty ? (
           <p className="text-sm text-gray-700 dark:text-gray-300">
-            No usage code is known for this model{use.library === null ? ": its library is not one @huggingface/tasks describes" : ""}.
+            No usage code is known for this model
+            {use.library !== null ? "" : use.libraryName === null ? ": the catalogue names no library for it" : `: its library, ${use.libraryName}, is not one @huggingface/tasks describes`}.
           </p>
         ) : null}
         {use.library ? (

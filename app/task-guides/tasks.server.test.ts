@@ -13,6 +13,7 @@ import {
   getTaskLibraries,
   getTaskSummary,
   listTaskGroups,
+  headingSpaces,
   loadTaskGuide,
   suggestTasks,
 } from "#app/task-guides/tasks.server.ts";
@@ -72,8 +73,18 @@ describe("listTaskGroups", () => {
 describe("loadTaskGuide", () => {
   it("reads about.md of the installed package and caches it", async () => {
     const md = await loadTaskGuide("text-generation");
-    expect(md).toBe(readFileSync(path.join(tasksDir, "text-generation", "about.md"), "utf8"));
+    expect(md).toBe(headingSpaces(readFileSync(path.join(tasksDir, "text-generation", "about.md"), "utf8")));
     expect(loadTaskGuide("text-generation")).toBe(loadTaskGuide("text-generation"));
+  });
+
+  it("makes a heading of '##' and a no-break space, as the package writes some", async () => {
+    const raw = readFileSync(path.join(tasksDir, "text-to-video", "about.md"), "utf8");
+    expect(raw).toMatch(/^##\u00a0Task Variants$/m);
+    const md = await loadTaskGuide("text-to-video");
+    expect(md).toMatch(/^## Task Variants$/m);
+    expect(md).not.toMatch(/^#+\u00a0/m);
+    // Only at a line's start: a no-break space elsewhere is the author's.
+    expect(headingSpaces("a\u00a0b\n#\u00a0\u00a0T\n ##\u00a0x")).toBe("a\u00a0b\n# T\n ##\u00a0x");
   });
 
   it("has no guide for tasks without data and for unknown ids", async () => {

@@ -189,6 +189,15 @@ function getTasksSourceDir(): string {
 const guideCache = new Map<PipelineType, Promise<string | null>>();
 
 /**
+ * Twelve of the package's guides write some headings as "##" and a no-break space, which
+ * CommonMark does not take for a heading: the text showed as "## Task Variants …" and the sections
+ * after it nested under the one before.
+ */
+export function headingSpaces(md: string): string {
+  return md.replace(/^(#{1,6})\u00a0+/gm, "$1 ");
+}
+
+/**
  * The guide (about.md) of a task with real guide data, read once per process: the package does
  * not change while the server runs. Null for placeholders, unknown ids and missing files.
  * Task folders are named after the task id; placeholders share src/tasks/placeholder, which is a
@@ -198,7 +207,7 @@ export function loadTaskGuide(id: string): Promise<string | null> {
   if (!isPipelineType(id) || getTaskGuideData(id) === null) return Promise.resolve(null);
   let pending = guideCache.get(id);
   if (!pending) {
-    pending = readFile(path.join(getTasksSourceDir(), id, "about.md"), "utf8").catch((error: unknown) => {
+    pending = readFile(path.join(getTasksSourceDir(), id, "about.md"), "utf8").then(headingSpaces, (error: unknown) => {
       if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
       guideCache.delete(id);
       throw error;

@@ -11,7 +11,7 @@ export function GeneralErrorBoundary({ statusHandlers = {} }: { statusHandlers?:
   const error = useRouteError();
   if (typeof document !== "undefined" && !isRouteErrorResponse(error)) console.error(error);
   if (isRouteErrorResponse(error)) {
-    const message = typeof error.data === "string" ? error.data : error.statusText;
+    const message = messageOf(error.data) ?? error.statusText;
     const handler = statusHandlers[error.status];
     if (handler) return <>{handler({ status: error.status, message })}</>;
     return (
@@ -22,6 +22,13 @@ export function GeneralErrorBoundary({ statusHandlers = {} }: { statusHandlers?:
     );
   }
   return <ErrorPanel title="Something went wrong" message="An unexpected error occurred while rendering this page. Please try again." />;
+}
+
+/** A loader throws `data("…")` or `data({ message: "…", … })`; either way the visitor reads the message. */
+function messageOf(data: unknown): string | null {
+  if (typeof data === "string") return data;
+  if (typeof data === "object" && data !== null && "message" in data && typeof data.message === "string") return data.message;
+  return null;
 }
 
 export function ErrorPanel({ title, message, children }: { title: string; message: string; children?: ReactNode }) {

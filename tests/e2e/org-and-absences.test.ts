@@ -117,6 +117,16 @@ describe("organisation pages", () => {
     await context.close();
   });
 
+  it("answers a playground for a model the catalogue lacks with a 404 that says so", async () => {
+    const { context, page } = await open();
+    const res = await page.goto(`${server.url}/playground/nobody/no-such-model`);
+    expect(res?.status()).toBe(404);
+    const main = await page.locator("main").innerText();
+    expect(main).toContain("There is no model “nobody/no-such-model” in this catalogue.");
+    expect(main).not.toContain("Internal Server Error");
+    await context.close();
+  });
+
   it("never shows a count beside 'no models match': a page past the end is a 404", async () => {
     const { context, page } = await open();
     const res = await page.goto(`${server.url}/models?search=llama&page=30`);
@@ -205,6 +215,9 @@ describe("honest absences", () => {
     const facts = await page.locator("header dl").innerText();
     expect(facts).toMatch(/Downloads and likes\s+not in this catalogue/);
     expect(facts).not.toMatch(/snapshot/);
+    // No library named is not a library @huggingface/tasks does not describe.
+    const use = await page.locator("[data-use-this-model]").textContent();
+    expect(use).toContain("No usage code is known for this model: the catalogue names no library for it.");
     const description = await page.locator('meta[name="description"]').getAttribute("content");
     expect(description).toContain(id);
     expect(description).not.toMatch(/downloads|likes/);
@@ -212,6 +225,10 @@ describe("honest absences", () => {
     const row = page.locator("[data-testid=model-list] li", { hasText: id });
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator("[title*=downloads], [title*=likes]").count()).toBe(0);
+    // Nor a file count: no list is not an empty repository.
+    await page.goto(`${server.url}/${id}?tab=files`);
+    expect((await page.locator("#file-list").innerText()).trim()).toBe("Files");
+    expect(await page.locator("main").innerText()).toContain("no file list");
     await context.close();
     const info = (await (await fetch(`${server.url}/api/models/${id}`)).json()) as Record<string, unknown>;
     expect(info).toMatchObject({ id, pipeline_tag: "text-to-video" });
