@@ -82,7 +82,8 @@ export interface ModelPageData {
   tree: { bases: Array<{ id: string; relation: string; local: boolean }>; derived: DerivedGroup[] };
   spaces: { total: number; items: SpaceUsingModel[] };
   use: UseThisModelView;
-  providers: { offered: string[]; unsupported: string[] };
+  /** `task` is the model's pipeline tag: what a mapped provider the client cannot call would be asked to do. */
+  providers: { offered: string[]; unsupported: string[]; task: string | null };
   inference: InferencePanel | null;
   /** The GGUF panel; null for other repos and for GGUF repos with neither header nor file list. */
   gguf: GgufPanelView | null;
@@ -270,7 +271,7 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
     tree: { bases, derived },
     spaces: { total: spaces.total, items: spaces.spaces },
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
-    providers: { offered, unsupported: unsupportedProvidersFor(model) },
+    providers: { offered, unsupported: unsupportedProvidersFor(model), task: model.pipelineTag },
     gguf: buildGgufPanel(model),
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model)) : null,
     chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, scope.clientAddress ?? undefined) : null,

@@ -112,7 +112,14 @@ export function ModelProviders({ providers, modelId }: { providers: ModelPageDat
         </>
       ) : (
         <p className="text-gray-700 dark:text-gray-300" data-no-provider="">
-          This catalogue lists no inference provider for this model{providers.unsupported.length ? ` that this version of @huggingface/inference supports (mapped: ${providers.unsupported.join(", ")})` : ""}. Use the library or local-app code under “Use this model”.
+          {providers.unsupported.length === 0
+            ? "This catalogue lists no inference provider for this model."
+            : `This catalogue lists no inference provider for this model that it can call: it is mapped to ${providers.unsupported.join(", ")}, ${
+                providers.task === null
+                  ? "but names no task, so there is no request to make."
+                  : `which the @huggingface/inference client this site runs cannot call for ${providers.task}.`
+              }`}{" "}
+          Use the library or local-app code under “Use this model”.
         </p>
       )}
     </Box>

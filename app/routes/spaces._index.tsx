@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, Link, data } from "react-router";
 import type { Route } from "./+types/spaces._index";
 import { getTaskInfo, isPipelineType } from "#app/catalog/task-colors.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
@@ -23,11 +23,15 @@ export async function loader({ url }: Route.LoaderArgs) {
   const taskParam = (params.get("task") ?? "").trim();
   const task = taskParam && isPipelineType(taskParam) ? taskParam : null;
   const pageNum = Number.parseInt(params.get("page") ?? "1", 10);
-  const page = Number.isFinite(pageNum) && pageNum >= 1 ? Math.min(pageNum, MAX_PAGE) : 1;
+  const page = Number.isFinite(pageNum) && pageNum >= 1 ? pageNum : 1;
   const { db } = getDb();
   await ensureTaskSpaces(db);
-  const { spaces, total } = await listSpaces(db, { search: search || null, model, task, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
-  return { spaces, total, search, model, task, page, ignoredTask: taskParam && !task ? taskParam.slice(0, 60) : null };
+  // Past MAX_PAGE nothing is read; the count is still what the view holds.
+  const { spaces, total } = await listSpaces(db, { search: search || null, model, task, offset: (Math.min(page, MAX_PAGE + 1) - 1) * PAGE_SIZE, limit: page > MAX_PAGE ? 0 : PAGE_SIZE });
+  // As on /models: a page past the last one is a 404 that says where the Spaces end, never a
+  // count beside "No Spaces match".
+  const pastEnd = page > 1 && spaces.length === 0;
+  return data({ spaces, total, search, model, task, page, pastEnd, ignoredTask: taskParam && !task ? taskParam.slice(0, 60) : null }, { status: pastEnd ? 404 : 200 });
 }
 
 function href(q: { search: string; model: string | null; task: string | null }, page: number): string {
@@ -41,7 +45,7 @@ function href(q: { search: string; model: string | null; task: string | null }, 
 }
 
 export default function Spaces({ loaderData }: Route.ComponentProps) {
-  const { spaces, total, search, model, task, page, ignoredTask } = loaderData;
+  const { spaces, total, search, model, task, page, pastEnd, ignoredTask } = loaderData;
   const last = Math.max(1, Math.min(MAX_PAGE, Math.ceil(total / PAGE_SIZE)));
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
@@ -91,7 +95,25 @@ export default function Spaces({ loaderData }: Route.ComponentProps) {
       <p className="mt-4 text-sm text-gray-600 dark:text-gray-400" data-testid="spaces-count">
         {total === 1 ? "1 Space" : `${formatNumber(total)} Spaces`}
       </p>
-      {spaces.length === 0 ? (
+      {pastEnd ? (
+        <div className="mt-4 rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700" data-testid="spaces-past-end">
+          <h2 className="text-lg font-semibold">Page {formatNumber(page)} is past the end</h2>
+          <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
+            {total === 0
+              ? "There are no Spaces in this view."
+              : total > MAX_PAGE * PAGE_SIZE
+                ? `The listing of the ${formatNumber(total)} Spaces in this view stops at page ${formatNumber(last)}: search to reach the rest.`
+                : `The ${total === 1 ? "1 Space" : `${formatNumber(total)} Spaces`} in this view fill ${last === 1 ? "one page" : `pages 1 to ${formatNumber(last)}`}.`}
+          </p>
+          <Link
+            to={href({ search, model, task }, last)}
+            className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
+            data-testid="spaces-last-page-link"
+          >
+            {last === 1 ? "Go to the first page" : `Go to the last page (${formatNumber(last)})`}
+          </Link>
+        </div>
+      ) : spaces.length === 0 ? (
         <div className="mt-4 rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700" data-testid="spaces-empty">
           <p className="font-semibold">No Spaces match.</p>
           <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">Search matches any part of a Space id, such as “whisper” or “stabilityai/”.</p>
@@ -134,7 +156,7 @@ export default function Spaces({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      <Pagination page={page} last={last} more={false} href={(p) => href({ search, model, task }, p)} />
+      {!pastEnd && <Pagination page={page} last={last} more={false} href={(p) => href({ search, model, task }, p)} />}
     </div>
   );
 }

@@ -117,6 +117,16 @@ describe("organisation pages", () => {
     await context.close();
   });
 
+  it("says why a mapped provider is not offered: the client cannot call it for the model's task", async () => {
+    const { context, page } = await open();
+    // A bundled row mapped to hf-inference for text-to-video, which @huggingface/inference 3.13.1 has no client for.
+    await page.goto(`${server.url}/AdamLucek/Wan2.1-T2V-14B-OldBookIllustrations`);
+    expect(await page.locator("[data-no-provider]").innerText()).toBe(
+      "This catalogue lists no inference provider for this model that it can call: it is mapped to hf-inference, which the @huggingface/inference client this site runs cannot call for text-to-video. Use the library or local-app code under “Use this model”.",
+    );
+    await context.close();
+  });
+
   it("answers a playground for a model the catalogue lacks with a 404 that says so", async () => {
     const { context, page } = await open();
     const res = await page.goto(`${server.url}/playground/nobody/no-such-model`);

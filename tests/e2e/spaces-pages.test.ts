@@ -50,6 +50,28 @@ describe("Spaces", () => {
     expect((await html("/spaces?page=banana&task=nope")).status).toBe(200);
   });
 
+  it("answers a page past the last one with a 404 that says where the Spaces end", async () => {
+    const all = await html("/spaces");
+    const total = Number(/data-testid="spaces-count">([\d,]+) Spaces</.exec(all.text)![1]!.replace(/,/g, ""));
+    const last = Math.ceil(total / 30);
+    for (const page of [last + 1, 999, 100_000]) {
+      const past = await html(`/spaces?page=${page}`);
+      expect(past.status).toBe(404);
+      expect(past.text).toContain('data-testid="spaces-past-end"');
+      expect(past.text).not.toContain('data-testid="spaces-empty"');
+      expect(past.text).toContain(`pages 1 to ${last}`);
+      expect(past.text).toContain(`href="/spaces?page=${last}"`);
+    }
+    const lastPage = await html(`/spaces?page=${last}`);
+    expect(lastPage.status).toBe(200);
+    expect(lastPage.text).toContain('data-testid="space-list"');
+    // A search with one page: page 2 is past it, and the link goes back to page 1.
+    const one = await html("/spaces?search=LLaMA-Factory&page=2");
+    expect(one.status).toBe(404);
+    expect(one.text).toContain("one page");
+    expect(one.text).toContain('href="/spaces?search=LLaMA-Factory"');
+  });
+
   it("shows where a Space lives, links out, and links back to its models", async () => {
     const page = await html("/spaces/Justinrune/LLaMA-Factory");
     expect(page.status).toBe(200);
