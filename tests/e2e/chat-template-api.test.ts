@@ -26,7 +26,7 @@ const user = [{ role: "user", content: "Hi there" }];
 
 beforeAll(async () => {
   server = await startTestServer();
-  ({ fixtures, cleanup } = importFixtures(server));
+  ({ fixtures, cleanup } = await importFixtures(server));
 });
 
 afterAll(async () => {

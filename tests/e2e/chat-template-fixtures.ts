@@ -6,11 +6,11 @@
  * "broken" record is the Qwen2 template with its closing `{% endfor %}` cut off, the kind of
  * truncation a bad copy produces.
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type ByModelTemplate, chatTemplates } from "#tests/support/fixtures.ts";
+import { importWithCli } from "./support/import-cli.ts";
 
 type ByModel = ByModelTemplate;
 
@@ -88,19 +88,15 @@ export function writeChatTemplateFixtures(): { file: string; fixtures: ChatTempl
   return { file, fixtures, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 /** Imports the fixture records into a running test server's database with the real CLI. */
-export function importFixtures(target: { databaseUrl: string }): { fixtures: ChatTemplateFixtures; cleanup: () => void } {
+export async function importFixtures(target: { databaseUrl: string }): Promise<{ fixtures: ChatTemplateFixtures; cleanup: () => void }> {
   const written = writeChatTemplateFixtures();
-  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "import", written.file, "--live"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: target.databaseUrl },
-    encoding: "utf8",
-  });
-  if (res.status !== 0) {
+  try {
+    await importWithCli(target.databaseUrl, [written.file, "--live"]);
+  } catch (e) {
     written.cleanup();
-    throw new Error(`import failed:\n${res.stdout}\n${res.stderr}`);
+    throw e;
   }
   return { fixtures: written.fixtures, cleanup: written.cleanup };
 }

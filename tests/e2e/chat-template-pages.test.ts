@@ -56,7 +56,7 @@ const QWEN_DEFAULT =
 
 beforeAll(async () => {
   server = await startTestServer();
-  ({ cleanup } = importFixtures(server));
+  ({ cleanup } = await importFixtures(server));
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });
 });

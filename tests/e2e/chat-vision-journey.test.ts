@@ -32,7 +32,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-vision-"));
   const record = { id: MODEL, pipeline_tag: "image-text-to-text", tags: ["conversational", "image-text-to-text"], inferenceProviderMapping: { together: { providerId: "vision/chat-7b", task: "conversational", status: "live" } } };
   fs.writeFileSync(path.join(dir, "vision.jsonl"), `${JSON.stringify(record)}\n`);
-  importIntoServer(server, path.join(dir, "vision.jsonl"));
+  await importIntoServer(server, path.join(dir, "vision.jsonl"));
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   await allowOnlyLoopback(context);

@@ -87,7 +87,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ architectures: ["LlamaForCausalLM"], model_type: "llama" }));
   fs.writeFileSync(path.join(dir, "tiny-llama.Q4_K_M.gguf"), ggufHeader(15));
   fs.writeFileSync(path.join(dir, "tiny-llama.Q8_0.gguf"), ggufHeader(7));
-  importIntoServer(server, dir);
+  await importIntoServer(server, dir);
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });
 }, 240_000);

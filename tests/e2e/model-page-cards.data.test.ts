@@ -14,7 +14,7 @@ let db: DatabaseHandle;
 
 beforeAll(async () => {
   ({ server, db } = await startModelPageServer());
-  importIntoServer(server, cardsDir);
+  await importIntoServer(server, cardsDir);
 });
 
 afterAll(async () => {

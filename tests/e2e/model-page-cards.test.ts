@@ -18,7 +18,7 @@ const cards = fs.readdirSync(fixtures.cards);
 
 beforeAll(async () => {
   ({ server, db } = await startModelPageServer());
-  importIntoServer(server, fixtures.cards);
+  await importIntoServer(server, fixtures.cards);
 });
 
 afterAll(async () => {

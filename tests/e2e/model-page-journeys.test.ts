@@ -69,7 +69,7 @@ beforeAll(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "model-page-gguf-"));
   fs.writeFileSync(path.join(dir, "gguf.jsonl"), JSON.stringify({ id: GGUF, gguf }) + "\n");
   const fixtures = writeImportFixtures();
-  importIntoServer(server, fixtures.details, fixtures.cards, path.join(dir, "gguf.jsonl"));
+  await importIntoServer(server, fixtures.details, fixtures.cards, path.join(dir, "gguf.jsonl"));
   fixtures.cleanup();
   fs.rmSync(dir, { recursive: true, force: true });
   browser = await launchBrowser();

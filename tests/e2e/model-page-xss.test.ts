@@ -33,7 +33,7 @@ beforeAll(async () => {
     write(`family-${family}`, xssCorpus.filter((c) => c.family === family).map((c) => `## ${c.name}\n\n${c.markdown}`).join("\n\n"));
   }
   write("whole-corpus", xssCorpus.map((c) => c.markdown).join("\n\n"));
-  importIntoServer(server, dir);
+  await importIntoServer(server, dir);
   fs.rmSync(dir, { recursive: true, force: true });
   browser = await launchBrowser();
 });

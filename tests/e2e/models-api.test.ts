@@ -305,7 +305,7 @@ describe.each(engines)("GET /api/models on $name", ({ name, create }) => {
       const id = `modelyard-e2e/imported-while-serving-${name}`;
       const file = path.join(dir, "one.jsonl");
       fs.writeFileSync(file, `${JSON.stringify({ id, pipeline_tag: "text-classification", tags: ["modelyard-e2e-live-tag"], downloads: 1 })}\n`);
-      importIntoServer(server, file);
+      await importIntoServer(server, file);
       // At once: the database answers while the index of the new catalogue is built.
       expect((await list("/api/models?search=imported-while-serving")).items.map((m) => m.id)).toEqual([id]);
       const ids = async () => (await list("/api/models?filter=modelyard-e2e-live-tag")).items.map((m) => m.id);

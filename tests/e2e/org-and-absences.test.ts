@@ -189,7 +189,7 @@ describe("honest absences", () => {
         { id: "no-counts/repo", readme: "# A local model\n" },
       ];
       fs.writeFileSync(path.join(dir, "empty.jsonl"), records.map((r) => JSON.stringify(r)).join("\n") + "\n");
-      importIntoServer(server, path.join(dir, "empty.jsonl"));
+      await importIntoServer(server, path.join(dir, "empty.jsonl"));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -216,7 +216,7 @@ describe("honest absences", () => {
       // As 225 of the bundled catalogue's rows are: the file's name dates it, the row has no counts.
       const file = path.join(dir, "models-2024-07-11.jsonl");
       fs.writeFileSync(file, JSON.stringify({ id, tags: [], pipeline_tag: "text-to-video" }) + "\n");
-      importIntoServer(server, file);
+      await importIntoServer(server, file);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

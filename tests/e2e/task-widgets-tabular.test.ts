@@ -45,8 +45,8 @@ beforeAll(async () => {
   server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: "hf_e2eServerKey0000000000", MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-tabular-"));
   fs.writeFileSync(path.join(dir, "tabular.jsonl"), MODELS.map((m) => JSON.stringify(m)).join("\n") + "\n");
-  importIntoServer(server, path.join(dir, "tabular.jsonl"));
-  importUnservedModels(server, WIDGET_FAMILIES.tabular);
+  await importIntoServer(server, path.join(dir, "tabular.jsonl"));
+  await importUnservedModels(server, WIDGET_FAMILIES.tabular);
   browser = await launchBrowser();
 });
 

@@ -25,12 +25,12 @@ export function demoEntry<T extends TaskDemoEntry["type"]>(task: PipelineType, s
 export const unservedModelId = (task: string): string => `modelyard-e2e/unserved-${task}`;
 
 /** Imports a model per task with no provider mapping (through `modelyard import`), so its widget can only show the example. */
-export function importUnservedModels(server: TestServer, tasks: readonly string[]): void {
+export async function importUnservedModels(server: TestServer, tasks: readonly string[]): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-unserved-"));
   try {
     const file = path.join(dir, "unserved.jsonl");
     fs.writeFileSync(file, tasks.map((task) => JSON.stringify({ id: unservedModelId(task), pipeline_tag: task, tags: [task] })).join("\n") + "\n");
-    importIntoServer(server, file);
+    await importIntoServer(server, file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
