@@ -80,7 +80,8 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
             ) : null}
           </ul>
         </div>
-        {actions}
+        {/* One group, so the actions stay together at the right instead of spreading across the row. */}
+        {actions ? <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">{actions}</div> : null}
       </div>
       <dl className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm text-gray-800 dark:text-gray-200">
         {hasKnownCounts(model) ? (
