@@ -20,7 +20,7 @@ export function OrgListing({ data }: { data: OrgPageData }) {
     <div className="mx-auto max-w-5xl px-4 py-6 sm:py-8" data-org-page={org}>
       <header className="border-b border-gray-200 pb-4 dark:border-gray-800">
         <p className="text-xs font-medium tracking-wide text-gray-600 uppercase dark:text-gray-400">Author</p>
-        <h1 className="mt-1 font-mono text-2xl font-bold break-all sm:text-3xl">{org}</h1>
+        <h1 className="mt-1 font-mono text-2xl font-bold [overflow-wrap:anywhere] sm:text-3xl">{org}</h1>
         <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
           <span data-testid="org-count">{countText(total)}</span> in this catalogue ·{" "}
           <a href={data.hubUrl} className={linkCls}>

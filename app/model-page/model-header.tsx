@@ -38,7 +38,7 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
     <header className="border-b border-gray-200 pb-4 dark:border-gray-800">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h1 className="flex flex-wrap items-center gap-2 font-mono text-xl font-bold break-all sm:text-2xl">
+          <h1 className="flex flex-wrap items-center gap-2 font-mono text-xl font-bold [overflow-wrap:anywhere] sm:text-2xl">
             <span>
               <a href={`/${model.author}`} className="font-normal text-gray-600 hover:underline dark:text-gray-400" data-org-link="">
                 {model.id.includes("/") ? `${model.author}/` : ""}
