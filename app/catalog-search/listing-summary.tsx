@@ -4,6 +4,7 @@ import { libraryLabel } from "#app/catalog/library-labels.ts";
 import { COUNT_CAP, type ListingState, PAGE_SIZE, PARAM_BUCKETS, SORT_LABELS, clearedState, listingHref } from "#app/catalog-search/listing-params.ts";
 import { SORT_KEYS, type SortKey } from "#app/catalog/sort-keys.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
+import { PastEnd } from "#app/ui/past-end.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 
 /** An exact count is shown whole, however large; a lower bound (a capped collection) as "10,000+". */
@@ -61,18 +62,8 @@ export function pastEndText(count: { value: number; exact: boolean }, lastPage: 
   return `The ${total} in this view fill ${lastPage === 1 ? "one page" : `pages 1 to ${formatNumber(lastPage)}`}.`;
 }
 
-export function PastEnd({ page, lastPage, count, href }: { page: number; lastPage: number; count: { value: number; exact: boolean }; href: string }) {
-  return (
-    <div data-testid="past-end" className="rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700">
-      <h2 className="text-lg font-semibold">Page {formatNumber(page)} is past the end</h2>
-      <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
-        {pastEndText(count, lastPage)}
-      </p>
-      <Link to={href} className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500" data-testid="last-page-link">
-        {lastPage === 1 ? "Go to the first page" : `Go to the last page (${formatNumber(lastPage)})`}
-      </Link>
-    </div>
-  );
+export function ListingPastEnd({ page, lastPage, count, href }: { page: number; lastPage: number; count: { value: number; exact: boolean }; href: string }) {
+  return <PastEnd page={page} lastPage={lastPage} message={pastEndText(count, lastPage)} href={href} />;
 }
 
 export function EmptyResults({ state, href = listingHref }: { state: ListingState; href?: ViewHref }) {

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate } from "react-router";
 import { listingHref, orgHref } from "#app/catalog-search/listing-params.ts";
 import type { OrgPageData } from "#app/catalog-search/org-page.server.ts";
-import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, type ViewHref, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
+import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, ListingPastEnd, type ViewHref, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
 import { ModelRow } from "#app/catalog-search/model-row.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
 
@@ -60,7 +60,7 @@ export function OrgListing({ data }: { data: OrgPageData }) {
       <section aria-label="Models" className="mt-6" data-testid="results" data-view={orgHref(org, state).slice(org.length + 1)}>
         <h2 className="sr-only">Models</h2>
         {pastEnd ? (
-          <PastEnd page={state.page} lastPage={lastPage} count={count} href={href(state, { page: lastPage })} />
+          <ListingPastEnd page={state.page} lastPage={lastPage} count={count} href={href(state, { page: lastPage })} />
         ) : models.length === 0 ? (
           <EmptyResults state={{ ...state, author: null }} href={href} />
         ) : (

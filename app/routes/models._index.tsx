@@ -14,7 +14,7 @@ import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { modelRowsHtml } from "#app/catalog-search/model-rows-html.server.tsx";
 import { HtmlIsland } from "#app/ui/html-island.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
-import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, PastEnd, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
+import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, ListingPastEnd, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
@@ -152,7 +152,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
 
         <section aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading} data-view={listingSearch(state)}>
           {pastEnd ? (
-            <PastEnd page={state.page} lastPage={lastPage} count={count} href={listingHref(state, { page: lastPage })} />
+            <ListingPastEnd page={state.page} lastPage={lastPage} count={count} href={listingHref(state, { page: lastPage })} />
           ) : !rowsHtml ? (
             <EmptyResults state={state} />
           ) : (

@@ -3,6 +3,7 @@ import type { Route } from "./+types/spaces._index";
 import { getTaskInfo, isPipelineType } from "#app/catalog/task-colors.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
+import { PastEnd } from "#app/ui/past-end.tsx";
 import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { ensureTaskSpaces, listSpaces } from "#app/db/queries/spaces.server.ts";
@@ -96,22 +97,19 @@ export default function Spaces({ loaderData }: Route.ComponentProps) {
         {total === 1 ? "1 Space" : `${formatNumber(total)} Spaces`}
       </p>
       {pastEnd ? (
-        <div className="mt-4 rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700" data-testid="spaces-past-end">
-          <h2 className="text-lg font-semibold">Page {formatNumber(page)} is past the end</h2>
-          <p className="mx-auto mt-2 max-w-lg text-sm text-gray-600 dark:text-gray-400">
-            {total === 0
-              ? "There are no Spaces in this view."
-              : total > MAX_PAGE * PAGE_SIZE
-                ? `The listing of the ${formatNumber(total)} Spaces in this view stops at page ${formatNumber(last)}: search to reach the rest.`
-                : `The ${total === 1 ? "1 Space" : `${formatNumber(total)} Spaces`} in this view fill ${last === 1 ? "one page" : `pages 1 to ${formatNumber(last)}`}.`}
-          </p>
-          <Link
-            to={href({ search, model, task }, last)}
-            className="mt-5 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
-            data-testid="spaces-last-page-link"
-          >
-            {last === 1 ? "Go to the first page" : `Go to the last page (${formatNumber(last)})`}
-          </Link>
+        <div className="mt-4">
+          <PastEnd
+            page={page}
+            lastPage={last}
+            href={href({ search, model, task }, last)}
+            message={
+              total === 0
+                ? "There are no Spaces in this view."
+                : total > MAX_PAGE * PAGE_SIZE
+                  ? `The listing of the ${formatNumber(total)} Spaces in this view stops at page ${formatNumber(last)}: search to reach the rest.`
+                  : `The ${total === 1 ? "1 Space" : `${formatNumber(total)} Spaces`} in this view fill ${last === 1 ? "one page" : `pages 1 to ${formatNumber(last)}`}.`
+            }
+          />
         </div>
       ) : spaces.length === 0 ? (
         <div className="mt-4 rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700" data-testid="spaces-empty">

@@ -57,7 +57,7 @@ describe("Spaces", () => {
     for (const page of [last + 1, 999, 100_000]) {
       const past = await html(`/spaces?page=${page}`);
       expect(past.status).toBe(404);
-      expect(past.text).toContain('data-testid="spaces-past-end"');
+      expect(past.text).toContain('data-testid="past-end"');
       expect(past.text).not.toContain('data-testid="spaces-empty"');
       expect(past.text).toContain(`pages 1 to ${last}`);
       expect(past.text).toContain(`href="/spaces?page=${last}"`);
