@@ -32,3 +32,26 @@ export function checkoutBaseline(ref: string): { root: string; remove(): void } 
     },
   };
 }
+
+/**
+ * The Node flags and environment `npm start` gives the server in the checkout at `root`, read
+ * from its package.json: a baseline runs with its own (an older commit may lack a flag this one
+ * adds), this checkout with cli/serve-flags.ts's.
+ */
+export function startCommandOf(root: string): { flags: string[]; env: Record<string, string> } {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+  const words = (pkg.scripts?.["start"] ?? "").split(/\s+/).filter(Boolean);
+  const node = words.indexOf("node");
+  if (node < 0) throw new Error(`${root}/package.json: its start script does not run node`);
+  const env: Record<string, string> = {};
+  for (const w of words.slice(0, node)) {
+    const eq = w.indexOf("=");
+    if (eq > 0) env[w.slice(0, eq)] = w.slice(eq + 1);
+  }
+  const flags: string[] = [];
+  for (const w of words.slice(node + 1)) {
+    if (!w.startsWith("--")) break;
+    flags.push(w);
+  }
+  return { flags, env };
+}

@@ -23,7 +23,7 @@ import { openDatabase } from "#app/db/client.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
-import { checkoutBaseline } from "./baseline-checkout.ts";
+import { checkoutBaseline, startCommandOf } from "./baseline-checkout.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SORTS = [
@@ -176,13 +176,14 @@ interface Server {
 async function startServer(databaseUrl: string, env: Record<string, string>, root = ROOT): Promise<Server> {
   // MODELYARD_BENCH_CPU_PROF=DIR writes each server's CPU profile there (node --cpu-prof).
   const prof = process.env["MODELYARD_BENCH_CPU_PROF"];
-  const flags = prof ? [...SERVE_NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-interval=${process.env["MODELYARD_BENCH_CPU_PROF_INTERVAL"] ?? 1000}`] : SERVE_NODE_FLAGS;
+  // An earlier commit's server runs as its own `npm start` did: its flags and environment.
+  const start = root === ROOT ? { flags: [...SERVE_NODE_FLAGS], env: { ...SERVE_ENV } } : startCommandOf(root);
+  const flags = prof ? [...start.flags, "--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-interval=${process.env["MODELYARD_BENCH_CPU_PROF_INTERVAL"] ?? 1000}`] : start.flags;
   const child = spawn(process.execPath, [...flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: root,
     env: {
       ...process.env,
-      // An earlier commit's server runs as its own `npm start` did, without this checkout's environment.
-      ...(root === ROOT ? SERVE_ENV : {}),
+      ...start.env,
       HOST: "127.0.0.1",
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,

@@ -14,7 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
-import { checkoutBaseline } from "./baseline-checkout.ts";
+import { checkoutBaseline, startCommandOf } from "./baseline-checkout.ts";
 import { type Rss, rssOf } from "./proc-status.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -49,7 +49,9 @@ function benchDatabase(): string {
 async function measure(file: string, env: Record<string, string>, root: string): Promise<{ ready: Rss; idle: Rss; after: Rss }> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base["MALLOC_ARENA_MAX"];
-  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+  // An earlier commit's server runs with its own `npm start` flags.
+  const flags = root === ROOT ? [...SERVE_NODE_FLAGS] : startCommandOf(root).flags;
+  const child = spawn(process.execPath, [...flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: root,
     env: { ...base, ...env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${file}`, MODELYARD_SKIP_BUNDLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],

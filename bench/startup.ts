@@ -12,17 +12,19 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
-import { checkoutBaseline } from "./baseline-checkout.ts";
+import { checkoutBaseline, startCommandOf } from "./baseline-checkout.ts";
 import { rssOf } from "./proc-status.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: opt } = parseArgs({ options: { "baseline-ref": { type: "string" }, rounds: { type: "string", default: "2" } } });
 
 async function start(root: string, dbUrl: string): Promise<{ ms: number; url: string; pid: number; stop: () => Promise<void> }> {
+  // An earlier commit's server runs as its own `npm start` did: its flags and environment.
+  const own = root === ROOT ? { flags: [...SERVE_NODE_FLAGS], env: { ...SERVE_ENV } } : startCommandOf(root);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+  const child = spawn(process.execPath, [...own.flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
     cwd: root,
-    env: { ...process.env, ...SERVE_ENV, DATABASE_URL: dbUrl, HOST: "127.0.0.1" },
+    env: { ...process.env, ...own.env, DATABASE_URL: dbUrl, HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";

@@ -4,8 +4,13 @@
  * 760k models; without a cap V8 lets old space grow to four times that before a full collection,
  * and the garbage alone took the server past its 300 MB budget (docs/decisions/0010-facet-index.md).
  * Only `serve` gets the cap: an import of a large dump needs far more.
+ *
+ * `--v8-pool-size=0` sizes V8's helper threads (parallel and concurrent garbage collection) to the
+ * machine's cores less one, where Node's default is four whatever the cores. On two cores, four
+ * helpers of the facet index thread's collections took the cores from the event loop: stalls of
+ * 8–20 ms while the index built (docs/decisions/0032-facet-index-thread.md).
  */
-export const SERVE_NODE_FLAGS = ["--max-old-space-size=256"] as const;
+export const SERVE_NODE_FLAGS = ["--max-old-space-size=256", "--v8-pool-size=0"] as const;
 
 /**
  * Environment for the `modelyard serve` process, set the same way. glibc gives each thread that

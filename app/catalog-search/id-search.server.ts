@@ -74,6 +74,13 @@ export function isSearchableTerm(term: string): boolean {
   return term.length >= 3 && /^[\x20-\x7e]+$/.test(term);
 }
 
+/** An IdText as plain data for postMessage (see FacetIndex.toParts). */
+export interface IdTextParts {
+  text: Uint8Array;
+  ends: Uint32Array;
+  rids: Uint32Array;
+}
+
 export class IdText {
   constructor(
     private readonly text: Buffer,
@@ -84,6 +91,15 @@ export class IdText {
 
   get bytes(): number {
     return this.text.byteLength + this.ends.byteLength + this.rids.byteLength;
+  }
+
+  /** The same ids as plain arrays (the text possibly a view into a larger buffer). */
+  toParts(): IdTextParts {
+    return { text: new Uint8Array(this.text.buffer, this.text.byteOffset, this.text.byteLength), ends: this.ends, rids: this.rids };
+  }
+
+  static fromParts(parts: IdTextParts): IdText {
+    return new IdText(Buffer.from(parts.text.buffer, parts.text.byteOffset, parts.text.byteLength), parts.ends, parts.rids);
   }
 
   /**

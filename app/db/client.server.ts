@@ -14,6 +14,11 @@ export interface DatabaseHandle {
   /** Where the data lives, for log lines (never includes a password). */
   location: string;
   /**
+   * The DATABASE_URL another thread opens this database with (the facet index is built in one),
+   * or null for an in-memory SQLite, which no other connection can see.
+   */
+  reopenUrl: string | null;
+  /**
    * The underlying SQLite connection, for the importer's bulk writes only: prepared statements
    * run inside Kysely's transaction on the same connection, without per-batch query compilation.
    */
@@ -66,15 +71,26 @@ function redactUrl(url: string): string {
   }
 }
 
-export function openDatabase(url: string | undefined): DatabaseHandle {
+export interface OpenOptions {
+  /**
+   * A reader of a database that exists (the facet index thread): SQLite opens the file read-only,
+   * never creates it, and reads on this thread without reader threads of its own.
+   */
+  readOnly?: boolean;
+}
+
+export function openDatabase(url: string | undefined, options: OpenOptions = {}): DatabaseHandle {
   const { dialect, target } = describeDatabaseUrl(url);
+  const readOnly = options.readOnly === true;
   if (dialect === "sqlite") {
-    if (target !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
-    const sqlite = new SQLite(target);
-    // WAL + NORMAL: a killed process never loses a committed batch; readers never block the importer.
-    sqlite.pragma("journal_mode = WAL");
-    sqlite.pragma("synchronous = NORMAL");
-    sqlite.pragma("foreign_keys = ON");
+    if (target !== ":memory:" && !readOnly) fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    const sqlite = new SQLite(target, readOnly ? { readonly: true, fileMustExist: true } : {});
+    if (!readOnly) {
+      // WAL + NORMAL: a killed process never loses a committed batch; readers never block the importer.
+      sqlite.pragma("journal_mode = WAL");
+      sqlite.pragma("synchronous = NORMAL");
+      sqlite.pragma("foreign_keys = ON");
+    }
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("cache_size = -16384");
     sqlite.pragma("temp_store = MEMORY");
@@ -83,12 +99,13 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
     // the bounded page cache above and the kernel's own cache instead.
     sqlite.pragma("mmap_size = 0");
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const threads = target === ":memory:" ? 0 : readerThreads();
+    const threads = target === ":memory:" || readOnly ? 0 : readerThreads();
     let reader: Kysely<Database> | null = null;
     return {
       db,
       dialect,
       location: path.resolve(target),
+      reopenUrl: target === ":memory:" ? null : `sqlite:${path.resolve(target)}`,
       sqlite,
       get reader() {
         if (threads === 0) return db;
@@ -107,5 +124,5 @@ export function openDatabase(url: string | undefined): DatabaseHandle {
   // event would end the whole process.
   pool.on("error", (error) => console.error(`PostgreSQL closed an idle connection: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect, location: redactUrl(target), sqlite: null, reader: db, close: () => db.destroy() };
+  return { db, dialect, location: redactUrl(target), reopenUrl: target, sqlite: null, reader: db, close: () => db.destroy() };
 }

@@ -17,7 +17,9 @@ import type { ReaderJob, ReaderReply, ReaderWorkerData } from "#app/db/sqlite-re
 import { workerStart } from "#app/utils/worker-start.server.ts";
 
 // The server build rewrites this URL to the worker's emitted chunk (server/worker-entry-plugin.ts).
-const READER_ENTRY = new URL("./sqlite-reader-worker.server.ts", import.meta.url);
+// Made when a pool starts, not when the module loads: the facet index thread bundles this module
+// as code to evaluate, which has no import.meta.url, and never starts a pool.
+const readerEntry = () => new URL("./sqlite-reader-worker.server.ts", import.meta.url);
 
 interface Pending {
   resolve(rows: unknown[]): void;
@@ -55,7 +57,7 @@ export class SqliteReaderPool {
     size: number,
     cacheKib = 16_384,
   ) {
-    const start = workerStart(READER_ENTRY, ["better-sqlite3"]);
+    const start = workerStart(readerEntry(), ["better-sqlite3"]);
     const data: ReaderWorkerData = { file, cacheKib };
     for (let i = 0; i < size; i++) {
       const worker = new Worker(start.script, { eval: start.eval, workerData: data });

@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SORT_KEYS } from "#app/catalog/sort-keys.ts";
+import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
+import { buildFacetIndexInThread } from "#app/catalog-search/facet-index-thread.server.ts";
+import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
+import type { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
+import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
+import { importItems } from "#app/import/importer.server.ts";
+import type { SourceItem } from "#app/import/read-sources.server.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
+
+/**
+ * The facet index built in a worker thread over its own connection (ADR 0032) must be the index
+ * the event loop would have built: the same counts, pages and searches after its arrays were
+ * transferred and its dictionaries made again. SQLite and PostgreSQL.
+ */
+
+const F = (p: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters(), ...p });
+const noPause = async () => undefined;
+
+async function* records(rows: Array<Record<string, unknown>>): AsyncGenerator<SourceItem> {
+  let line = 0;
+  for (const value of rows) yield { kind: "record", source: "test", line: ++line, value };
+}
+
+const TASKS = ["text-generation", "fill-mask", "translation", "image-classification"];
+const LIBRARIES = ["transformers", "gguf", "diffusers"];
+const LICENSES = ["mit", "apache-2.0", "openrail"];
+
+// Enough rows for several of the build's slices, with every facet varied.
+const ROWS = Array.from({ length: 1_500 }, (_, i) => ({
+  id: `org${i % 37}/Model-${i}${i % 5 === 0 ? "-GGUF" : ""}`,
+  pipeline_tag: i % 11 === 0 ? undefined : TASKS[i % TASKS.length],
+  library_name: i % 13 === 0 ? undefined : LIBRARIES[i % LIBRARIES.length],
+  tags: ["en", `topic-${i % 50}`, ...(i % 3 === 0 ? ["conversational"] : []), `license:${LICENSES[i % LICENSES.length]}`],
+  downloads: (i * 7919) % 10_000,
+  likes: (i * 31) % 500,
+  createdAt: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000).toISOString(),
+  lastModified: new Date(Date.UTC(2024, 0, 1) + ((i * 17) % 1_500) * 3_600_000).toISOString(),
+  cardData: i % 7 === 0 ? { language: ["de", "fr"] } : undefined,
+}));
+
+const FILTERS: CatalogFilters[] = [
+  F({}),
+  F({ pipelineTag: "text-generation" }),
+  F({ library: "gguf", license: "mit" }),
+  F({ tags: ["conversational", "en"] }),
+  F({ tags: ["de"] }),
+  F({ pipelineTag: "no-such-task" }),
+];
+
+async function pageOf(index: FacetIndex, filters: CatalogFilters, ascending: boolean, offset: number): Promise<number[]> {
+  const profiles = index.profileMask(filters);
+  if (!profiles || !index.listing) throw new Error("expected a listing index");
+  return index.page(index.listing.orders.downloads, ascending, { profiles, candidates: null }, offset, 30, noPause);
+}
+
+describe.each(testDialects())("the facet index built in a worker thread on $name", (dialect) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await dialect.create();
+    await importItems(db.handle, records(ROWS));
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("equals the one built on the event loop: counts, facets, pages, sort orders and id search", async () => {
+    const h = db.handle;
+    const generation = await getCatalogueGeneration(h.db);
+    expect(h.reopenUrl).not.toBeNull();
+    const here = await readFacetIndex(h, generation);
+    const there = await buildFacetIndexInThread(h.reopenUrl!, generation);
+    if (!here || !there) throw new Error("expected both indexes");
+    expect(there.generation).toBe(generation);
+    expect(there.rows).toBe(ROWS.length);
+    expect(there.profiles).toBe(here.profiles);
+    expect(there.bytes).toBe(here.bytes);
+    for (const f of FILTERS) {
+      expect(there.tallyFilters(f)).toEqual(here.tallyFilters(f));
+      expect(there.countFilters(f)).toBe(here.countFilters(f));
+      expect(await pageOf(there, f, false, 0)).toEqual(await pageOf(here, f, false, 0));
+      expect(await pageOf(there, f, true, 45)).toEqual(await pageOf(here, f, true, 45));
+    }
+    expect(there.tallyRids([1, 2, 3, 500, 99_999])).toEqual(here.tallyRids([1, 2, 3, 500, 99_999]));
+    for (const sort of SORT_KEYS) expect(Array.from(there.listing!.orders[sort])).toEqual(Array.from(here.listing!.orders[sort]));
+    for (const term of ["gguf", "model-14", "ORG3/"]) {
+      const a = await there.listing!.ids.find(term, noPause);
+      const b = await here.listing!.ids.find(term, noPause);
+      expect(a && Array.from(a).sort((x, y) => x - y)).toEqual(b && Array.from(b).sort((x, y) => x - y));
+      expect(a?.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("the facet index thread, when it cannot build", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-index-thread-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("rejects for a SQLite file that is not there, and creates none", async () => {
+    const file = path.join(dir, "gone", "catalogue.db");
+    await expect(buildFacetIndexInThread(`sqlite:${file}`, 1)).rejects.toThrow(/facet index build failed: .*(directory does not exist|unable to open)/);
+    expect(fs.existsSync(path.dirname(file))).toBe(false);
+  });
+});
