@@ -64,7 +64,10 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       log(redactSecrets(`[inference] ${text}`, secrets));
     };
     const fail = (body: GatewayErrorBody, extra: LogFields = {}): GatewayOutcome => {
-      logLine({ status: body.status, code: body.code, ms: Math.round(performance.now() - startedAt), ...extra });
+      // A visitor who stops before the first token has cancelled as surely as one who stops
+      // after it (stream.server.ts logs that): one outcome for both in the log.
+      const outcome = body.code === "client_closed" ? "cancelled" : undefined;
+      logLine({ status: body.status, code: body.code, outcome, ms: Math.round(performance.now() - startedAt), ...extra });
       return errorOutcome(body);
     };
 

@@ -505,7 +505,9 @@ async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean } = {})
   let resolveClosed: () => void = () => {};
   const closedPromise = new Promise<void>((r) => (resolveClosed = r));
   let chunksSent = 0;
+  let requests = 0;
   const server = http.createServer((req, res) => {
+    requests += 1;
     req.resume();
     res.on("close", () => {
       closed = true;
@@ -530,6 +532,7 @@ async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean } = {})
     closed: closedPromise,
     sawClose: () => closed,
     chunksSent: () => chunksSent,
+    requests: () => requests,
     stop: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -570,6 +573,29 @@ describe("streaming", () => {
     expect(final?.timing.tokensPerSecond).toBeGreaterThan(5);
     expect(final?.timing.tokensPerSecond).toBeLessThan(60);
     expect(providerRequests()[0]?.bodyJson).toMatchObject({ max_tokens: 6, temperature: 0.5, top_p: 0.9, stream: true });
+  });
+
+  it("logs a visitor who stops before the first token as cancelled, as one who stops after it", async () => {
+    const upstream = await slowUpstream();
+    try {
+      const url = await start({ MODELYARD_UPSTREAM_OVERRIDE: upstream.url });
+      const controller = new AbortController();
+      const sent = fetch(`${url}/api/inference`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${VISITOR_TOKEN}` },
+        body: JSON.stringify(chat({ provider: "together", stream: true })),
+        signal: controller.signal,
+      }).catch(() => undefined);
+      // The gateway is waiting for the upstream's first chunk, which never comes.
+      await expect.poll(() => upstream.requests()).toBe(1);
+      const before = logs.length;
+      controller.abort();
+      await sent;
+      await expect.poll(() => logs.slice(before).find((l) => l.includes("code=client_closed"))).toMatch(/status=499 .*code=client_closed outcome=cancelled/);
+      await Promise.race([upstream.closed, new Promise((_, reject) => setTimeout(() => reject(new Error("upstream never closed")), 5_000))]);
+    } finally {
+      await upstream.stop();
+    }
   });
 
   it("aborts the upstream request when the visitor disconnects mid-stream", async () => {
