@@ -354,8 +354,9 @@ async function dropStoredFacetCounts(db: Kysely<Database>): Promise<void> {
 }
 
 // Before issue 14: background work in fixed 1,000-row slices and every SQLite read on the event
-// loop. After: time-sized slices (ADR 0017) and reads in reader threads (ADR 0023; PostgreSQL's
-// reads were never on the event loop, so there the two differ in slicing only). With
+// loop. This checkout: time-sized slices (ADR 0017), reads in reader threads (ADR 0023;
+// PostgreSQL's reads were never on the event loop) and the index built in a worker thread
+// (ADR 0032). With
 // --baseline-ref, a third server runs an earlier commit's own code (built in a git worktree
 // beside this one), so what changed since then is measured in the same run.
 interface Mode {
@@ -366,7 +367,7 @@ interface Mode {
 
 const MODES: Mode[] = [
   { label: "before (fixed slices, reads on the event loop)", env: { MODELYARD_BACKGROUND_SLICES: "fixed", MODELYARD_SQLITE_READERS: "0" } },
-  { label: "after (≤ 2 ms slices, reader threads)", env: {} },
+  { label: "this checkout (sliced work, reader threads, index thread)", env: {} },
 ];
 
 export async function runMixed(
