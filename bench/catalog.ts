@@ -6,8 +6,9 @@
  * p50 / p95 / max per query class, in the handler and over HTTP, next to the straightforward
  * baseline (FTS5-only or pg_trgm-only search, exact COUNT(*), live GROUP BY facets).
  *
- * The imported SQLite file is cached under the OS temp dir, keyed by the data file's size and
- * mtime, so later runs skip the import. Options:
+ * The imported SQLite file is cached under the OS temp dir, keyed by the data file's size and a
+ * hash of its bytes, so later runs skip the import. (Not its mtime: the shared data is put in place
+ * again for each session, with a new mtime and the same bytes.) Options:
  *   --iterations N   samples per query (default 20)
  *   --db PATH        use this SQLite file as is (no import)
  *   --no-http        skip the HTTP part
@@ -22,6 +23,7 @@
  *                    --import-levels 1,4 those of the phases during an import
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -69,9 +71,10 @@ const { values: opt } = parseArgs({
 });
 const ITER = Math.max(3, Number(opt.iterations));
 
+let key: string | undefined;
 function dataKey(): string {
-  const st = fs.statSync(DATA);
-  return `${path.basename(DATA)}:${st.size}:${Math.round(st.mtimeMs)}`;
+  key ??= `${path.basename(DATA)}:${fs.statSync(DATA).size}:${createHash("sha256").update(fs.readFileSync(DATA)).digest("hex").slice(0, 16)}`;
+  return key;
 }
 
 async function ensureImported(handle: DatabaseHandle, label: string): Promise<void> {

@@ -11,6 +11,10 @@ const ENTRY = new URL("./facet-index-worker.server.ts", import.meta.url);
 // time; at 760k rows its heap stays well under this. A catalogue that outgrows it fails the build,
 // and the database answers listings, as for any failed build.
 const WORKER_HEAP_MB = 192;
+// V8 sizes a thread's young generation for throughput, tens of MB. The build's garbage is short
+// lived, and while the build runs its heap sits beside the serving one, so a small young generation
+// lowers the process's peak (by about 30 MB at 760k rows, ADR 0032) without slowing the build.
+const WORKER_YOUNG_MB = 4;
 
 /**
  * Builds `generation`'s facet index in a worker thread with its own connection to `url`, and
@@ -24,7 +28,7 @@ export function buildFacetIndexInThread(url: string, generation: number): Promis
     const worker = new Worker(start.script, {
       eval: start.eval,
       workerData: data,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     let settled = false;
     worker.once("message", (reply: IndexWorkerReply) => {
