@@ -135,12 +135,17 @@ export function isPipelineType(id: string): id is PipelineType {
 }
 
 /**
- * A task the catalogue can filter by: today's @huggingface/tasks list plus the tasks it has since
- * retired that Hub rows still carry (text2text-generation: 30,921 rows of the 2024 dump, 158 of
- * the bundled catalogue), which TASK_COLORS keeps as data.
+ * Tasks @huggingface/tasks has since retired that Hub rows still carry (text2text-generation:
+ * 30,921 rows of the 2024 dump, 158 of the bundled catalogue), with the name and modality its
+ * `PIPELINE_DATA` gave them, so a listing names them as the Hub did rather than by their id.
  */
+const RETIRED_TASKS: Readonly<Record<string, { name: string; modality: Modality }>> = {
+  "text2text-generation": { name: "Text2Text Generation", modality: "nlp" },
+};
+
+/** A task the catalogue can filter by: today's @huggingface/tasks list plus the retired ones. */
 export function isCatalogueTask(id: string): boolean {
-  return isPipelineType(id) || Object.hasOwn(TASK_COLORS, id);
+  return isPipelineType(id) || Object.hasOwn(RETIRED_TASKS, id);
 }
 
 /** Name, modality and colour for a pipeline tag; unknown tags get a neutral description. */
@@ -156,6 +161,11 @@ export function getTaskInfo(id: string): TaskInfo {
       hideInModels: d.hideInModels,
       hideInDatasets: d.hideInDatasets,
     };
+  }
+  const retired = Object.hasOwn(RETIRED_TASKS, id) ? RETIRED_TASKS[id] : undefined;
+  if (retired) {
+    const { name, modality } = retired;
+    return { id, name, modality, modalityLabel: MODALITY_LABELS[modality], color: TASK_COLORS[id] ?? MODALITY_COLORS[modality], hideInModels: false, hideInDatasets: false };
   }
   return { id, name: id, modality: "other", modalityLabel: MODALITY_LABELS.other, color: "blue", hideInModels: false, hideInDatasets: false };
 }
