@@ -74,7 +74,7 @@ export default async function handleRequest(
           });
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html");
-          setImmediate(() => pipe(body));
+          void yieldToEventLoop().then(() => pipe(body));
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {

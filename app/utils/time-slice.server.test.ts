@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { FIXED_SLICE_ROWS, createSliceSizer } from "#app/utils/time-slice.server.ts";
+import { FIXED_SLICE_ROWS, createSliceSizer, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 describe("slice sizer", () => {
   afterEach(() => {
@@ -21,5 +21,47 @@ describe("slice sizer", () => {
     const s = createSliceSizer({ initial: 10, min: 1, max: 20 });
     s.record(100, 10);
     expect(s.size).toBe(FIXED_SLICE_ROWS);
+  });
+});
+
+describe("yieldToEventLoop", () => {
+  const busy = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      // A slice's synchronous work.
+    }
+  };
+
+  it("resumes one waiting slice per turn of the event loop, in the order they yielded, so a due timer runs between two", async () => {
+    const order: string[] = [];
+    const slice = async (name: string) => {
+      await yieldToEventLoop();
+      order.push(name);
+      if (name === "a") {
+        // Due in 1 ms; the slice itself takes 3. With every slice resumed in one check phase, the
+        // timer would wait for b and c as well.
+        setTimeout(() => order.push("timer"), 0);
+        busy(3);
+      }
+    };
+    await Promise.all([slice("a"), slice("b"), slice("c")]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order).toEqual(["a", "timer", "b", "c"]);
+  });
+
+  it("resumes a slice that yields again after those already waiting", async () => {
+    const order: string[] = [];
+    const twice = async () => {
+      await yieldToEventLoop();
+      order.push("x1");
+      await yieldToEventLoop();
+      order.push("x2");
+    };
+    const once = async () => {
+      await yieldToEventLoop();
+      order.push("y");
+    };
+    await Promise.all([twice(), once()]);
+    expect(order).toEqual(["x1", "y", "x2"]);
   });
 });

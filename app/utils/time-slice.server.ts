@@ -50,7 +50,29 @@ export function createSliceSizer(opts: { initial: number; min: number; max: numb
   };
 }
 
-/** Lets pending I/O (requests) run before the next slice. */
+const waiting: Array<() => void> = [];
+let draining = false;
+
+function resumeOne(): void {
+  const next = waiting.shift();
+  // Queued from inside the check phase, the next immediate runs in the next turn of the loop.
+  if (waiting.length > 0) setImmediate(resumeOne);
+  else draining = false;
+  next?.();
+}
+
+/**
+ * Lets pending I/O (requests) and timers run before the next slice. The slices that wait are
+ * resumed one per turn of the event loop, in the order they yielded. Node runs every immediate
+ * queued before a turn's check phase in that phase, so with one setImmediate each, four requests'
+ * slices of a few ms ran back to back and a timer or a new request waited for all of them.
+ */
 export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!draining) {
+      draining = true;
+      setImmediate(resumeOne);
+    }
+  });
 }
