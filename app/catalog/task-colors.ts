@@ -143,9 +143,13 @@ const RETIRED_TASKS: Readonly<Record<string, { name: string; modality: Modality 
   "text2text-generation": { name: "Text2Text Generation", modality: "nlp" },
 };
 
+function retiredTask(id: string): { name: string; modality: Modality } | undefined {
+  return Object.hasOwn(RETIRED_TASKS, id) ? RETIRED_TASKS[id] : undefined;
+}
+
 /** A task the catalogue can filter by: today's @huggingface/tasks list plus the retired ones. */
 export function isCatalogueTask(id: string): boolean {
-  return isPipelineType(id) || Object.hasOwn(RETIRED_TASKS, id);
+  return isPipelineType(id) || retiredTask(id) !== undefined;
 }
 
 /** Name, modality and colour for a pipeline tag; unknown tags get a neutral description. */
@@ -162,7 +166,7 @@ export function getTaskInfo(id: string): TaskInfo {
       hideInDatasets: d.hideInDatasets,
     };
   }
-  const retired = Object.hasOwn(RETIRED_TASKS, id) ? RETIRED_TASKS[id] : undefined;
+  const retired = retiredTask(id);
   if (retired) {
     const { name, modality } = retired;
     return { id, name, modality, modalityLabel: MODALITY_LABELS[modality], color: TASK_COLORS[id] ?? MODALITY_COLORS[modality], hideInModels: false, hideInDatasets: false };
