@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { IdTextBuilder, isSearchableTerm } from "#app/catalog-search/id-search.server.ts";
+import { IdText, IdTextBuilder, isSearchableTerm } from "#app/catalog-search/id-search.server.ts";
+import { findInThread } from "#app/catalog-search/id-search-thread.server.ts";
 import { parseIds } from "#app/catalog-search/sort-order.server.ts";
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -19,6 +20,30 @@ describe("in-memory id search", () => {
   it.each(["llama", "LLAMA", "bert-v3", "model-11999", "g-1/", "100%_", "abc", "-v6", "no-such-id"])("finds every id containing %j, ASCII case folded", async (term) => {
     const got = await text.find(term, pause);
     expect([...got!].sort((a, b) => a - b)).toEqual(reference(ids, term));
+  });
+
+  it("scans in the search thread when the ids are shared memory, with the same matches", async () => {
+    const { text: bytes, ends, rids } = text.toParts();
+    expect(bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    for (const term of ["llama", "bert-v3", "g-1/", "no-such-id"]) {
+      const got = await findInThread(bytes, ends, rids, Buffer.from(term, "latin1"));
+      expect(got).not.toBeNull();
+      expect([...got!].sort((a, b) => a - b)).toEqual(reference(ids, term));
+    }
+  });
+
+  it("scans on its own thread, in slices, ids that are not shared memory", async () => {
+    const { text: bytes, ends, rids } = text.toParts();
+    const copy = IdText.fromParts({ text: bytes.slice(), ends: ends.slice(), rids: rids.slice() });
+    expect(findInThread(copy.toParts().text, copy.toParts().ends, copy.toParts().rids, Buffer.from("llama"))).toBeNull();
+    let pauses = 0;
+    const got = await copy.find("LLAMA", () => {
+      pauses++;
+      return pause();
+    });
+    expect([...got!].sort((a, b) => a - b)).toEqual(reference(ids, "llama"));
+    // Over 3 MB of ids in 2 MB slices: the scan let the event loop in between.
+    expect(pauses).toBeGreaterThan(0);
   });
 
   it("leaves non-ASCII and short terms to the database", async () => {

@@ -1,11 +1,15 @@
+import { IdScan } from "#app/catalog-search/id-scan.server.ts";
+import { findInThread } from "#app/catalog-search/id-search-thread.server.ts";
+
 /**
  * Substring search over model ids in memory (docs/decisions/0027-listing-answered-from-memory.md).
  *
  * The ids of one catalogue generation, ASCII-lower-cased, one after another in a single buffer
  * (off the V8 heap, so the server's heap cap does not grow with the catalogue). A search is a
- * native `indexOf` over it, in slices: a term's matches come back in a few milliseconds of
- * scanning, where a trigram index (FTS5, pg_trgm) reads the posting list of each of the term's
- * trigrams, 10–120 ms even for a rare term.
+ * native `indexOf` over it: a term's matches come back in a few milliseconds of scanning, where a
+ * trigram index (FTS5, pg_trgm) reads the posting list of each of the term's trigrams, 10–120 ms
+ * even for a rare term. The buffer is shared memory, scanned by the search thread; when that
+ * thread cannot run, it is scanned here in slices (docs/decisions/0033-id-search-thread.md).
  *
  * Only ASCII terms are answered: SQLite's LIKE folds ASCII case alone and PostgreSQL's lower()
  * folds all of Unicode, and for an ASCII term both agree with the ASCII folding done here (a
@@ -60,9 +64,17 @@ export class IdTextBuilder {
   }
 
   finish(): IdText {
-    // Copies at their exact size: the growth slack (up to half of each) is freed with the builder.
-    return new IdText(Buffer.from(this.bytes.subarray(0, this.length)), this.ends.slice(0, this.rows), this.rids.slice(0, this.rows));
+    // Copies at their exact size (the growth slack, up to half of each, is freed with the
+    // builder), in memory the search thread can read as it is (id-search-thread.server.ts).
+    const text = shared(this.bytes, this.length);
+    return new IdText(Buffer.from(text.buffer, 0, this.length), shared(this.ends, this.rows), shared(this.rids, this.rows));
   }
+}
+
+function shared<T extends Uint8Array | Uint32Array>(from: T, length: number): T {
+  const to = (from instanceof Uint8Array ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint32Array(new SharedArrayBuffer(length * 4))) as T;
+  to.set(from.subarray(0, length));
+  return to;
 }
 
 /**
@@ -104,50 +116,31 @@ export class IdText {
 
   /**
    * Row ids of every id containing `term` (ASCII case folded), in no particular order; null when
-   * the term is not searchable here. `pause` is awaited between slices of the scan.
+   * the term is not searchable here. The search thread scans it when it can; otherwise it is
+   * scanned here, with `pause` awaited between slices.
    */
   async find(term: string, pause: () => Promise<void>): Promise<Uint32Array | null> {
     if (!isSearchableTerm(term)) return null;
     const needle = Buffer.from(term.toLowerCase(), "latin1");
     const { text, ends, rids } = this;
-    let found = new Uint32Array(1024);
-    let count = 0;
-    let row = 0;
-    // Windows of the buffer, each one bounded indexOf loop; a match never spans two rows (the
-    // needle holds no separator), and one that starts in a window is that window's.
-    for (let start = 0; start < text.length; ) {
-      const end = Math.min(text.length, start + SCAN_SLICE);
-      const window = text.subarray(start, Math.min(text.length, end + needle.length - 1));
-      let next = end;
-      for (let p = 0; ; ) {
-        const i = window.indexOf(needle, p);
-        if (i < 0 || start + i >= end) break;
-        // Rows ascend with offsets: find the row holding the match, then go on after that row.
-        row = rowAt(ends, start + i, row);
-        if (count === found.length) {
-          const grown = new Uint32Array(count * 2);
-          grown.set(found);
-          found = grown;
-        }
-        found[count++] = rids[row]!;
-        next = Math.max(next, ends[row]!);
-        p = ends[row]! - start;
+    const inThread = findInThread(text, ends, rids, needle);
+    if (inThread) {
+      try {
+        return await inThread;
+      } catch {
+        // The thread failed (and is started again for the next search): this one is scanned here.
       }
-      start = next;
-      if (start < text.length) await pause();
     }
-    return found.slice(0, count);
+    return this.findHere(needle, pause);
   }
-}
 
-/** The first row whose end lies beyond `offset`, searching from `from` (rows before it end earlier). */
-function rowAt(ends: Uint32Array, offset: number, from: number): number {
-  let lo = from;
-  let hi = ends.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ends[mid]! > offset) hi = mid;
-    else lo = mid + 1;
+  /** The scan on this thread, in windows with `pause` awaited between them. */
+  async findHere(needle: Buffer, pause: () => Promise<void>): Promise<Uint32Array> {
+    const scan = new IdScan(this.text, this.ends, this.rids, needle);
+    for (let start = 0; start < this.text.length; ) {
+      start = scan.window(start, Math.min(this.text.length, start + SCAN_SLICE));
+      if (start < this.text.length) await pause();
+    }
+    return scan.result();
   }
-  return lo;
 }
