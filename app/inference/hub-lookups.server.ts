@@ -9,6 +9,7 @@
  */
 import { INFERENCE_PROVIDERS, type InferenceProvider } from "@huggingface/inference";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
+import { hubError } from "#app/utils/http.server.ts";
 
 export interface GatewayCatalog {
   getModel(id: string): Promise<CatalogModel | null>;
@@ -40,9 +41,6 @@ export function hubProviderMapping(model: CatalogModel): Record<string, Record<s
   return out;
 }
 
-const json = (status: number, body: unknown): Response =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
-
 /**
  * Answers one Hub URL, or returns null when the URL is not a lookup the library makes (the caller
  * then refuses it: the gateway has no other business with the Hub).
@@ -53,7 +51,7 @@ export async function answerHubLookup(url: URL, catalog: GatewayCatalog): Promis
     try {
       payload = await catalog.tasksPayload();
     } catch {
-      return json(500, { error: "Task definitions are unavailable" });
+      return hubError(500, "Task definitions are unavailable");
     }
     return new Response(payload, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" } });
   }
@@ -63,13 +61,13 @@ export async function answerHubLookup(url: URL, catalog: GatewayCatalog): Promis
   try {
     id = decodeURIComponent(url.pathname.slice(prefix.length));
   } catch {
-    return json(400, { error: "Invalid model id" });
+    return hubError(400, "Invalid model id");
   }
   const expand = url.searchParams.getAll("expand[]");
   const model = await catalog.getModel(id);
-  if (!model) return json(404, { error: "Repository not found" });
+  if (!model) return hubError(404, "Repository not found");
   const body: Record<string, unknown> = { _id: model.id, id: model.id };
   if (expand.length === 0 || expand.includes("inferenceProviderMapping")) body["inferenceProviderMapping"] = hubProviderMapping(model);
   if (expand.length === 0 || expand.includes("pipeline_tag")) body["pipeline_tag"] = model.pipelineTag ?? undefined;
-  return json(200, body);
+  return Response.json(body);
 }

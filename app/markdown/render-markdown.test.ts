@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditHtml } from "#app/markdown/audit-html.ts";
+import { auditHtml } from "#tests/support/audit-html.ts";
 import { clearMarkdownCache, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 
 /** Text content of an HTML fragment (tags removed, the entities shiki and hast emit decoded). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditHtml } from "#app/markdown/audit-html.ts";
+import { auditHtml } from "#tests/support/audit-html.ts";
 import { DEFAULT_ID_PREFIX, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { xssCorpus } from "#tests/support/xss-corpus.ts";
 

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { auditHtml } from "#app/markdown/audit-html.ts";
+import { auditHtml } from "#tests/support/audit-html.ts";
 import type { RenderedMarkdown, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 
 /** A rendered card is safe and every heading has a unique id and a permalink. */
