@@ -5,8 +5,8 @@
  * takes one to three of a sampled row's own facets (task, library, licence, a bare tag, author, a
  * word of its name as the search), so common values come up as often as visitors would meet them.
  * `/models` pages and `/api/models` calls over those sets are interleaved at a few concurrency
- * levels against a real server, twice in one run: with background work in today's fixed 1,000-row
- * slices, and in slices sized by time. The server reports its event-loop delay through the
+ * levels against a real server: this checkout's, and beside it in the same run the code as issue 14
+ * found it (BEFORE_ISSUE_14) or another commit's own code (--baseline-ref). The server reports its event-loop delay through the
  * bench-only probe (cli/event-loop-probe.ts): during warm-up, per level, and during an import.
  * An import gets two phases: its first 400 requests from the import's start, then the rest until
  * the server logs its rebuilt index (ADR 0029).
@@ -173,7 +173,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(databaseUrl: string, env: Record<string, string>, root = ROOT): Promise<Server> {
+async function startServer(databaseUrl: string, root = ROOT): Promise<Server> {
   // MODELYARD_BENCH_CPU_PROF=DIR writes each server's CPU profile there (node --cpu-prof).
   const prof = process.env["MODELYARD_BENCH_CPU_PROF"];
   // An earlier commit's server runs as its own `npm start` did: its flags and environment.
@@ -189,7 +189,6 @@ async function startServer(databaseUrl: string, env: Record<string, string>, roo
       DATABASE_URL: databaseUrl,
       MODELYARD_SKIP_BUNDLED: "1",
       MODELYARD_BENCH_EVENT_LOOP: "1",
-      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -353,22 +352,19 @@ async function dropStoredFacetCounts(db: Kysely<Database>): Promise<void> {
   await db.deleteFrom("facet_cache").execute();
 }
 
-// Before issue 14: background work in fixed 1,000-row slices and every SQLite read on the event
-// loop. This checkout: time-sized slices (ADR 0017), reads in reader threads (ADR 0023;
-// PostgreSQL's reads were never on the event loop) and the index built in a worker thread
-// (ADR 0032). With
-// --baseline-ref, a third server runs an earlier commit's own code (built in a git worktree
-// beside this one), so what changed since then is measured in the same run.
+/**
+ * The code as issue 14 found it: the commit that added this benchmark and its event-loop probe, and
+ * nothing else, so its server is the listing before any of the issue's changes. Unless the run
+ * names another commit (--baseline-ref) or none (--current-only), it runs beside this checkout, built
+ * in a git worktree (bench/baseline-checkout.ts): fixed 1,000-row slices, every SQLite read on the
+ * event loop, no facet index thread, no in-memory listing.
+ */
+export const BEFORE_ISSUE_14 = "289f9ce";
+
 interface Mode {
   label: string;
-  env: Record<string, string>;
   root?: string;
 }
-
-const MODES: Mode[] = [
-  { label: "before (fixed slices, reads on the event loop)", env: { MODELYARD_BACKGROUND_SLICES: "fixed", MODELYARD_SQLITE_READERS: "0" } },
-  { label: "this checkout (sliced work, reader threads, index thread)", env: {} },
-];
 
 export async function runMixed(
   label: string,
@@ -387,15 +383,15 @@ export async function runMixed(
   const slice = path.join(os.tmpdir(), `modelyard-mixed-${process.pid}.jsonl`);
   fs.writeFileSync(slice, head.join("\n") + "\n");
 
-  const baseline = opts.baselineRef ? checkoutBaseline(opts.baselineRef) : null;
-  const current = opts.currentOnly ? MODES.slice(-1) : MODES;
-  const modes: Mode[] = baseline ? [{ label: `${opts.baselineRef} (its own code)`, env: {}, root: baseline.root }, ...current] : current;
+  const baselineRef = opts.baselineRef ?? (opts.currentOnly ? undefined : BEFORE_ISSUE_14);
+  const baseline = baselineRef ? checkoutBaseline(baselineRef) : null;
+  const modes: Mode[] = [...(baseline ? [{ label: `${baselineRef}${baselineRef === BEFORE_ISSUE_14 ? ", before issue 14" : ""} (its own code)`, root: baseline.root }] : []), { label: "this checkout" }];
   const results: Array<{ mode: string; warmMs: number; warmDelay: Delay | null; phases: Phase[] }> = [];
   try {
     for (const mode of modes) {
       const handle = openDatabase(databaseUrl);
       await dropStoredFacetCounts(handle.db).finally(() => handle.close());
-      const server = await startServer(databaseUrl, mode.env, mode.root);
+      const server = await startServer(databaseUrl, mode.root);
       const phases: Phase[] = [];
       try {
         console.log(`  ${mode.label}: warm ${(server.warmMs / 1000).toFixed(1)} s after listening; event loop during warm-up ${delayText(server.warmDelay)} ms`);
@@ -432,7 +428,7 @@ export async function runMixed(
   }
 
   console.log(`\n### ${label}, mixed traffic over HTTP (${opts.requests} requests per phase, page and API interleaved; ms as p50 / p95 / p99)\n`);
-  console.log("| phase | background work | /models | /api/models | first request of a set p50 (max) | event-loop delay p50 / p99 / max | requests | errors |");
+  console.log("| phase | server | /models | /api/models | first request of a set p50 (max) | event-loop delay p50 / p99 / max | requests | errors |");
   console.log("|---|---|---:|---:|---:|---:|---|---:|");
   for (const r of results) console.log(`| warm-up (${(r.warmMs / 1000).toFixed(1)} s) | ${r.mode} | – | – | – | ${delayText(r.warmDelay)} | – | – |`);
   const names = results[0]?.phases.map((p) => p.name) ?? [];

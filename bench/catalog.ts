@@ -15,10 +15,10 @@
  *   --no-handler     skip the in-handler part (HTTP and server RSS only)
  *   --no-baseline    skip the baseline
  *   --only sqlite|postgres
- *   --mixed          only mixed traffic over HTTP (bench/catalog-mixed.ts), today's background
- *                    work next to the time-sliced one; --requests N per phase (default 400);
- *                    --baseline-ref REF adds a server running that commit's own code;
- *                    --current-only skips the in-process "before" server; --verbose lists
+ *   --mixed          only mixed traffic over HTTP (bench/catalog-mixed.ts), this checkout next to
+ *                    the code as issue 14 found it; --requests N per phase (default 400);
+ *                    --baseline-ref REF runs that commit's own code as the baseline instead;
+ *                    --current-only runs no baseline (unless REF is given); --verbose lists
  *                    each phase's slowest requests; --levels 1,4,16 sets the concurrency levels;
  *                    --import-levels 1,4 those of the phases during an import
  */

@@ -2,7 +2,6 @@ import type { Kysely } from "kysely";
 import { type CatalogFilters, isUnfiltered } from "#app/catalog-search/listing-params.ts";
 import type { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
 import { buildFacetIndexInThread } from "#app/catalog-search/facet-index-thread.server.ts";
-import { fixedSlices } from "#app/utils/time-slice.server.ts";
 import { type CatalogFacets, type FacetMemory, computeExactFacets, readFacetIndex, recountKey, storeExactFacets } from "#app/catalog-search/facets.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
@@ -81,17 +80,15 @@ export function onFacetIndexBuilt(listener: (e: IndexBuilt) => void): () => void
 
 async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const started = performance.now();
-  // In a worker thread when another connection can see this database (ADR 0032). The benchmark's
-  // "before" side (fixed slices) builds on the event loop as the old code did.
-  const index =
-    handle.reopenUrl && !fixedSlices()
-      ? await buildFacetIndexInThread(handle.reopenUrl, generation).catch(async (e: unknown) => {
-          // The thread's own connection fails when the database went away (shutdown, a test
-          // dropping it); reported as this handle reports it, that is the closed database it is.
-          await getCatalogueGeneration(handle.db);
-          throw e;
-        })
-      : await readFacetIndex(handle, generation);
+  // In a worker thread when another connection can see this database (ADR 0032).
+  const index = handle.reopenUrl
+    ? await buildFacetIndexInThread(handle.reopenUrl, generation).catch(async (e: unknown) => {
+        // The thread's own connection fails when the database went away (shutdown, a test
+        // dropping it); reported as this handle reports it, that is the closed database it is.
+        await getCatalogueGeneration(handle.db);
+        throw e;
+      })
+    : await readFacetIndex(handle, generation);
   // An import that landed meanwhile made this a snapshot of an older generation: still right for
   // the caller's count of that generation, never served as the current one. An unindexable
   // catalogue stays unindexable until its next generation.

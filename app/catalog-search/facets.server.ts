@@ -16,7 +16,7 @@ import { IdTextBuilder } from "#app/catalog-search/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/sort-order.server.ts";
 import { Lru } from "#app/utils/lru.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { createSliceSizer, fixedSlices, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
+import { createSliceSizer, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 /**
  * Facet counts (task, library, licence, language, other tags, provider, size) for a filter set,
@@ -185,10 +185,7 @@ export async function facetsForRids(source: FacetSource, rids: number[], exact: 
  * select scan the table, some 40 ms at 760k rows in one synchronous call before every recount.
  */
 async function ridBounds(handle: DatabaseHandle): Promise<{ lo: number; hi: number }> {
-  // The benchmark's "today" side keeps the scanning form, so the comparison is with the old code.
-  const b = fixedSlices()
-    ? await sql<{ lo: number | null; hi: number | null }>`select min(rid) as lo, max(rid) as hi from models`.execute(handle.reader)
-    : await sql<{ lo: number | null; hi: number | null }>`select (select min(rid) from models) as lo, (select max(rid) from models) as hi`.execute(handle.reader);
+  const b = await sql<{ lo: number | null; hi: number | null }>`select (select min(rid) from models) as lo, (select max(rid) from models) as hi`.execute(handle.reader);
   return { lo: Number(b.rows[0]?.lo ?? 0), hi: Number(b.rows[0]?.hi ?? -1) };
 }
 
@@ -198,7 +195,7 @@ async function ridBounds(handle: DatabaseHandle): Promise<{ lo: number; hi: numb
  */
 export async function computeExactFacets(source: FacetSource, filters: CatalogFilters): Promise<CatalogFacets> {
   const { handle, generation, index } = source;
-  const tally = !index ? null : fixedSlices() ? index.tallyFilters(filters) : await index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES);
+  const tally = index ? await index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES) : null;
   if (tally) return facetsFromTally(tally, true, generation);
   const preds = buildPredicates(handle.dialect, filters);
   const where = preds.length ? andAll(preds.map((p) => p.where)) : TRUE;
@@ -222,11 +219,7 @@ export async function computeExactFacets(source: FacetSource, filters: CatalogFi
 export async function facetsFromIndex(source: FacetSource, filters: CatalogFilters): Promise<CatalogFacets | null> {
   // In slices on the request path too: a broad filter's tally holds the loop 8–12 ms in one go,
   // and every other request waits behind it (the benchmark's event-loop p99).
-  const tally = !source.index
-    ? null
-    : fixedSlices()
-      ? source.index.tallyFilters(filters)
-      : await source.index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES);
+  const tally = source.index ? await source.index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES) : null;
   return tally ? facetsFromTally(tally, true, source.generation) : null;
 }
 
@@ -242,9 +235,9 @@ export function countFromIndex(source: FacetSource, filters: CatalogFilters): nu
  */
 export async function readFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const builder = new FacetIndexBuilder();
-  // Without the listing part (MODELYARD_LISTING_INDEX=0, or the benchmark's "before" side with
-  // fixed slices) the index answers facets only, and the planner answers pages (ADR 0027).
-  const ids = fixedSlices() || !getEnv().MODELYARD_LISTING_INDEX ? null : new IdTextBuilder();
+  // Without the listing part (MODELYARD_LISTING_INDEX=0) the index answers facets only, and the
+  // planner answers pages (ADR 0027).
+  const ids = getEnv().MODELYARD_LISTING_INDEX ? new IdTextBuilder() : null;
   const { lo, hi } = await ridBounds(handle);
   // Only a span past the floor of isIndexableSpan needs the row count (a cold count(*) at 760k
   // rows holds SQLite for some 7 ms).
@@ -279,7 +272,7 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
     await yieldToEventLoop();
     if (!prefetch && start <= hi) pending = read(start, n);
   }
-  const index = fixedSlices() ? builder.finish(generation) : await builder.finishInSlices(generation, yieldToEventLoop);
+  const index = await builder.finishInSlices(generation, yieldToEventLoop);
   if (!index || !ids) return index;
   return index.withListing({ ids: ids.finish(), orders: await readSortOrders(handle, yieldToEventLoop) });
 }

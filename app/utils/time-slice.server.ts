@@ -11,20 +11,9 @@
 /**
  * Slice budget. A request that arrives during a slice waits for the rest of it, so the budget is
  * added to request latency as well as to the event-loop delay: 4 ms slices measured worse under
- * light traffic than today's 1,000-row slices of a cheap recount (about 0.4 ms each).
+ * light traffic than the fixed 1,000-row slices before issue 14 (about 0.4 ms each for a cheap recount).
  */
 export const SLICE_BUDGET_MS = 2;
-
-/**
- * Today's behaviour before slicing was sized by time: fixed 1,000-row slices, whatever they cost.
- * Kept behind an environment switch only so `npm run bench:catalog -- --mixed` can compare the two
- * in one run; nothing else sets it.
- */
-export function fixedSlices(): boolean {
-  return process.env["MODELYARD_BACKGROUND_SLICES"] === "fixed";
-}
-
-export const FIXED_SLICE_ROWS = 1_000;
 
 export interface SliceSizer {
   /** Rows (or row ids) for the next slice. */
@@ -34,7 +23,6 @@ export interface SliceSizer {
 }
 
 export function createSliceSizer(opts: { initial: number; min: number; max: number; budgetMs?: number }): SliceSizer {
-  if (fixedSlices()) return { size: FIXED_SLICE_ROWS, record: () => undefined };
   const budget = opts.budgetMs ?? SLICE_BUDGET_MS;
   let size = opts.initial;
   return {
