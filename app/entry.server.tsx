@@ -1,9 +1,10 @@
-import { PassThrough } from "node:stream";
+import { Transform } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { IslandStoreContext } from "#app/ui/html-island.tsx";
+import { documentKey, keepDocument, keptDocument } from "#app/utils/document-cache.server.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
@@ -49,14 +50,24 @@ export default async function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
+  const scope = scopeOf(loadContext);
+  const nonce = scope.cspNonce;
+  // A document already rendered from the same data is sent again as it is (ADR 0035).
+  const key = documentKey(request.url, responseStatusCode, routerContext, scope.islands ?? null, nonce);
+  const kept = key && nonce ? keptDocument(key, nonce) : undefined;
+  if (kept !== undefined) {
+    responseHeaders.set("Content-Type", "text/html");
+    responseHeaders.append("Server-Timing", 'document;desc="kept"');
+    return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
+  }
+  if (key) responseHeaders.append("Server-Timing", 'document;desc="rendered"');
   await yieldToEventLoop();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     const userAgent = request.headers.get("user-agent");
     const readyOption: keyof RenderToPipeableStreamOptions = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
-    const scope = scopeOf(loadContext);
-    const nonce = scope.cspNonce;
     const { pipe, abort } = renderToPipeableStream(
       <IslandStoreContext.Provider value={scope.islands ?? null}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -65,10 +76,17 @@ export default async function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
+          // The document's bytes are kept as they pass when it may be sent again.
+          const chunks: Buffer[] | null = key && nonce ? [] : null;
+          const body = new Transform({
+            transform(chunk: Buffer, _encoding, callback) {
+              chunks?.push(chunk);
+              callback(null, chunk);
+            },
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;
+              if (chunks && key && nonce && !failed) keepDocument(key, Buffer.concat(chunks).toString("utf8"), nonce);
               callback();
             },
           });
@@ -81,6 +99,7 @@ export default async function handleRequest(
           reject(error instanceof Error ? error : new Error(String(error)));
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           if (shellRendered) console.error(error);
         },

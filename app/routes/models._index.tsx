@@ -29,6 +29,9 @@ export const meta: Route.MetaFunction = ({ data }) => {
   ];
 };
 
+// Its documents are kept by what they are made of (ADR 0035): the loader returns plain data.
+export const handle = { cacheDocument: true };
+
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { state, problems } = parseListingState(url.searchParams);
   const { facets, models, spaces, ...view } = await loadListingView(await openSnapshot(getDb()), state);
