@@ -10,13 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { themeCookie } from "#app/utils/theme.ts";
 import { importWithCli } from "#tests/e2e/support/import-cli.ts";
+import { nonceOf } from "#tests/e2e/support/csp-nonce.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
-
-function nonceOf(res: Response): string {
-  const m = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "");
-  expect(m).not.toBeNull();
-  return m![1]!;
-}
 
 async function page(server: TestServer, url: string, cookie?: string): Promise<{ nonce: string; html: string; status: number; document: string | null }> {
   const res = await fetch(server.url + url, { headers: cookie ? { cookie } : {} });

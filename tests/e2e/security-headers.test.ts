@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nonceOf } from "#tests/e2e/support/csp-nonce.ts";
 import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 import { contentSecurityPolicy } from "#server/security-headers.ts";
 
@@ -11,13 +12,6 @@ const EXPECTED = {
   "referrer-policy": "strict-origin-when-cross-origin",
   "x-frame-options": "DENY",
 } as const;
-
-function nonceOf(res: Response): string {
-  const csp = res.headers.get("content-security-policy") ?? "";
-  const m = /'nonce-([^']+)'/.exec(csp);
-  expect(m, `no nonce in ${csp}`).not.toBeNull();
-  return m![1]!;
-}
 
 function expectSecurityHeaders(res: Response, label: string): void {
   for (const [name, value] of Object.entries(EXPECTED)) expect(res.headers.get(name), `${label}: ${name}`).toBe(value);
