@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { EntryContext } from "react-router";
 import type { IslandStore } from "#app/utils/html-island.ts";
 import { Lru } from "#app/utils/lru.ts";
@@ -10,12 +10,12 @@ import { Lru } from "#app/utils/lru.ts";
  * A hit skips React's render and React Router's data encoding, the largest part of a warm page.
  */
 interface CachedDocument {
-  html: string;
-  /** The CSP nonce the document was rendered with; each answer gets its own in its place. */
-  nonce: string;
+  /** The document cut where its CSP nonce stood; each answer joins it with a nonce of its own. */
+  parts: string[];
+  bytes: number;
 }
 
-const documents = new Lru<CachedDocument>({ maxBytes: 16 * 1024 * 1024, sizeOf: (d) => d.html.length * 2 });
+const documents = new Lru<CachedDocument>({ maxBytes: 16 * 1024 * 1024, sizeOf: (d) => d.bytes });
 
 /** Whether a route's module asks for its documents to be kept: `export const handle = { cacheDocument: true }`. */
 function optsIn(handle: unknown): boolean {
@@ -31,18 +31,18 @@ export function documentKey(url: string, status: number, context: EntryContext, 
   if (status !== 200 || !nonce || !islands || islands.mode !== "defer" || s.errors || s.actionData || context.isSpaMode) return null;
   const leaf = s.matches[s.matches.length - 1];
   if (!leaf || !optsIn(leaf.route.handle)) return null;
-  // The islands' HTML is most of the page; a digest keeps the key short.
-  const islandDigest = hash("sha1", [...islands.html].map(([k, v]) => `${k}\u0000${v}`).join("\u0001"));
-  return `${url}\u0000${JSON.stringify(s.loaderData)}\u0000${islandDigest}`;
+  // The islands' HTML is most of the page; a digest keeps the key short. Fed piece by piece, so
+  // no copy of the page's HTML is made on the way.
+  const digest = createHash("sha1");
+  for (const [k, v] of islands.html) digest.update(k).update("\u0000").update(v).update("\u0001");
+  return `${url}\u0000${JSON.stringify(s.loaderData)}\u0000${digest.digest("base64")}`;
 }
 
 /** The kept document for `key`, with `nonce` in place of the one it was rendered with. */
 export function keptDocument(key: string, nonce: string): string | undefined {
-  const kept = documents.get(key);
-  if (!kept) return undefined;
-  return kept.html.split(` nonce="${kept.nonce}"`).join(` nonce="${nonce}"`);
+  return documents.get(key)?.parts.join(` nonce="${nonce}"`);
 }
 
 export function keepDocument(key: string, html: string, nonce: string): void {
-  documents.set(key, { html, nonce });
+  documents.set(key, { parts: html.split(` nonce="${nonce}"`), bytes: html.length * 2 });
 }
