@@ -56,6 +56,8 @@ export default async function handleRequest(
   const key = documentKey(request.url, responseStatusCode, routerContext, scope.islands ?? null, nonce);
   const kept = key && nonce ? keptDocument(key, nonce) : undefined;
   if (kept !== undefined) {
+    // Written in a turn of its own, as a render's first bytes are: the loaders' turn ends here.
+    await yieldToEventLoop();
     responseHeaders.set("Content-Type", "text/html");
     responseHeaders.append("Server-Timing", 'document;desc="kept"');
     return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
