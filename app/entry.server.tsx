@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { IslandStoreContext } from "#app/ui/html-island.tsx";
-import { documentKey, keepDocument, keptDocument } from "#app/utils/document-cache.server.ts";
+import { documentSlot, keepDocument, keptDocument } from "#app/utils/document-cache.server.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
@@ -53,8 +53,8 @@ export default async function handleRequest(
   const scope = scopeOf(loadContext);
   const nonce = scope.cspNonce;
   // A document already rendered from the same data is sent again as it is (ADR 0035).
-  const key = documentKey(request.url, responseStatusCode, routerContext, scope.islands ?? null, nonce);
-  const kept = key && nonce ? keptDocument(key, nonce) : undefined;
+  const slot = documentSlot(request.url, responseStatusCode, routerContext, scope.islands ?? null, nonce);
+  const kept = slot ? keptDocument(slot) : undefined;
   if (kept !== undefined) {
     // Written in a turn of its own, as a render's first bytes are: the loaders' turn ends here.
     await yieldToEventLoop();
@@ -62,7 +62,7 @@ export default async function handleRequest(
     responseHeaders.append("Server-Timing", 'document;desc="kept"');
     return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
   }
-  if (key) responseHeaders.append("Server-Timing", 'document;desc="rendered"');
+  if (slot) responseHeaders.append("Server-Timing", 'document;desc="rendered"');
   await yieldToEventLoop();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -79,7 +79,7 @@ export default async function handleRequest(
         [readyOption]() {
           shellRendered = true;
           // The document's bytes are kept as they pass when it may be sent again.
-          const chunks: Buffer[] | null = key && nonce ? [] : null;
+          const chunks: Buffer[] | null = slot ? [] : null;
           const body = new Transform({
             transform(chunk: Buffer, _encoding, callback) {
               chunks?.push(chunk);
@@ -88,7 +88,7 @@ export default async function handleRequest(
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;
-              if (chunks && key && nonce && !failed) keepDocument(key, Buffer.concat(chunks).toString("utf8"), nonce);
+              if (slot && chunks && !failed) keepDocument(slot, Buffer.concat(chunks).toString("utf8"));
               callback();
             },
           });

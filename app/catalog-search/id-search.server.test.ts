@@ -34,8 +34,9 @@ describe("in-memory id search", () => {
 
   it("scans on its own thread, in slices, ids that are not shared memory", async () => {
     const { text: bytes, ends, rids } = text.toParts();
-    const copy = IdText.fromParts({ text: bytes.slice(), ends: ends.slice(), rids: rids.slice() });
-    expect(findInThread(copy.toParts().text, copy.toParts().ends, copy.toParts().rids, Buffer.from("llama"))).toBeNull();
+    const plain = { text: bytes.slice(), ends: ends.slice(), rids: rids.slice() };
+    const copy = IdText.fromParts(plain);
+    expect(findInThread(plain.text, plain.ends, plain.rids, Buffer.from("llama"))).toBeNull();
     let pauses = 0;
     const got = await copy.find("LLAMA", () => {
       pauses++;

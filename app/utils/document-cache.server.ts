@@ -22,11 +22,17 @@ function optsIn(handle: unknown): boolean {
   return typeof handle === "object" && handle !== null && "cacheDocument" in handle && handle.cacheDocument === true;
 }
 
+/** Where a response's document is kept: its key, and the CSP nonce this response carries. */
+export interface DocumentSlot {
+  key: string;
+  nonce: string;
+}
+
 /**
- * The key of this response's document, or null when it is not kept: a route that has not opted
- * in, an error, action data, a status other than 200, or no nonce to put back.
+ * This response's slot, or null when its document is not kept: a route that has not opted in, an
+ * error, action data, a status other than 200, or no nonce to put back.
  */
-export function documentKey(url: string, status: number, context: EntryContext, islands: IslandStore | null, nonce: string | undefined): string | null {
+export function documentSlot(url: string, status: number, context: EntryContext, islands: IslandStore | null, nonce: string | undefined): DocumentSlot | null {
   const s = context.staticHandlerContext;
   if (status !== 200 || !nonce || !islands || islands.mode !== "defer" || s.errors || s.actionData || context.isSpaMode) return null;
   const leaf = s.matches[s.matches.length - 1];
@@ -35,14 +41,15 @@ export function documentKey(url: string, status: number, context: EntryContext, 
   // no copy of the page's HTML is made on the way.
   const digest = createHash("sha1");
   for (const [k, v] of islands.html) digest.update(k).update("\u0000").update(v).update("\u0001");
-  return `${url}\u0000${JSON.stringify(s.loaderData)}\u0000${digest.digest("base64")}`;
+  return { key: `${url}\u0000${JSON.stringify(s.loaderData)}\u0000${digest.digest("base64")}`, nonce };
 }
 
-/** The kept document for `key`, with `nonce` in place of the one it was rendered with. */
-export function keptDocument(key: string, nonce: string): string | undefined {
-  return documents.get(key)?.parts.join(` nonce="${nonce}"`);
+/** The kept document for the slot, with its nonce in place of the one it was rendered with. */
+export function keptDocument(slot: DocumentSlot): string | undefined {
+  return documents.get(slot.key)?.parts.join(` nonce="${slot.nonce}"`);
 }
 
-export function keepDocument(key: string, html: string, nonce: string): void {
-  documents.set(key, { parts: html.split(` nonce="${nonce}"`), bytes: html.length * 2 });
+/** Keeps a document rendered for the slot (with the slot's nonce in it). */
+export function keepDocument(slot: DocumentSlot, html: string): void {
+  documents.set(slot.key, { parts: html.split(` nonce="${slot.nonce}"`), bytes: html.length * 2 });
 }
