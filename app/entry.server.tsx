@@ -88,7 +88,7 @@ export default async function handleRequest(
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;
-              if (slot && chunks && !failed) keepDocument(slot, Buffer.concat(chunks).toString("utf8"));
+              if (slot && chunks && !failed) keepDocument(slot, Buffer.concat(chunks));
               callback();
             },
           });

@@ -37,7 +37,7 @@ describe.each(testDialects())("Hub list pages on $name", (dialect) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const ids = (body: string) => (JSON.parse(body) as Array<{ id: string }>).map((m) => m.id);
+  const ids = (body: Buffer) => (JSON.parse(body.toString("utf8")) as Array<{ id: string }>).map((m) => m.id);
   const params = parseListParams(new URLSearchParams("author=acme&sort=likes&limit=2"));
 
   it("answers a repeat from the memo, and an import's changes on the next request", async () => {

@@ -7,7 +7,8 @@ import { getListExtras } from "#app/db/queries/models.server.ts";
 
 /** One page of `GET /api/models`: the JSON body as sent, and where the next page starts. */
 export interface HubListPage {
-  body: string;
+  /** UTF-8 bytes, so a repeat is not encoded again (as kept documents are, ADR 0035). */
+  body: Buffer<ArrayBuffer>;
   next: Cursor | null;
 }
 
@@ -33,5 +34,5 @@ async function readHubListPage(snapshot: CatalogSnapshot, p: ListParams): Promis
   const items = page.models.map((m) =>
     toHubListItem(m, { full: p.full, cardData: p.cardData, config: p.config, expand: p.expand, extras: extras?.get(m.id) ?? null }),
   );
-  return { body: JSON.stringify(items), next: page.next };
+  return { body: Buffer.from(JSON.stringify(items)), next: page.next };
 }

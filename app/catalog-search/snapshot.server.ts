@@ -61,7 +61,7 @@ export function newMemos(): CatalogMemos {
     counts: new Lru({ maxEntries: 500 }),
     facets: newFacetMemory(),
     // A page of 1,000 full items runs to megabytes, a default page of 30 to some 20 KB.
-    hubPages: new Lru({ maxBytes: 8 * 1024 * 1024, sizeOf: (page) => page.body.length * 2 }),
+    hubPages: new Lru({ maxBytes: 8 * 1024 * 1024, sizeOf: (page) => page.body.byteLength }),
     // Sized by the rows a page may hold (a summary is under 1.5 KB of objects), so 1,000-row API
     // pages and 30-row listing pages share one budget.
     pages: new Lru({ maxBytes: 16 * 1024 * 1024, sizeOf: (entry) => entry.limit * 1_500 }),

@@ -10,8 +10,12 @@ import { Lru } from "#app/utils/lru.ts";
  * A hit skips React's render and React Router's data encoding, the largest part of a warm page.
  */
 interface CachedDocument {
-  /** The document cut where its CSP nonce stood; each answer joins it with a nonce of its own. */
-  parts: string[];
+  /**
+   * The document's UTF-8 bytes, cut where its CSP nonce stood; each answer joins them with a
+   * nonce of its own. Kept as bytes, not a string: a string body is scanned for lone surrogates
+   * and encoded again on every answer, most of a kept answer's time (ADR 0035).
+   */
+  parts: Buffer[];
   bytes: number;
 }
 
@@ -44,12 +48,30 @@ export function documentSlot(url: string, status: number, context: EntryContext,
   return { key: `${url}\u0000${JSON.stringify(s.loaderData)}\u0000${digest.digest("base64")}`, nonce };
 }
 
-/** The kept document for the slot, with its nonce in place of the one it was rendered with. */
-export function keptDocument(slot: DocumentSlot): string | undefined {
-  return documents.get(slot.key)?.parts.join(` nonce="${slot.nonce}"`);
+const nonceAttribute = (nonce: string) => Buffer.from(` nonce="${nonce}"`);
+
+/** The kept document for the slot, as bytes, with its nonce in place of the one it was rendered with. */
+export function keptDocument(slot: DocumentSlot): Buffer<ArrayBuffer> | undefined {
+  const parts = documents.get(slot.key)?.parts;
+  if (!parts) return undefined;
+  const attribute = nonceAttribute(slot.nonce);
+  const joined: Buffer[] = [];
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) joined.push(attribute);
+    joined.push(part);
+  }
+  return Buffer.concat(joined);
 }
 
-/** Keeps a document rendered for the slot (with the slot's nonce in it). */
-export function keepDocument(slot: DocumentSlot, html: string): void {
-  documents.set(slot.key, { parts: html.split(` nonce="${slot.nonce}"`), bytes: html.length * 2 });
+/** Keeps a document rendered for the slot (its UTF-8 bytes, with the slot's nonce in them). */
+export function keepDocument(slot: DocumentSlot, html: Buffer): void {
+  const attribute = nonceAttribute(slot.nonce);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = html.indexOf(attribute); at >= 0; at = html.indexOf(attribute, from)) {
+    parts.push(html.subarray(from, at));
+    from = at + attribute.length;
+  }
+  parts.push(html.subarray(from));
+  documents.set(slot.key, { parts, bytes: html.byteLength });
 }
