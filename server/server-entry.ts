@@ -28,6 +28,7 @@ const EXPORTS = {
   jsonError: true,
   methodNotAllowed: true,
   createRequestContext: true,
+  yieldToEventLoop: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {
