@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
-import { bucketIndex, bucketsCovering, FacetIndexBuilder, type FacetSourceRow, type FacetTally } from "#app/catalog-search/facet-index.server.ts";
+import { bucketsCovering, type FacetTally } from "#app/catalog-search/facet-index.server.ts";
+import { bucketIndex, FacetIndexBuilder, type FacetSourceRow } from "#app/catalog-search/facet-index-builder.server.ts";
 
 const F = (p: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters(), ...p });
 

@@ -3,15 +3,8 @@ import { isLanguageCode } from "#app/catalog/languages.ts";
 import { type CatalogFilters, PARAM_BUCKETS, filtersKey } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { andAll, buildPredicates } from "#app/catalog-search/sql.server.ts";
-import {
-  emptyTally,
-  type FacetIndex,
-  FacetIndexBuilder,
-  type FacetSourceRow,
-  type FacetTally,
-  bareTags,
-  isIndexableSpan,
-} from "#app/catalog-search/facet-index.server.ts";
+import { type FacetIndex, type FacetTally, emptyTally } from "#app/catalog-search/facet-index.server.ts";
+import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } from "#app/catalog-search/facet-index-builder.server.ts";
 import { IdTextBuilder } from "#app/catalog-search/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/sort-order.server.ts";
 import { Lru } from "#app/utils/lru.ts";
