@@ -120,11 +120,6 @@ const cache = new Lru<RenderedMarkdown>({
 
 const inflight = new Map<string, Promise<RenderedMarkdown>>();
 
-/** Drops every cached render (tests and benchmarks use it to measure cold renders). */
-export function clearMarkdownCache(): void {
-  cache.clear();
-}
-
 export async function renderMarkdown(
   md: string,
   opts: RenderMarkdownOptions = {},

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { auditHtml } from "#tests/support/audit-html.ts";
-import { clearMarkdownCache, renderMarkdown } from "#app/markdown/render-markdown.server.ts";
+import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 
 /** Text content of an HTML fragment (tags removed, the entities shiki and hast emit decoded). */
 function textOf(html: string): string {
@@ -216,7 +216,6 @@ describe("renderMarkdown: robustness and caching", () => {
   });
 
   it("returns the cached object for the same source and options", async () => {
-    clearMarkdownCache();
     const first = await renderMarkdown("# Cached");
     const second = await renderMarkdown("# Cached");
     expect(second).toBe(first);
@@ -226,7 +225,6 @@ describe("renderMarkdown: robustness and caching", () => {
   });
 
   it("shares one render between concurrent requests for the same card", async () => {
-    clearMarkdownCache();
     const [a, b] = await Promise.all([renderMarkdown("# Concurrent"), renderMarkdown("# Concurrent")]);
     expect(b).toBe(a);
   });
