@@ -212,7 +212,7 @@ export async function runWithGatewayFetch<T>(gatewayFetch: typeof fetch, fn: () 
   }
 }
 
-/** The fetch the process had before the hook (tests and benchmarks use it as the plain client). */
+/** The fetch the process had before the hook. The Hub client uses it: it routes its own URLs (`toOverrideUrl`). */
 export function originalFetch(): typeof fetch {
   return realFetch();
 }
