@@ -1,5 +1,6 @@
 import type { Route } from "./+types/_index";
 import { MODALITIES, MODALITY_LABELS, TASK_INDEX } from "#app/catalog/catalog-index.generated.ts";
+import { listTasks } from "#app/task-guides/tasks.server.ts";
 import { ModelRow } from "#app/catalog-search/model-row.tsx";
 import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
@@ -19,17 +20,19 @@ export async function loader() {
     listModelPage(db, { sort: "trending", offset: 0, limit: 8 }),
     listModelPage(db, { sort: "downloads", offset: 0, limit: 8 }),
   ]);
-  return { total, trending, popular };
+  // Tasks whose @huggingface/tasks entry is a placeholder have a page but no guide.
+  const guides = listTasks().filter((t) => t.hasGuide).length;
+  return { total, trending, popular, guides };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { total, trending, popular } = loaderData;
+  const { total, trending, popular, guides } = loaderData;
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
       <section className="max-w-3xl">
         <h1 className="text-4xl font-bold tracking-tight">Find, understand and try machine-learning models</h1>
         <p className="mt-4 text-lg text-gray-600 dark:text-gray-300">
-          {formatNumber(total)} models, {Object.keys(TASK_INDEX).length} task guides, and usage code for every library — served
+          {formatNumber(total)} models, {guides} task guides, and usage code for every library — served
           from your own machine.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
@@ -45,7 +48,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
       <div className="mt-12 grid gap-10 lg:grid-cols-2">
-        <section aria-labelledby="trending-heading">
+        {/* min-w-0: a grid item is otherwise as wide as its longest id, which the rows truncate. */}
+        <section aria-labelledby="trending-heading" className="min-w-0">
           <h2 id="trending-heading" className="text-xl font-semibold">
             Trending
           </h2>
@@ -58,7 +62,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             All trending models →
           </a>
         </section>
-        <section aria-labelledby="popular-heading">
+        <section aria-labelledby="popular-heading" className="min-w-0">
           <h2 id="popular-heading" className="text-xl font-semibold">
             Most downloaded
           </h2>

@@ -3,6 +3,7 @@ import { Form, data, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/models._index";
 import { COUNT_CAP, MAX_PAGE, clearedState, listingHref, listingSearch, parseListingState } from "#app/catalog-search/listing-params.ts";
 import { SORT_KEYS } from "#app/catalog/sort-keys.ts";
+import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { loadListingView } from "#app/catalog-search/listing-page.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { getDb } from "#app/db/db.server.ts";
@@ -21,9 +22,16 @@ import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 const SEARCH_DEBOUNCE_MS = 250;
 
 export const meta: Route.MetaFunction = ({ data }) => {
-  const q = data?.state.search;
+  const state = data?.state;
+  // The tab says which view it is: the search, the task and the page, as far as they are set.
+  const title = [
+    state?.search ? `“${state.search}”` : null,
+    state?.pipelineTag ? `${getTaskInfo(state.pipelineTag).name} models` : "Models",
+    state && state.page > 1 ? `Page ${state.page}` : null,
+    "Modelyard",
+  ];
   return [
-    { title: q ? `“${q}” · Models · Modelyard` : "Models · Modelyard" },
+    { title: title.filter((part) => part !== null).join(" · ") },
     { name: "description", content: "Browse, search and filter machine-learning models by task, library, license, language, provider and size." },
     ...(data?.pastEnd ? [{ name: "robots", content: "noindex" }] : []),
   ];

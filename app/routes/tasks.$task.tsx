@@ -118,6 +118,8 @@ export default function Task({ loaderData }: Route.ComponentProps) {
             <span className="text-gray-600 dark:text-gray-400">
               {formatNumber(count)} catalogue {count === 1 ? "model carries" : "models carry"} this task (not offered as a models filter).
             </span>
+          ) : count === 0 ? (
+            <span className="text-gray-600 dark:text-gray-400">No model in this catalogue carries this task.</span>
           ) : (
             <a href={`/models?pipeline_tag=${encodeURIComponent(task.id)}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
               Browse {formatNumber(count)} {task.name} {count === 1 ? "model" : "models"}

@@ -85,6 +85,11 @@ export function TaskCard({ task, count, palette }: { task: TaskCardData; count: 
             <span data-count={count} className="text-gray-600 dark:text-gray-400">
               {formatNumber(count)} {count === 1 ? "model" : "models"} · not a models filter
             </span>
+          ) : count === 0 ? (
+            // No link to a listing that would be empty.
+            <span data-count={count} className="text-gray-600 dark:text-gray-400">
+              0 models in this catalogue
+            </span>
           ) : (
             <a
               data-count={count}

@@ -106,14 +106,15 @@ export function DemoEntry({ entry, side, barClass }: { entry: ResolvedDemoEntry;
 /** The package's demo: inputs beside outputs, each entry rendered by its type; bars in `barClass`. */
 export function TaskDemo({ demo, barClass }: { demo: ResolvedDemo; barClass: string }) {
   return (
+    // min-w-0: a grid item is otherwise as wide as its widest image's width attribute (448 px).
     <div className="grid gap-4 md:grid-cols-2">
-      <div className="space-y-3" data-demo-side="inputs">
+      <div className="min-w-0 space-y-3" data-demo-side="inputs">
         <h3 className="text-sm font-semibold text-gray-700 dark:text-gray-300">Inputs</h3>
         {demo.inputs.map((entry, i) => (
           <DemoEntry key={i} entry={entry} side="input" barClass={barClass} />
         ))}
       </div>
-      <div className="space-y-3" data-demo-side="outputs">
+      <div className="min-w-0 space-y-3" data-demo-side="outputs">
         <h3 className="text-sm font-semibold text-gray-700 dark:text-gray-300">Outputs</h3>
         {demo.outputs.map((entry, i) => (
           <DemoEntry key={i} entry={entry} side="output" barClass={barClass} />

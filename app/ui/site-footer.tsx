@@ -4,7 +4,7 @@ export function SiteFooter() {
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4">
         <p>
           Modelyard — a self-hosted model catalogue. Catalogue facts come from public Hugging Face Hub data; download counts are
-          30-day figures from the snapshot date shown beside them.
+          30-day figures. Counts from a dated snapshot give its date on the model's page and in each count's tooltip.
         </p>
         <nav aria-label="Footer" className="flex gap-4">
           <a className="hover:underline" href="/models">
