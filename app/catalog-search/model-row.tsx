@@ -15,6 +15,8 @@ export function ModelRow({ model, spaces = 0, now }: { model: CatalogModelSummar
     <li className="relative rounded-lg border border-gray-200 px-4 py-3 hover:border-gray-300 hover:bg-gray-50 dark:border-gray-800 dark:hover:border-gray-700 dark:hover:bg-gray-900">
       <a
         href={`/${model.id}`}
+        // The id is cut to the row's width; the tooltip gives it whole.
+        title={model.id}
         className="block truncate font-mono text-sm font-semibold text-gray-900 after:absolute after:inset-0 after:rounded-lg after:content-[''] dark:text-gray-100"
         data-testid="model-link"
       >
