@@ -32,7 +32,7 @@ export { getEnv } from "#app/utils/env.server.ts";
 export { createIslandStore } from "#app/utils/html-island.ts";
 export { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
 export { createRequestContext } from "#app/utils/request-context.ts";
-export { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
+export { runAsRequest, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 /**
  * React 19 renders the shell in a microtask, so without a break the loader's last step, React

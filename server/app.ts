@@ -16,7 +16,7 @@ import { serverEntryOf } from "#server/server-entry.ts";
  * of app/ comes from the build's entry, never from an import of app/ here (ADR 0019).
  */
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const { createRequestContext, createIslandStore, serveInference, jsonError, methodNotAllowed, yieldToEventLoop } = serverEntryOf(build);
+  const { createRequestContext, createIslandStore, serveInference, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop } = serverEntryOf(build);
   const apiGuard = createApiGuard({ jsonError, methodNotAllowed });
   const app = express();
   app.disable("x-powered-by");
@@ -51,7 +51,8 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
     "/{*path}",
     // A request's routing and loaders start in a turn of their own, from ADR 0017's queue, rather
     // than in the poll phase that received it, back to back with every other request just in.
-    (_req, _res, next) => void yieldToEventLoop().then(() => next()),
+    // Its slices are due by its arrival and class: an API call's before a page's (ADR 0017).
+    (req, _res, next) => runAsRequest(req.path.startsWith("/api/") ? "api" : "page", () => void yieldToEventLoop().then(() => next())),
     createRequestHandler({
       build,
       mode: process.env["NODE_ENV"] === "development" ? "development" : "production",

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { ServerResponse } from "node:http";
 
 /**
@@ -7,9 +7,21 @@ import type { ServerResponse } from "node:http";
  * POST /api/inference fast path, static files, /api JSON and documents all get the same set.
  */
 
+const NONCE_BYTES = 16;
+// Drawn from the CSPRNG 256 nonces at a time, as Node does for randomUUID: one call per response
+// showed up as about 1% of the event loop's time under mixed traffic. Each slice is used once.
+const pool = Buffer.alloc(NONCE_BYTES * 256);
+let next = pool.length;
+
 /** 128 random bits, fresh per response: an attacker who injects markup cannot guess it. */
 export function createNonce(): string {
-  return randomBytes(16).toString("base64");
+  if (next === pool.length) {
+    randomFillSync(pool);
+    next = 0;
+  }
+  const nonce = pool.toString("base64", next, next + NONCE_BYTES);
+  next += NONCE_BYTES;
+  return nonce;
 }
 
 /**

@@ -29,6 +29,7 @@ const EXPORTS = {
   methodNotAllowed: true,
   createRequestContext: true,
   yieldToEventLoop: true,
+  runAsRequest: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {

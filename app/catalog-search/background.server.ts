@@ -6,6 +6,7 @@ import { type CatalogFacets, type FacetMemory, computeExactFacets, readFacetInde
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { runInBackground } from "#app/utils/time-slice.server.ts";
 
 /**
  * Catalogue work done off the request path: the facet index of each catalogue generation (built
@@ -42,7 +43,8 @@ export function ensureFacetIndex(handle: DatabaseHandle, generation: number): Pr
   if (done && done.generation === generation) return Promise.resolve(done.index);
   const running = building.get(db);
   if (running && running.generation === generation) return running.promise;
-  const promise = buildFacetIndex(handle, generation)
+  // Background work even when a request's count asked for it: its slices keep their own turn.
+  const promise = runInBackground(() => buildFacetIndex(handle, generation))
     .catch((e: unknown) => {
       // Remembered, so a broken row does not start a full build on every request; the database
       // answers for this generation.
@@ -137,13 +139,13 @@ export function scheduleExactFacets(handle: DatabaseHandle, memory: FacetMemory,
   if (existing) return existing;
   if (running.size >= MAX_QUEUED) return null;
   const previous = [...running.values()].at(-1);
-  const job = (async () => {
+  const job = runInBackground(async () => {
     // One recount at a time: they are long scans and would only slow each other down.
     if (previous) await previous.catch(() => undefined);
     const facets = await recountFacets(handle, filters);
     await storeExactFacets(handle, memory, filters, facets);
     return facets;
-  })();
+  });
   running.set(key, job);
   void job.then(
     () => running.delete(key),

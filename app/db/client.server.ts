@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "#app/db/schema.ts";
 import { SqliteReaderDialect, SqliteReaderPool } from "#app/db/sqlite-readers.server.ts";
+import { statementCache } from "#app/db/statement-cache.server.ts";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -98,7 +99,8 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     // (the facet recounts scan the whole table), 220 MB of a 519 MB server. Reads go through
     // the bounded page cache above and the kernel's own cache instead.
     sqlite.pragma("mmap_size = 0");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const prepare = statementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { prepare, close: () => sqlite.close() } }) });
     const threads = target === ":memory:" || readOnly ? 0 : readerThreads();
     let reader: Kysely<Database> | null = null;
     return {

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import SQLite from "better-sqlite3";
-import { Lru } from "#app/utils/lru.ts";
+import { statementCache } from "#app/db/statement-cache.server.ts";
 
 export interface ReaderJob {
   id: number;
@@ -28,15 +28,11 @@ if (port) {
   db.pragma(`cache_size = -${data.cacheKib}`);
   db.pragma("temp_store = MEMORY");
   db.pragma("mmap_size = 0");
-  // Statements by SQL text: the planner asks the same few shapes again and again.
-  const statements = new Lru<SQLite.Statement>({ maxEntries: 256 });
+  // The planner asks the same few shapes again and again.
+  const prepare = statementCache(db);
   port.on("message", (job: ReaderJob) => {
     try {
-      let statement = statements.get(job.sql);
-      if (!statement) {
-        statement = db.prepare(job.sql);
-        statements.set(job.sql, statement);
-      }
+      const statement = prepare(job.sql);
       if (!statement.reader) throw new Error("the read pool runs only statements that return rows");
       const reply: ReaderReply = { id: job.id, rows: statement.all(job.parameters) };
       port.postMessage(reply);

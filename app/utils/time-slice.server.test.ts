@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSliceSizer, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
+import { ALLOWANCE_MS, createSliceSizer, runAsRequest, runInBackground, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 describe("slice sizer", () => {
   it("shrinks a slow slice to the budget at once and grows a fast one at most twofold a step", () => {
@@ -52,5 +52,54 @@ describe("yieldToEventLoop", () => {
     };
     await Promise.all([twice(), once()]);
     expect(order).toEqual(["x1", "y", "x2"]);
+  });
+
+  it("resumes an API call's slices before a page's that arrived just before it, and background work last", async () => {
+    const order: string[] = [];
+    const slices = (name: string, n: number) => async () => {
+      for (let i = 1; i <= n; i++) {
+        await yieldToEventLoop();
+        order.push(`${name}${i}`);
+      }
+    };
+    const background = slices("bg", 2)();
+    const page = runAsRequest("page", slices("page", 2));
+    const api = runAsRequest("api", slices("api", 2));
+    await Promise.all([background, page, api]);
+    // The background slice yielded first, but it is due a page's allowance after it yielded, and
+    // the page arrived later within that allowance: ties go by arrival, then yield order.
+    expect(order).toEqual(["api1", "api2", "bg1", "page1", "page2", "bg2"]);
+  });
+
+  it("resumes a page older than the API allowance's lead before a newer API call", async () => {
+    const order: string[] = [];
+    const page = runAsRequest("page", async () => {
+      // The page's first turn takes longer than the lead an API call has over it.
+      busy(ALLOWANCE_MS.page - ALLOWANCE_MS.api + 5);
+      await yieldToEventLoop();
+      order.push("page");
+    });
+    const api = runAsRequest("api", async () => {
+      await yieldToEventLoop();
+      order.push("api");
+    });
+    await Promise.all([page, api]);
+    expect(order).toEqual(["page", "api"]);
+  });
+
+  it("gives work a request starts in the background the background's due time, not the request's", async () => {
+    const order: string[] = [];
+    await runAsRequest("api", async () => {
+      const job = runInBackground(async () => {
+        await yieldToEventLoop();
+        order.push("job");
+      });
+      const own = (async () => {
+        await yieldToEventLoop();
+        order.push("request");
+      })();
+      await Promise.all([job, own]);
+    });
+    expect(order).toEqual(["request", "job"]);
   });
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * Sizing for background work done in slices on the event loop that serves requests
  * (docs/decisions/0017-background-work-off-the-request-path.md).
@@ -38,26 +39,88 @@ export function createSliceSizer(opts: { initial: number; min: number; max: numb
   };
 }
 
-const waiting: Array<() => void> = [];
+/**
+ * A slice that waits is resumed by its due time, earliest first (ADR 0017, "Later still"). A
+ * request's slices all carry the time it arrived plus its class's allowance: an API call's is
+ * short, a page's longer, so a cheap call can pass a page render that arrived a little earlier,
+ * and an old page passes every newer request. Background work's slices are due a page's allowance
+ * after they yield: it keeps a page's share and is never starved, and a request never waits behind
+ * more than one of its slices. Arrival order alone (FIFO) made API calls wait behind page renders;
+ * a turn each in yield order (round robin) made four new views finish together, each at four
+ * times its own cost.
+ */
+export const ALLOWANCE_MS = { api: 0, page: 50, background: 50 } as const;
+
+const due = new AsyncLocalStorage<number>();
+
+/** Runs fn as a request of that class: every slice it yields is due `ALLOWANCE_MS[kind]` after now. */
+export function runAsRequest<T>(kind: "api" | "page", fn: () => T): T {
+  return due.run(performance.now() + ALLOWANCE_MS[kind], fn);
+}
+
+/** Runs fn as background work, even when a request started it: its slices are due as they yield. */
+export function runInBackground<T>(fn: () => T): T {
+  return due.exit(fn);
+}
+
+interface Waiter {
+  due: number;
+  seq: number;
+  resume: () => void;
+}
+
+// A binary min-heap by (due, seq): seq keeps equal due times in the order they yielded.
+const heap: Waiter[] = [];
+let seq = 0;
 let draining = false;
 
+const before = (a: Waiter, b: Waiter) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
+
+function push(w: Waiter): void {
+  heap.push(w);
+  for (let i = heap.length - 1; i > 0; ) {
+    const up = (i - 1) >> 1;
+    if (!before(heap[i]!, heap[up]!)) break;
+    [heap[i], heap[up]] = [heap[up]!, heap[i]!];
+    i = up;
+  }
+}
+
+function pop(): Waiter | undefined {
+  const top = heap[0];
+  const last = heap.pop();
+  if (heap.length === 0 || !last) return top;
+  heap[0] = last;
+  for (let i = 0; ; ) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+    if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+    if (m === i) break;
+    [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+    i = m;
+  }
+  return top;
+}
+
 function resumeOne(): void {
-  const next = waiting.shift();
+  const next = pop();
   // Queued from inside the check phase, the next immediate runs in the next turn of the loop.
-  if (waiting.length > 0) setImmediate(resumeOne);
+  if (heap.length > 0) setImmediate(resumeOne);
   else draining = false;
-  next?.();
+  next?.resume();
 }
 
 /**
  * Lets pending I/O (requests) and timers run before the next slice. The slices that wait are
- * resumed one per turn of the event loop, in the order they yielded. Node runs every immediate
- * queued before a turn's check phase in that phase, so with one setImmediate each, four requests'
- * slices of a few ms ran back to back and a timer or a new request waited for all of them.
+ * resumed one per turn of the event loop, earliest due first. Node runs every immediate queued
+ * before a turn's check phase in that phase, so with one setImmediate each, four requests' slices
+ * of a few ms ran back to back and a timer or a new request waited for all of them.
  */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => {
-    waiting.push(resolve);
+    push({ due: due.getStore() ?? performance.now() + ALLOWANCE_MS.background, seq: seq++, resume: resolve });
     if (!draining) {
       draining = true;
       setImmediate(resumeOne);

@@ -1,6 +1,7 @@
 import type SQLite from "better-sqlite3";
 import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { Database, ModelDetailsTable, ModelsTable } from "#app/db/schema.ts";
+import { statementCache } from "#app/db/statement-cache.server.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -50,15 +51,13 @@ const MODEL_COLUMNS = [
   "imported_at",
 ] as const satisfies ReadonlyArray<keyof NewModelRow>;
 
-const statements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+const statements = new WeakMap<SQLite.Database, (sql: string) => SQLite.Statement>();
 
 /** Prepared once per connection: SQLite bulk writes skip query building and re-parsing. */
 function prepared(raw: SQLite.Database, text: string): SQLite.Statement {
-  let byText = statements.get(raw);
-  if (!byText) statements.set(raw, (byText = new Map<string, SQLite.Statement>()));
-  let stmt = byText.get(text);
-  if (!stmt) byText.set(text, (stmt = raw.prepare(text)));
-  return stmt;
+  let prepare = statements.get(raw);
+  if (!prepare) statements.set(raw, (prepare = statementCache(raw)));
+  return prepare(text);
 }
 
 const UPSERT_MODEL_SQL = `insert into models (id, ${MODEL_COLUMNS.join(", ")}) values (?, ${MODEL_COLUMNS.map(() => "?").join(", ")})
