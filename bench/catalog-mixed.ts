@@ -258,8 +258,8 @@ interface Phase {
   errors: number;
   /** Distinct failing requests with their status, to tell bad draws from server faults. */
   failed: Set<string>;
-  /** The slowest requests, to tell where a tail comes from. */
-  slowest: Array<{ ms: number; url: string; first: boolean }>;
+  /** The slowest requests, to tell where a tail comes from; `at` is when each was sent, from the phase's start. */
+  slowest: Array<{ ms: number; url: string; first: boolean; at: number }>;
   delay: Delay | null;
   /** The phase's length, from its first request to its last answer. */
   ms: number;
@@ -307,7 +307,7 @@ async function traffic(
       }
       (job.cls === "page" ? phase.page : phase.api).push(ms);
       if (isFirst) phase.first.push(ms);
-      phase.slowest.push({ ms, url: job.url, first: isFirst });
+      phase.slowest.push({ ms, url: job.url, first: isFirst, at: t0 - started });
       if (phase.slowest.length > 8) phase.slowest.sort((a, b) => b.ms - a.ms).pop();
     }
   };
@@ -330,7 +330,7 @@ const delayText = (d: Delay | null) => (d ? `${f(d.p50)} / ${f(d.p99)} / ${f(d.m
 function reportPhase(p: Phase, verbose?: boolean): void {
   process.stderr.write(`    ${p.name}: ${span(p)}; page ${trio(p.page)}, api ${trio(p.api)}, loop ${delayText(p.delay)}\n`);
   if (!verbose) return;
-  for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} ${x.url}\n`);
+  for (const x of [...p.slowest].sort((a, b) => b.ms - a.ms)) process.stderr.write(`      ${f(x.ms)} ms${x.first ? " (first of its set)" : ""} at +${Math.round(x.at)} ms ${x.url}\n`);
   const st = p.delay?.stalls;
   if (!st) return;
   process.stderr.write(`      stalls over 10 ms: ${st.count}; collections over 5 ms: ${st.gc.n} (${st.gc.ms} ms, longest ${st.gc.max} ms; ${JSON.stringify(st.gc.kinds)})\n`);
