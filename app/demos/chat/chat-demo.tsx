@@ -8,7 +8,7 @@ import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, use
 import { MAX_IMAGE_BYTES, MAX_IMAGES, messageContent } from "#app/demos/chat/image-attachments.ts";
 import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
-import { type ChatDemoInfo, routeFields } from "#app/demos/chat/demo-info.ts";
+import { type ChatDemoInfo, type ChatParameterSpec, routeFields } from "#app/demos/chat/demo-info.ts";
 import { checkBlob } from "#app/demos/shared/media-file.ts";
 import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 import { DemoErrorAlert } from "#app/demos/shared/demo-error.tsx";
@@ -298,38 +298,8 @@ export function ChatDemo({
               className={fieldCls}
             />
           </label>
-          <label className="block">
-            <span className="mb-1 flex justify-between text-xs font-medium text-gray-600 dark:text-gray-400" title={info.parameters.temperature.description}>
-              <span>Temperature</span>
-              <output>{temperature.toFixed(2)}</output>
-            </span>
-            <input
-              type="range"
-              name="temperature"
-              min={info.parameters.temperature.min}
-              max={info.parameters.temperature.max}
-              step={info.parameters.temperature.step}
-              value={temperature}
-              onChange={(e) => setTemperature(Number(e.target.value))}
-              className="w-full accent-indigo-600"
-            />
-          </label>
-          <label className="block">
-            <span className="mb-1 flex justify-between text-xs font-medium text-gray-600 dark:text-gray-400" title={info.parameters.top_p.description}>
-              <span>Top-p</span>
-              <output>{topP.toFixed(2)}</output>
-            </span>
-            <input
-              type="range"
-              name="top_p"
-              min={info.parameters.top_p.min}
-              max={info.parameters.top_p.max}
-              step={info.parameters.top_p.step}
-              value={topP}
-              onChange={(e) => setTopP(Number(e.target.value))}
-              className="w-full accent-indigo-600"
-            />
-          </label>
+          <RangeSetting label="Temperature" name="temperature" spec={info.parameters.temperature} value={temperature} onChange={setTemperature} />
+          <RangeSetting label="Top-p" name="top_p" spec={info.parameters.top_p} value={topP} onChange={setTopP} />
           <label className={`block ${compact ? "" : "sm:col-span-2"}`}>
             <span className="mb-1 block text-xs font-medium text-gray-600 dark:text-gray-400">System prompt</span>
             <textarea name="system" rows={2} value={system} onChange={(e) => setSystem(e.target.value)} placeholder="Optional instructions for the model" className={fieldCls} />
@@ -466,6 +436,18 @@ export function ChatDemo({
         </div>
       </form>
     </div>
+  );
+}
+
+function RangeSetting({ label, name, spec, value, onChange }: { label: string; name: string; spec: ChatParameterSpec; value: number; onChange: (value: number) => void }) {
+  return (
+    <label className="block">
+      <span className="mb-1 flex justify-between text-xs font-medium text-gray-600 dark:text-gray-400" title={spec.description}>
+        <span>{label}</span>
+        <output>{value.toFixed(2)}</output>
+      </span>
+      <input type="range" name={name} min={spec.min} max={spec.max} step={spec.step} value={value} onChange={(e) => onChange(Number(e.target.value))} className="w-full accent-indigo-600" />
+    </label>
   );
 }
 
