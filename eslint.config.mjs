@@ -45,7 +45,7 @@ const FEATURE_EDGES = {
       "text/feature-extraction.tsx", "text/fill-mask.tsx", "text/question-answering.tsx", "text/sentence-similarity.tsx", "text/text-to-text.tsx", "text/token-classification.tsx", "text/zero-shot-classification.tsx",
       "vision/object-detection.tsx", "vision/image-segmentation.tsx", "vision/image-to-text.tsx", "vision/scored-answers.tsx", "vision/text-to-image.tsx", "vision/image-to-image.tsx", "vision/text-to-video.tsx",
       "audio/automatic-speech-recognition.tsx", "audio/audio-to-audio.tsx", "audio/text-to-speech.tsx", "shared/raw-output.tsx",
-      "shared/table-input.tsx", "tabular/predictions.ts", "tabular/tabular-widget.tsx", "text/table-question-answering.tsx", "text/text-generation.tsx", "shared/parameters-form.tsx", "shared/parameter-values.ts"],
+      "shared/table-input.tsx", "tabular/predictions.ts", "tabular/tabular-widget.tsx", "text/table-question-answering.tsx", "text/text-generation.tsx", "shared/parameters-form.tsx", "shared/parameter-values.ts", "shared/demo-error.tsx"],
     inference: ["credentials.server.ts", "gateway-config.server.ts", "task-parameters.server.ts"],
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
     snippets: ["inference-snippets.ts", "model-data.ts"],

@@ -10,7 +10,7 @@ type Patch = Partial<ListingState>;
 
 function CountBadge({ count, exact }: { count: number; exact: boolean }) {
   return (
-    <span className="ml-auto shrink-0 pl-2 text-xs tabular-nums text-gray-500 dark:text-gray-400" title={exact ? `${count.toLocaleString("en-US")} models` : `at least ${count.toLocaleString("en-US")} models`}>
+    <span className="ml-auto shrink-0 pl-2 text-xs tabular-nums text-gray-500 dark:text-gray-400" title={`${exact ? "" : "at least "}${count.toLocaleString("en-US")} ${count === 1 ? "model" : "models"}`}>
       {exact ? "" : "≥"}
       {formatCompact(count)}
     </span>

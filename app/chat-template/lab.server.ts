@@ -45,7 +45,8 @@ async function resolveSide(side: TemplateSide): Promise<LabSide> {
   if (record.ggufTemplate !== null && !templates.some((t) => t.text === record.ggufTemplate)) {
     templates.push({ name: GGUF_TEMPLATE_NAME, text: record.ggufTemplate });
   }
-  const problem = templates.length === 0 ? `${record.id} has no chat template.` : null;
+  // A listing row carries no configuration: "has none" would claim more than the catalogue knows.
+  const problem = templates.length === 0 ? `This catalogue has no chat template for ${record.id}.` : null;
   // The no-JavaScript form sends back the model's own text and tokens; they are not edits.
   const state: TemplateSide = {
     ...side,

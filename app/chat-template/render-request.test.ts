@@ -85,7 +85,7 @@ describe("renderForApi", () => {
     expect(await renderForApi({ model: "org/none", messages }, lookup, render)).toMatchObject({ status: 404 });
     expect(await renderForApi({ model: "org/base", messages }, lookup, render)).toMatchObject({
       status: 404,
-      body: { error: { message: "Model org/base has no chat template" } },
+      body: { error: { message: "This catalogue has no chat template for model org/base" } },
     });
   });
 

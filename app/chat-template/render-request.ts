@@ -154,7 +154,7 @@ export async function renderForApi(
     const record = await lookupModelTemplate(modelId);
     if (!record) return { status: 404, body: { error: { message: `Model ${modelId} not found`, field: "model" } } };
     if (!record.chatTemplate) {
-      return { status: 404, body: { error: { message: `Model ${modelId} has no chat template`, field: "model" } } };
+      return { status: 404, body: { error: { message: `This catalogue has no chat template for model ${modelId}`, field: "model" } } };
     }
     const selected = selectTemplate(record.chatTemplate, request.template_name, { hasTools: Boolean(request.tools) });
     if (!selected.ok) {

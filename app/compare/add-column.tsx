@@ -7,7 +7,8 @@ import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 export function AddColumn({ task, onAdd, disabled }: { task: CompareTask; onAdd: (modelId: string, route: string) => void; disabled: boolean }) {
   const id = useId();
   const [query, setQuery] = useState("");
-  const [found, setFound] = useState<CompareCandidate[] | null>(null);
+  // The term the shown results are for: the box may have changed since.
+  const [found, setFound] = useState<{ term: string; candidates: CompareCandidate[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function find(e: FormEvent) {
     e.preventDefault();
@@ -15,7 +16,7 @@ export function AddColumn({ task, onAdd, disabled }: { task: CompareTask; onAdd:
     try {
       const res = await fetch(`/api/compare/candidates?task=${encodeURIComponent(task)}&q=${encodeURIComponent(query)}`);
       if (!res.ok) throw new Error(`The search failed (${res.status}).`);
-      setFound(((await res.json()) as { candidates: CompareCandidate[] }).candidates);
+      setFound({ term: query.trim(), candidates: ((await res.json()) as { candidates: CompareCandidate[] }).candidates });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
@@ -36,11 +37,13 @@ export function AddColumn({ task, onAdd, disabled }: { task: CompareTask; onAdd:
       </form>
       {error ? <p role="alert" className="mt-2 text-xs text-red-800 dark:text-red-200">{error}</p> : null}
       {found ? (
-        found.length === 0 ? (
-          <p className="mt-2 text-xs text-gray-600 dark:text-gray-400">No model matching that can run this task here.</p>
+        found.candidates.length === 0 ? (
+          <p className="mt-2 text-xs text-gray-600 dark:text-gray-400">
+            {found.term ? <>No model matching “{found.term}” can run this task here.</> : <>No model can run this task here.</>}
+          </p>
         ) : (
           <ul className="mt-2 space-y-1" data-candidates="">
-            {found.map((c) => (
+            {found.candidates.map((c) => (
               <li key={c.modelId} className="flex flex-wrap items-center gap-1">
                 <span className="mr-1 break-all font-medium">{c.modelId}</span>
                 {c.choices.map((choice) => (

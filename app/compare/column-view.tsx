@@ -9,6 +9,7 @@ import type { ChatParameters, LiveTurn } from "#app/compare/use-compare.ts";
 import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
 import { LabelScoreChart } from "#app/demos/shared/label-score-chart.tsx";
 import { formatBytes } from "#app/demos/shared/run-inference.ts";
+import { TokenWayOut } from "#app/demos/shared/demo-error.tsx";
 
 const mediaWord = (contentType: string) => (contentType.startsWith("audio/") ? "audio" : contentType.startsWith("video/") ? "video" : contentType.startsWith("image/") ? "image" : "file");
 
@@ -33,6 +34,7 @@ export function ErrorInPlace({ error }: { error: SessionRunError }) {
     <div role="alert" data-compare-error={error.code} className="rounded-md border border-red-300 bg-red-50 px-2 py-1.5 text-xs text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100">
       <p className="font-medium">{error.hint ?? error.message}</p>
       {error.hint ? <p className="mt-1 break-words font-mono">{error.message}</p> : null}
+      <TokenWayOut code={error.code} />
     </div>
   );
 }

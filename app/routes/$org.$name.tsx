@@ -98,7 +98,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
           loaderData.chatTemplate ? (
             <ChatTemplateTab key={model.id} data={loaderData.chatTemplate} />
           ) : (
-            <p className="text-sm text-gray-700 dark:text-gray-300">This model has no chat template.</p>
+            <p className="text-sm text-gray-700 dark:text-gray-300">This catalogue has no chat template for this model.</p>
           )
         ) : null}
       </div>

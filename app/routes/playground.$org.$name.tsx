@@ -34,7 +34,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
   const reason = demo || widget
     ? null
     : isConversationalModel(model)
-      ? "No inference provider or configured endpoint serves this model, so there is nothing to chat with."
+      ? "This catalogue lists no inference provider for this model, and no endpoint is configured for it, so there is nothing to chat with here."
       : `The playground runs chat models and these tasks: ${WIDGET_TASK_LIST}. ${model.pipelineTag ? `This model's task is ${model.pipelineTag}.` : "This model names no task."}`;
   let snippets: InferencePanel | null = null;
   const live = demo ?? (widget && widget.providers.length > 0 ? widget : null);

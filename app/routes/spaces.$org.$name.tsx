@@ -33,7 +33,7 @@ export default function SpacePage({ loaderData }: Route.ComponentProps) {
       <div className="mt-4 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-950 dark:border-indigo-900 dark:bg-indigo-950 dark:text-indigo-100">
         <p>
           This Space is a demo hosted on the Hugging Face Hub, not on this server. It lives at{" "}
-          <a href={url} rel="noopener noreferrer" className="font-mono font-medium underline" data-testid="space-external">
+          <a href={url} rel="noopener noreferrer" className="font-mono font-medium break-all underline" data-testid="space-external">
             {url}
           </a>
           .

@@ -6,7 +6,7 @@ export function SiteFooter() {
           Modelyard — a self-hosted model catalogue. Catalogue facts come from public Hugging Face Hub data; download counts are
           30-day figures. Counts from a dated snapshot give its date on the model's page and in each count's tooltip.
         </p>
-        <nav aria-label="Footer" className="flex gap-4">
+        <nav aria-label="Footer" className="flex flex-wrap gap-x-4 gap-y-1">
           <a className="hover:underline" href="/models">
             Models
           </a>
@@ -16,8 +16,18 @@ export function SiteFooter() {
           <a className="hover:underline" href="/spaces">
             Spaces
           </a>
+          <a className="hover:underline" href="/compare">
+            Compare
+          </a>
+          <a className="hover:underline" href="/chat-template">
+            Chat templates
+          </a>
           <a className="hover:underline" href="/api/models?limit=5">
             API
+          </a>
+          {/* The one way to reach it other than a token error: where a visitor's Hub token is kept. */}
+          <a className="hover:underline" href="/settings">
+            Settings
           </a>
         </nav>
       </div>

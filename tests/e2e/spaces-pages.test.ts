@@ -88,6 +88,24 @@ describe("Spaces", () => {
     expect(missing.text).toContain("Space not found");
   });
 
+  it("fits a phone's width, however long the Space's address", async () => {
+    const width = 390;
+    const context = await browser.newContext({ viewport: { width, height: 844 }, isMobile: true });
+    await allowOnlyLoopback(context);
+    const page = await context.newPage();
+    try {
+      // Among the bundled catalogue's longest Space ids: its Hub address, in monospace, once widened the page.
+      for (const id of ["eduagarcia/open_pt_llm_leaderboard", "Justinrune/LLaMA-Factory"]) {
+        await page.goto(`${server.url}/spaces/${id}`);
+        expect(await page.locator('[data-testid="space-external"]').count()).toBe(1);
+        // Against the screen's width: a mobile viewport grows innerWidth to fit what overflows.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), id).toBeLessThanOrEqual(width);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it("links model rows to their Spaces", async () => {
     const context = await browser.newContext();
     await allowOnlyLoopback(context);

@@ -8,11 +8,17 @@ export function DemoErrorAlert({ error, kind }: { error: { code: string; message
     <div role="alert" {...marker} className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100">
       <p className="font-medium">{error.hint ?? error.message}</p>
       {error.hint ? <p className="mt-1 break-words font-mono text-xs opacity-80">{error.message}</p> : null}
-      {TOKEN_CODES.has(error.code) ? (
-        <a href="/settings" className="mt-1 inline-block text-xs font-medium underline">
-          Open settings
-        </a>
-      ) : null}
+      <TokenWayOut code={error.code} />
     </div>
+  );
+}
+
+/** The link to the settings page when a failed call's way out is the visitor's token; nothing otherwise. */
+export function TokenWayOut({ code }: { code: string }) {
+  if (!TOKEN_CODES.has(code)) return null;
+  return (
+    <a href="/settings" className="mt-1 inline-block text-xs font-medium underline">
+      Open settings
+    </a>
   );
 }
