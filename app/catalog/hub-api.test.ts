@@ -27,3 +27,25 @@ describe("counts in the Hub-shaped API", () => {
     }
   });
 });
+
+describe("fields a listing row does not carry", () => {
+  // A row of the Hub's list API, as the bundled catalogue holds it: no sha, no files, gated unknown.
+  const listRow: CatalogModel = { ...plain, sha: null, siblings: [], gated: false };
+
+  it("leaves out gated and the file list for a listing row, rather than the importer's defaults", () => {
+    const full = { ...listOpts, full: true };
+    for (const item of [toHubModelInfo(listRow, [], []), toHubModelInfo(listRow, ["gated", "siblings"], []), toHubListItem(listRow, full)]) {
+      expect(item).not.toHaveProperty("gated");
+      expect(item).not.toHaveProperty("siblings");
+      expect(item).toHaveProperty("id", plain.id);
+    }
+  });
+
+  it("gives them for a full record, an ungated one and an empty file list included", () => {
+    const record: CatalogModel = { ...plain, sha: "0123456789abcdef0123456789abcdef01234567", siblings: [], gated: false };
+    expect(toHubModelInfo(record, [], [])).toMatchObject({ gated: false, siblings: [] });
+    const extras = { sha: record.sha, siblings: [{ rfilename: "config.json" }], cardData: null, config: null };
+    expect(toHubListItem(record, { ...listOpts, full: true, extras })).toMatchObject({ gated: false, siblings: [{ rfilename: "config.json" }] });
+    expect(toHubModelInfo({ ...plain, gated: "manual" }, ["gated"], [])).toMatchObject({ gated: "manual" });
+  });
+});

@@ -1,4 +1,4 @@
-import { type CatalogModel, type CatalogModelSummary, type ProviderMapping, hasKnownCounts } from "#app/catalog/model-record.ts";
+import { type CatalogModel, type CatalogModelSummary, type GatedMode, type ProviderMapping, hasKnownCounts } from "#app/catalog/model-record.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { ggufHeaderOf } from "#app/catalog/gguf.ts";
 
@@ -96,6 +96,24 @@ export interface ListExtras {
 }
 
 /**
+ * Whether the catalogue holds the model's full Hub record, told by its commit sha as live details
+ * tell it (app/import/live-details.server.ts). A listing row carries neither `gated` nor a file
+ * list: the importer's `gated: "false"` and an empty list there are defaults, not facts, and are
+ * left out like unknown counts.
+ */
+const knowsRecord = (sha: string | null | undefined): boolean => sha != null;
+
+/** The gate, unless it is a listing row's "not gated" default; a gate a source names is a fact. */
+function knownGate(sha: string | null | undefined, gated: GatedMode): GatedMode | undefined {
+  return knowsRecord(sha) || gated !== false ? gated : undefined;
+}
+
+/** The file list, unless it is a listing row's empty default. */
+function knownFiles<T>(sha: string | null | undefined, files: readonly T[]): readonly T[] | undefined {
+  return knowsRecord(sha) || files.length > 0 ? files : undefined;
+}
+
+/**
  * `downloads` and `likes` are left out for a model whose counts the catalogue does not hold
  * (hasKnownCounts), as fields a model lacks are: a zero there would be the importer's default.
  */
@@ -108,7 +126,7 @@ export function toHubListItem(
     author: () => m.author,
     createdAt: () => m.createdAt,
     downloads: () => (hasKnownCounts(m) ? m.downloads : undefined),
-    gated: () => m.gated,
+    gated: () => knownGate(opts.extras?.sha, m.gated),
     lastModified: () => m.lastModified,
     library_name: () => m.libraryName ?? undefined,
     likes: () => (hasKnownCounts(m) ? m.likes : undefined),
@@ -118,7 +136,7 @@ export function toHubListItem(
     tags: () => m.tags,
     trendingScore: () => m.trendingScore,
     sha: () => opts.extras?.sha ?? undefined,
-    siblings: () => opts.extras?.siblings ?? [],
+    siblings: () => knownFiles(opts.extras?.sha, opts.extras?.siblings ?? []),
     cardData: () => opts.extras?.cardData ?? undefined,
     config: () => opts.extras?.config ?? undefined,
     chatTemplateStatus: () => m.chatTemplateStatus,
@@ -156,7 +174,7 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     createdAt: () => m.createdAt,
     disabled: () => false,
     downloads: () => (hasKnownCounts(m) ? m.downloads : undefined),
-    gated: () => m.gated,
+    gated: () => knownGate(m.sha, m.gated),
     // The Hub's six keys only, from an imported GGUF header; absent when none was imported.
     gguf: () => ggufHeaderOf(m) ?? undefined,
     inferenceProviderMapping: () => toHubProviderMapping(m.inferenceProviderMapping),
@@ -168,7 +186,7 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     private: () => false,
     safetensors: () => m.safetensors ?? undefined,
     sha: () => m.sha ?? undefined,
-    siblings: () => m.siblings.map((s) => (s.size == null ? { rfilename: s.rfilename } : { rfilename: s.rfilename, size: s.size })),
+    siblings: () => knownFiles(m.sha, m.siblings)?.map((s) => (s.size == null ? { rfilename: s.rfilename } : { rfilename: s.rfilename, size: s.size })),
     spaces: () => spaces,
     tags: () => m.tags,
     transformersInfo: () => m.transformersInfo ?? undefined,
