@@ -13,6 +13,7 @@ export default [
   route("healthz", "routes/healthz.ts"),
   route("api/tasks", "routes/api.tasks.ts"),
   route("api/inference", "routes/api.inference.ts"),
+  route("playground", "routes/playground._index.tsx"),
   route("playground/:org/:name", "routes/playground.$org.$name.tsx"),
   route("settings", "routes/settings.tsx"),
   route("api/snippets", "routes/api.snippets.ts"),

@@ -33,6 +33,9 @@ export const WIDGET_FAMILIES = {
   ],
 } as const satisfies Record<string, readonly string[]>;
 
+/** Every task with a widget, in the families' order. */
+export const WIDGET_TASKS: readonly string[] = Object.values(WIDGET_FAMILIES).flat();
+
 export type WidgetFamily = keyof typeof WIDGET_FAMILIES;
 export type WidgetTask = (typeof WIDGET_FAMILIES)[WidgetFamily][number];
 

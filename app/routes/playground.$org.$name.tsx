@@ -15,7 +15,7 @@ import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo, isConversationalModel } from "#app/demos/chat/demo-info.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
-import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
+import { WIDGET_TASKS } from "#app/demos/widget-tasks.ts";
 import { compareWithHref } from "#app/compare/compare-setup.ts";
 import { compareTaskFor } from "#app/compare/compare-tasks.ts";
 import { PlaygroundSessionBar } from "#app/compare/playground-session.tsx";
@@ -49,7 +49,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
   return { modelId: model.id, demo, widget, reason, snippets, compare: compareWithHref(model.id, compareTaskFor(model), liveRoute), version: modelyardVersion() };
 }
 
-const WIDGET_TASK_LIST = Object.values(WIDGET_FAMILIES).flat().join(", ");
+const WIDGET_TASK_LIST = WIDGET_TASKS.join(", ");
 
 export default function Playground({ loaderData }: Route.ComponentProps) {
   const { modelId, demo, widget, reason, snippets, compare, version } = loaderData;

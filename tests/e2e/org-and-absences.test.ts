@@ -137,6 +137,25 @@ describe("organisation pages", () => {
     await context.close();
   });
 
+  it("answers /playground with a way in, not a 404 for a model named 'playground'", async () => {
+    const { context, page } = await open();
+    const res = await page.goto(`${server.url}/playground`);
+    expect(res?.status()).toBe(200);
+    const main = await page.locator("main").innerText();
+    expect(main).toContain("The playground runs one model at a time");
+    expect(main).not.toContain("not found");
+    // Each provider links to its listing, with the count the listing itself gives.
+    const links = page.locator("[data-playground-providers] a");
+    expect(await links.count()).toBeGreaterThan(0);
+    const first = links.first();
+    const href = (await first.getAttribute("href")) ?? "";
+    expect(href).toMatch(/^\/models\?inference_provider=[\w-]+$/);
+    const shown = Number((await first.innerText()).match(/([\d,]+) models?$/)?.[1]?.replaceAll(",", ""));
+    const listing = await (await fetch(server.url + href)).text();
+    expect(listing).toContain(`data-testid="result-count">${shown.toLocaleString("en-US")} model`);
+    await context.close();
+  });
+
   it("never shows a count beside 'no models match': a page past the end is a 404", async () => {
     const { context, page } = await open();
     const res = await page.goto(`${server.url}/models?search=llama&page=30`);

@@ -29,6 +29,7 @@ const PAGES = [
   "/tasks/text-generation",
   "/chat-template",
   "/settings",
+  "/playground",
   `/playground/${CHAT_MODEL}`,
   "/spaces",
   "SPACE",
