@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * Sizing for background work done in slices on the event loop that serves requests
  * (docs/decisions/0017-background-work-off-the-request-path.md).
@@ -8,6 +7,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * from the rows per millisecond just measured, so that a slice takes about `budgetMs` whatever the
  * rows cost (wide JSON tags, a filter that rejects most rows, a cold page cache).
  */
+
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
  * Slice budget. A request that arrives during a slice waits for the rest of it, so the budget is
@@ -40,7 +41,7 @@ export function createSliceSizer(opts: { initial: number; min: number; max: numb
 }
 
 /**
- * A slice that waits is resumed by its due time, earliest first (ADR 0017, "Later still"). A
+ * A slice that waits is resumed by its due time, earliest first (ADR 0017, "Then"). A
  * request's slices all carry the time it arrived plus its class's allowance: an API call's is
  * short, a page's longer, so a cheap call can pass a page render that arrived a little earlier,
  * and an old page passes every newer request. Background work's slices are due a page's allowance
