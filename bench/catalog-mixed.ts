@@ -79,6 +79,14 @@ interface FilterSet {
   sort: (typeof SORTS)[number];
 }
 
+/** The words of a model's name a visitor might search for: three letters or more, not a number or a version. */
+export function searchWords(name: string): string[] {
+  return name
+    .toLowerCase()
+    .split(/[-_.\s]+/)
+    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !/^v\d/.test(w));
+}
+
 export function filterSets(rows: DumpRow[], n: number, rand: () => number): FilterSet[] {
   const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(rand() * xs.length)];
   const out: FilterSet[] = [];
@@ -88,10 +96,7 @@ export function filterSets(rows: DumpRow[], n: number, rand: () => number): Filt
     if (!r) break;
     const tags = r.tags ?? [];
     const [author, name = ""] = r.id.includes("/") ? r.id.split("/", 2) : [undefined, r.id];
-    const words = name
-      .toLowerCase()
-      .split(/[-_.\s]+/)
-      .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !/^v\d/.test(w));
+    const words = searchWords(name);
     const choices: Array<(f: FilterSet) => boolean> = [
       (f) => !!r.pipeline_tag && !!(f.task = r.pipeline_tag),
       (f) => !!r.library_name && !!(f.library = r.library_name),

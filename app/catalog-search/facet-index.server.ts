@@ -165,10 +165,10 @@ export class FacetIndex {
       const orders = { ...this.listing.orders };
       for (const key of Object.keys(orders) as SortKey[]) orders[key] = own(orders[key]);
       const ids = this.listing.ids.toParts();
-      listing = { ids: { text: own(ids.text), ends: own(ids.ends), rids: own(ids.rids) }, orders };
+      listing = { ids: { text: own(ids.text), ends: own(ids.ends), rids: own(ids.rids), filter: own(ids.filter) }, orders };
     }
     const arrays: ArrayBufferView[] = [data.byRid, data.counts, data.pTask, data.pLibrary, data.pLicense, data.pBucket, data.pTagEnd, data.tagIds, data.pProviderEnd, data.providerIds];
-    if (listing) arrays.push(listing.ids.text, listing.ids.ends, listing.ids.rids, ...Object.values(listing.orders));
+    if (listing) arrays.push(listing.ids.text, listing.ids.ends, listing.ids.rids, listing.ids.filter, ...Object.values(listing.orders));
     // An empty catalogue's arrays can share one zero-length buffer; each buffer is listed once.
     const transfer = [...new Set(arrays.map((a) => a.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
     return { parts: { data, listing }, transfer };

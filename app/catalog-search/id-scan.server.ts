@@ -2,7 +2,64 @@
  * The scan behind the in-memory id search (id-search.server.ts), on its own so the search thread
  * (id-search-worker.server.ts) loads nothing else: the ids of a generation as one byte text, each
  * followed by a separator, with `ends[i]` the offset just past row i's id and `rids[i]` its row id.
+ *
+ * Beside the text sits a trigram filter (ADR 0036): for each block of FILTER_BLOCK_ROWS rows, one
+ * bit per hashed trigram of its ids. A block lacking a bit of the term's trigrams cannot hold a
+ * match, so a term is only scanned for in the blocks that may: a rare term reads a few hundred
+ * kilobytes instead of the whole text.
  */
+
+/** Rows per block of the filter. */
+export const FILTER_BLOCK_ROWS = 64;
+/** Bits per block (4,096, one per hash bucket); 512 bytes, 6 MB at 760k rows. */
+const FILTER_BITS_LOG2 = 12;
+export const FILTER_WORDS = (1 << FILTER_BITS_LOG2) / 32;
+
+/** The filter bucket of the trigram a b c (bytes of the folded text). */
+function bucket(a: number, b: number, c: number): number {
+  return Math.imul((a << 16) | (b << 8) | c, 0x9e3779b1) >>> (32 - FILTER_BITS_LOG2);
+}
+
+/** Sets, in `filter`, the bits of the trigrams of text[from, to) for the block `block`. */
+export function addTrigrams(filter: Uint32Array, block: number, text: Uint8Array, from: number, to: number): void {
+  const base = block * FILTER_WORDS;
+  for (let i = from; i + 2 < to; i++) {
+    const k = bucket(text[i]!, text[i + 1]!, text[i + 2]!);
+    const w = base + (k >>> 5);
+    filter[w] = filter[w]! | (1 << (k & 31));
+  }
+}
+
+/**
+ * Byte ranges [from, to) of the text that may hold `needle`: the blocks whose filter has every bit
+ * of its trigrams, adjacent ones joined. Each range starts and ends at a row boundary.
+ */
+export function candidateRanges(ends: Uint32Array, filter: Uint32Array, needle: Uint8Array): Array<[number, number]> {
+  const words: number[] = [];
+  const masks: number[] = [];
+  for (let i = 0; i + 2 < needle.length; i++) {
+    const k = bucket(needle[i]!, needle[i + 1]!, needle[i + 2]!);
+    words.push(k >>> 5);
+    masks.push(1 << (k & 31));
+  }
+  const rows = ends.length;
+  const blocks = Math.ceil(rows / FILTER_BLOCK_ROWS);
+  const ranges: Array<[number, number]> = [];
+  for (let block = 0; block < blocks; block++) {
+    const base = block * FILTER_WORDS;
+    let may = true;
+    for (let j = 0; j < words.length && may; j++) may = (filter[base + words[j]!]! & masks[j]!) !== 0;
+    if (!may) continue;
+    const first = block * FILTER_BLOCK_ROWS;
+    const from = first === 0 ? 0 : ends[first - 1]!;
+    const to = ends[Math.min(rows, first + FILTER_BLOCK_ROWS) - 1]!;
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === from) last[1] = to;
+    else ranges.push([from, to]);
+  }
+  return ranges;
+}
+
 export class IdScan {
   private found = new Uint32Array(1024);
   private count = 0;
@@ -18,6 +75,7 @@ export class IdScan {
   /**
    * Scans the matches that start in [start, end) and returns where the next window starts: past
    * the last matched row, as a match never spans two rows (the needle holds no separator).
+   * Windows must ascend.
    */
   window(start: number, end: number): number {
     const { text, ends, rids, needle } = this;
@@ -38,6 +96,11 @@ export class IdScan {
       p = ends[this.row]! - start;
     }
     return next;
+  }
+
+  /** Every match in the ranges candidateRanges gave, in one go. */
+  ranges(ranges: ReadonlyArray<readonly [number, number]>): void {
+    for (const [from, to] of ranges) this.window(from, to);
   }
 
   /** The row ids found so far, in a buffer of their own. */

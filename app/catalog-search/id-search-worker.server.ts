@@ -4,13 +4,15 @@
  * (id-search-thread.server.ts starts it; docs/decisions/0033-id-search-thread.md).
  */
 import { parentPort } from "node:worker_threads";
-import { IdScan } from "#app/catalog-search/id-scan.server.ts";
+import { IdScan, candidateRanges } from "#app/catalog-search/id-scan.server.ts";
 
 export interface SearchJob {
   id: number;
   text: Uint8Array;
   ends: Uint32Array;
   rids: Uint32Array;
+  /** The text's trigram filter (id-scan.server.ts). */
+  filter: Uint32Array;
   /** The term, ASCII-lower-cased, as latin1 bytes. */
   needle: Uint8Array;
 }
@@ -22,9 +24,10 @@ if (port) {
   port.on("message", (job: SearchJob) => {
     try {
       const text = Buffer.from(job.text.buffer, job.text.byteOffset, job.text.byteLength);
-      const scan = new IdScan(text, job.ends, job.rids, Buffer.from(job.needle));
-      // The whole text in one window: this thread has no one else to make room for.
-      scan.window(0, text.length);
+      const needle = Buffer.from(job.needle);
+      const scan = new IdScan(text, job.ends, job.rids, needle);
+      // Every candidate range in one go: this thread has no one else to make room for.
+      scan.ranges(candidateRanges(job.ends, job.filter, needle));
       const rids = scan.result();
       const reply: SearchReply = { id: job.id, rids };
       port.postMessage(reply, [rids.buffer]);

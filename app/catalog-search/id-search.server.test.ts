@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IdText, IdTextBuilder, isSearchableTerm } from "#app/catalog-search/id-search.server.ts";
 import { findInThread } from "#app/catalog-search/id-search-thread.server.ts";
+import { FILTER_BLOCK_ROWS, candidateRanges } from "#app/catalog-search/id-scan.server.ts";
 import { parseIds } from "#app/catalog-search/sort-order.server.ts";
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -23,20 +24,21 @@ describe("in-memory id search", () => {
   });
 
   it("scans in the search thread when the ids are shared memory, with the same matches", async () => {
-    const { text: bytes, ends, rids } = text.toParts();
+    const { text: bytes, ends, rids, filter } = text.toParts();
     expect(bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(filter.buffer).toBeInstanceOf(SharedArrayBuffer);
     for (const term of ["llama", "bert-v3", "g-1/", "no-such-id"]) {
-      const got = await findInThread(bytes, ends, rids, Buffer.from(term, "latin1"));
+      const got = await findInThread(bytes, ends, rids, filter, Buffer.from(term, "latin1"));
       expect(got).not.toBeNull();
       expect([...got!].sort((a, b) => a - b)).toEqual(reference(ids, term));
     }
   });
 
   it("scans on its own thread, in slices, ids that are not shared memory", async () => {
-    const { text: bytes, ends, rids } = text.toParts();
-    const plain = { text: bytes.slice(), ends: ends.slice(), rids: rids.slice() };
+    const { text: bytes, ends, rids, filter } = text.toParts();
+    const plain = { text: bytes.slice(), ends: ends.slice(), rids: rids.slice(), filter: filter.slice() };
     const copy = IdText.fromParts(plain);
-    expect(findInThread(plain.text, plain.ends, plain.rids, Buffer.from("llama"))).toBeNull();
+    expect(findInThread(plain.text, plain.ends, plain.rids, plain.filter, Buffer.from("llama"))).toBeNull();
     let pauses = 0;
     const got = await copy.find("LLAMA", () => {
       pauses++;
@@ -45,6 +47,37 @@ describe("in-memory id search", () => {
     expect([...got!].sort((a, b) => a - b)).toEqual(reference(ids, "llama"));
     // Over 3 MB of ids in 2 MB slices: the scan let the event loop in between.
     expect(pauses).toBeGreaterThan(0);
+  });
+
+  it("finds any piece of any id, whichever blocks of the trigram filter it falls in", async () => {
+    // Pieces of ids spread over the whole text, and of the ids at each block's edges.
+    const picks = [0, 1, FILTER_BLOCK_ROWS - 1, FILTER_BLOCK_ROWS, 5_000, 77_777, ids.length - 4, ids.length - 1];
+    for (const at of picks) {
+      const id = ids[at]!;
+      for (const [from, length] of [[0, 3], [id.length - 5, 5], [2, 9]] as const) {
+        const term = id.slice(Math.max(0, from), Math.max(0, from) + length);
+        if (!isSearchableTerm(term)) continue;
+        const got = await text.find(term, pause);
+        expect([...got!].sort((a, b) => a - b), term).toEqual(reference(ids, term));
+      }
+    }
+  });
+
+  it("scans only the blocks whose trigrams may hold the term", () => {
+    const { text: bytes, ends, filter } = text.toParts();
+    const bytesIn = (ranges: Array<[number, number]>) => ranges.reduce((sum, [from, to]) => sum + to - from, 0);
+    // One id: its block (and any whose hashed trigrams collide with all of the term's).
+    const one = candidateRanges(ends, filter, Buffer.from("model-77777-", "latin1"));
+    expect(bytesIn(one)).toBeLessThan(bytes.length / 50);
+    const row = 77_777;
+    expect(one.some(([from, to]) => from < ends[row]! && ends[row]! <= to)).toBe(true);
+    // No id holds it: nothing, or next to nothing, is scanned.
+    expect(bytesIn(candidateRanges(ends, filter, Buffer.from("zzqxj", "latin1")))).toBeLessThan(bytes.length / 50);
+    // A term in every block (the last holds three other ids): one range, from the first byte.
+    const all = candidateRanges(ends, filter, Buffer.from("org-", "latin1"));
+    expect(all).toHaveLength(1);
+    expect(all[0]![0]).toBe(0);
+    expect(all[0]![1]).toBeGreaterThanOrEqual(ends[ids.length - 4 - FILTER_BLOCK_ROWS]!);
   });
 
   it("leaves non-ASCII and short terms to the database", async () => {

@@ -1,4 +1,4 @@
-import { IdScan } from "#app/catalog-search/id-scan.server.ts";
+import { FILTER_BLOCK_ROWS, FILTER_WORDS, IdScan, addTrigrams, candidateRanges } from "#app/catalog-search/id-scan.server.ts";
 import { findInThread } from "#app/catalog-search/id-search-thread.server.ts";
 
 /**
@@ -8,7 +8,8 @@ import { findInThread } from "#app/catalog-search/id-search-thread.server.ts";
  * (off the V8 heap, so the server's heap cap does not grow with the catalogue). A search is a
  * native `indexOf` over it: a term's matches come back in a few milliseconds of scanning, where a
  * trigram index (FTS5, pg_trgm) reads the posting list of each of the term's trigrams, 10–120 ms
- * even for a rare term. The buffer is shared memory, scanned by the search thread; when that
+ * even for a rare term. A per-block trigram filter (id-scan.server.ts, ADR 0036) narrows the
+ * scan to the blocks of rows that may hold the term. The buffer is shared memory, scanned by the search thread; when that
  * thread cannot run, it is scanned here in slices (docs/decisions/0033-id-search-thread.md).
  *
  * Only ASCII terms are answered: SQLite's LIKE folds ASCII case alone and PostgreSQL's lower()
@@ -26,6 +27,7 @@ export class IdTextBuilder {
   private length = 0;
   private ends = new Uint32Array(4096);
   private rids = new Uint32Array(4096);
+  private filter = new Uint32Array(64 * FILTER_WORDS);
   private rows = 0;
 
   add(rid: number, id: string): void {
@@ -43,7 +45,14 @@ export class IdTextBuilder {
       rids.set(this.rids);
       this.rids = rids;
     }
-    let at = this.length;
+    const block = Math.floor(this.rows / FILTER_BLOCK_ROWS);
+    if ((block + 1) * FILTER_WORDS > this.filter.length) {
+      const filter = new Uint32Array(this.filter.length * 2);
+      filter.set(this.filter);
+      this.filter = filter;
+    }
+    const start = this.length;
+    let at = start;
     for (let i = 0; i < id.length; i++) {
       const c = id.charCodeAt(i);
       if (c < 0x80) {
@@ -56,6 +65,7 @@ export class IdTextBuilder {
         if (c >= 0xd800 && c <= 0xdbff) i++;
       }
     }
+    addTrigrams(this.filter, block, this.bytes, start, at);
     this.bytes[at++] = SEPARATOR;
     this.length = at;
     this.ends[this.rows] = at;
@@ -67,7 +77,8 @@ export class IdTextBuilder {
     // Copies at their exact size (the growth slack, up to half of each, is freed with the
     // builder), in memory the search thread can read as it is (id-search-thread.server.ts).
     const text = shared(this.bytes, this.length);
-    return new IdText(Buffer.from(text.buffer, 0, this.length), shared(this.ends, this.rows), shared(this.rids, this.rows));
+    const filter = shared(this.filter, Math.ceil(this.rows / FILTER_BLOCK_ROWS) * FILTER_WORDS);
+    return new IdText(Buffer.from(text.buffer, 0, this.length), shared(this.ends, this.rows), shared(this.rids, this.rows), filter);
   }
 }
 
@@ -91,6 +102,8 @@ export interface IdTextParts {
   text: Uint8Array;
   ends: Uint32Array;
   rids: Uint32Array;
+  /** The trigram filter: FILTER_WORDS words per block of FILTER_BLOCK_ROWS rows (id-scan.server.ts). */
+  filter: Uint32Array;
 }
 
 export class IdText {
@@ -99,19 +112,20 @@ export class IdText {
     /** Row i's id ends just before ends[i] (its separator). */
     private readonly ends: Uint32Array,
     private readonly rids: Uint32Array,
+    private readonly filter: Uint32Array,
   ) {}
 
   get bytes(): number {
-    return this.text.byteLength + this.ends.byteLength + this.rids.byteLength;
+    return this.text.byteLength + this.ends.byteLength + this.rids.byteLength + this.filter.byteLength;
   }
 
   /** The same ids as plain arrays (the text possibly a view into a larger buffer). */
   toParts(): IdTextParts {
-    return { text: new Uint8Array(this.text.buffer, this.text.byteOffset, this.text.byteLength), ends: this.ends, rids: this.rids };
+    return { text: new Uint8Array(this.text.buffer, this.text.byteOffset, this.text.byteLength), ends: this.ends, rids: this.rids, filter: this.filter };
   }
 
   static fromParts(parts: IdTextParts): IdText {
-    return new IdText(Buffer.from(parts.text.buffer, parts.text.byteOffset, parts.text.byteLength), parts.ends, parts.rids);
+    return new IdText(Buffer.from(parts.text.buffer, parts.text.byteOffset, parts.text.byteLength), parts.ends, parts.rids, parts.filter);
   }
 
   /**
@@ -122,8 +136,8 @@ export class IdText {
   async find(term: string, pause: () => Promise<void>): Promise<Uint32Array | null> {
     if (!isSearchableTerm(term)) return null;
     const needle = Buffer.from(term.toLowerCase(), "latin1");
-    const { text, ends, rids } = this;
-    const inThread = findInThread(text, ends, rids, needle);
+    const { text, ends, rids, filter } = this;
+    const inThread = findInThread(text, ends, rids, filter, needle);
     if (inThread) {
       try {
         return await inThread;
@@ -134,12 +148,21 @@ export class IdText {
     return this.findHere(needle, pause);
   }
 
-  /** The scan on this thread, in windows with `pause` awaited between them. */
+  /** The scan on this thread, in windows of the candidate ranges with `pause` awaited between them. */
   async findHere(needle: Buffer, pause: () => Promise<void>): Promise<Uint32Array> {
     const scan = new IdScan(this.text, this.ends, this.rids, needle);
-    for (let start = 0; start < this.text.length; ) {
-      start = scan.window(start, Math.min(this.text.length, start + SCAN_SLICE));
-      if (start < this.text.length) await pause();
+    let scanned = 0;
+    for (const [from, to] of candidateRanges(this.ends, this.filter, needle)) {
+      for (let start = from; start < to; ) {
+        if (scanned >= SCAN_SLICE) {
+          await pause();
+          scanned = 0;
+        }
+        const end = Math.min(to, start + SCAN_SLICE - scanned);
+        const next = scan.window(start, end);
+        scanned += next - start;
+        start = next;
+      }
     }
     return scan.result();
   }
