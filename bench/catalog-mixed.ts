@@ -25,6 +25,7 @@ import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { WARM_PATHS } from "#cli/warm-up.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 import { checkoutBaseline, startCommandOf } from "./baseline-checkout.ts";
+import { percentile } from "./percentile.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SORTS = [
@@ -352,12 +353,8 @@ async function traffic(
   return phase;
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
-};
 const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? "–" : n < 10 ? n.toFixed(1) : n.toFixed(0));
-const trio = (xs: number[]) => `${f(pct(xs, 50))} / ${f(pct(xs, 95))} / ${f(pct(xs, 99))}`;
+const trio = (xs: number[]) => `${f(percentile(xs, 50))} / ${f(percentile(xs, 95))} / ${f(percentile(xs, 99))}`;
 const span = (p: Phase) => `${p.page.length + p.api.length} requests in ${(p.ms / 1000).toFixed(1)} s`;
 const delayText = (d: Delay | null) => (d ? `${f(d.p50)} / ${f(d.p99)} / ${f(d.max)}` : "–");
 
@@ -473,7 +470,7 @@ export async function runMixed(
       const p = r.phases[i];
       if (!p) continue;
       for (const x of p.failed) failed.add(x);
-      console.log(`| ${name} | ${r.mode} | ${trio(p.page)} | ${trio(p.api)} | ${f(pct(p.first, 50))} (${f(Math.max(...p.first))}) | ${delayText(p.delay)} | ${span(p)} | ${p.errors} |`);
+      console.log(`| ${name} | ${r.mode} | ${trio(p.page)} | ${trio(p.api)} | ${f(percentile(p.first, 50))} (${f(Math.max(...p.first))}) | ${delayText(p.delay)} | ${span(p)} | ${p.errors} |`);
     }
   }
   if (failed.size) console.log(`\nFailed requests (counted under errors, timed all the same): ${[...failed].join(", ")}`);

@@ -45,6 +45,7 @@ import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { baselineCount, baselinePage, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
 import { runMixed } from "./catalog-mixed.ts";
+import { percentile } from "./percentile.ts";
 import { type Rss, rssOf } from "./proc-status.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
 
@@ -115,10 +116,6 @@ interface ClassResult {
   base: number[];
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
-};
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
@@ -140,7 +137,7 @@ async function measure(cls: string, cases: Case[], withBase: boolean): Promise<C
       for (let i = 0; i < Math.max(3, Math.ceil(ITER / 4)); i++) r.base.push(await time(c.base));
     }
   }
-  process.stderr.write(`  ${cls}: p95 ${f(pct(r.samples, 95))} ms${r.base.length ? `, baseline p95 ${f(pct(r.base, 95))} ms` : ""}\n`);
+  process.stderr.write(`  ${cls}: p95 ${f(percentile(r.samples, 95))} ms${r.base.length ? `, baseline p95 ${f(percentile(r.base, 95))} ms` : ""}\n`);
   return r;
 }
 
@@ -151,10 +148,10 @@ function printTable(title: string, rows: ClassResult[], goal: number): void {
   console.log("| class | p50 ms | p95 ms | max ms | goal | baseline p50 | baseline p95 | baseline/ours (p95) |");
   console.log("|---|---:|---:|---:|:-:|---:|---:|---:|");
   for (const r of rows) {
-    const p95 = pct(r.samples, 95);
-    const b95 = r.base.length ? pct(r.base, 95) : Number.NaN;
+    const p95 = percentile(r.samples, 95);
+    const b95 = r.base.length ? percentile(r.base, 95) : Number.NaN;
     console.log(
-      `| ${r.cls} | ${f(pct(r.samples, 50))} | ${f(p95)} | ${f(Math.max(...r.samples))} | ${p95 <= goal ? "✓" : "✗"} | ${f(r.base.length ? pct(r.base, 50) : Number.NaN)} | ${f(b95)} | ${Number.isNaN(b95) ? "–" : `${(b95 / p95).toFixed(1)}×`} |`,
+      `| ${r.cls} | ${f(percentile(r.samples, 50))} | ${f(p95)} | ${f(Math.max(...r.samples))} | ${p95 <= goal ? "✓" : "✗"} | ${f(r.base.length ? percentile(r.base, 50) : Number.NaN)} | ${f(b95)} | ${Number.isNaN(b95) ? "–" : `${(b95 / p95).toFixed(1)}×`} |`,
     );
   }
 }

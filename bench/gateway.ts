@@ -37,6 +37,7 @@ import { parseArgs } from "node:util";
 import { chatCompletionStream, type InferenceProvider } from "@huggingface/inference";
 import { createStreamEventParser } from "#app/inference/stream-events.ts";
 import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
+import { percentile } from "./percentile.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -190,11 +191,6 @@ function describeFailure(error: unknown): string {
   return `${error.name}: ${error.message}${detail}`.slice(0, 300);
 }
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.max(0, Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
-}
-
 async function viaGateway(base: string, provider = "together"): Promise<Sample> {
   const t0 = performance.now();
   const res = await fetch(`${base}/api/inference`, {
@@ -316,10 +312,10 @@ async function compareColumns(base: string, simUrl: string, columns: number, rou
   providers.forEach((p, i) => {
     const gs = gateway.get(p) ?? [];
     const ds = straight.get(p) ?? [];
-    console.log(`| ${i + 1} | ${p} | ${ms(pct(gs, 50))} | ${ms(pct(ds, 50))} | ${ms(pct(gs, 50) - pct(ds, 50))} | ${ms(pct(gs, 95))} | ${ms(pct(ds, 95))} |`);
+    console.log(`| ${i + 1} | ${p} | ${ms(percentile(gs, 50))} | ${ms(percentile(ds, 50))} | ${ms(percentile(gs, 50) - percentile(ds, 50))} | ${ms(percentile(gs, 95))} | ${ms(percentile(ds, 95))} |`);
   });
   const all = (m: Map<string, number[]>) => [...m.values()].flat();
-  console.log(`| all | | ${ms(pct(all(gateway), 50))} | ${ms(pct(all(straight), 50))} | ${ms(pct(all(gateway), 50) - pct(all(straight), 50))} | ${ms(pct(all(gateway), 95))} | ${ms(pct(all(straight), 95))} |`);
+  console.log(`| all | | ${ms(percentile(all(gateway), 50))} | ${ms(percentile(all(straight), 50))} | ${ms(percentile(all(gateway), 50) - percentile(all(straight), 50))} | ${ms(percentile(all(gateway), 95))} | ${ms(percentile(all(straight), 95))} |`);
   if (failures.count > 0) console.log(`failed streams by cause:\n${failures.summary()}`);
 }
 const us = (x: number) => `${(x * 1000).toFixed(1)} µs`;
@@ -404,22 +400,22 @@ async function main() {
       for (const [label, r, cpu] of rows) {
         const s = r.samples;
         console.log(
-          `| ${c} | ${label} | ${s.length} | ${r.failures.count} | ${ms(pct(s.map((x) => x.ttft), 50))} | ${ms(pct(s.map((x) => x.ttft), 95))} | ${ms(pct(s.map((x) => x.perToken), 50), 3)} | ${(s.reduce((n, x) => n + x.tokens, 0) / Math.max(1, s.length)).toFixed(1)} | ${us(cpu)} |`,
+          `| ${c} | ${label} | ${s.length} | ${r.failures.count} | ${ms(percentile(s.map((x) => x.ttft), 50))} | ${ms(percentile(s.map((x) => x.ttft), 95))} | ${ms(percentile(s.map((x) => x.perToken), 50), 3)} | ${(s.reduce((n, x) => n + x.tokens, 0) / Math.max(1, s.length)).toFixed(1)} | ${us(cpu)} |`,
         );
         if (r.failures.count > 0) allFailures.push(`  c=${c} ${label}:\n${r.failures.summary()}`);
       }
       const of = (pick: (x: Sample) => number | undefined) => g.samples.flatMap((x) => (pick(x) === undefined ? [] : [pick(x)!]));
       console.log(
-        `|   | gateway, where the time went | headers p50 ${ms(pct(of((x) => x.headers), 50))}, p95 ${ms(pct(of((x) => x.headers), 95))} | in-server TTFT p50 ${ms(pct(of((x) => x.serverTtft), 50))}, p95 ${ms(pct(of((x) => x.serverTtft), 95))} | | | | | |`,
+        `|   | gateway, where the time went | headers p50 ${ms(percentile(of((x) => x.headers), 50))}, p95 ${ms(percentile(of((x) => x.headers), 95))} | in-server TTFT p50 ${ms(percentile(of((x) => x.serverTtft), 50))}, p95 ${ms(percentile(of((x) => x.serverTtft), 95))} | | | | | |`,
       );
       table.push({
         c,
-        ttftOver: pct(g.samples.map((x) => x.ttft), 50) - pct(d.samples.map((x) => x.ttft), 50),
-        serverTtft: pct(g.samples.flatMap((x) => (x.serverTtft === undefined ? [] : [x.serverTtft])), 50),
-        tokOver: pct(g.samples.map((x) => x.perToken), 50) - pct(d.samples.map((x) => x.perToken), 50),
+        ttftOver: percentile(g.samples.map((x) => x.ttft), 50) - percentile(d.samples.map((x) => x.ttft), 50),
+        serverTtft: percentile(g.samples.flatMap((x) => (x.serverTtft === undefined ? [] : [x.serverTtft])), 50),
+        tokOver: percentile(g.samples.map((x) => x.perToken), 50) - percentile(d.samples.map((x) => x.perToken), 50),
         gatewayCpu,
         directCpu,
-        ...(relayRow ? { relayTtftOver: pct(relayRow.samples.map((x) => x.ttft), 50) - pct(d.samples.map((x) => x.ttft), 50), relayCpu: relayRow.cpu } : {}),
+        ...(relayRow ? { relayTtftOver: percentile(relayRow.samples.map((x) => x.ttft), 50) - percentile(d.samples.map((x) => x.ttft), 50), relayCpu: relayRow.cpu } : {}),
       });
     }
     if (allFailures.length) console.log(`\nfailed streams by cause:\n${allFailures.join("\n")}`);

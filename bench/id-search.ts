@@ -14,24 +14,19 @@ import zlib from "node:zlib";
 import { IdScan, candidateRanges } from "#app/catalog-search/id-scan.server.ts";
 import { IdTextBuilder } from "#app/catalog-search/id-search.server.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
-import { rng, searchWords } from "./catalog-mixed.ts";
+import { rng, sampleRows, searchWords } from "./catalog-mixed.ts";
+import { percentile } from "./percentile.ts";
 
 const DATA = path.join(sharedDataDir(), "hub-models-2024-07-11.jsonl.gz");
 const TERMS = 200;
 const ROUNDS = 3;
 
-const rand = rng(14);
 const builder = new IdTextBuilder();
-const names: string[] = [];
 let rows = 0;
 const started = performance.now();
 for await (const line of readline.createInterface({ input: fs.createReadStream(DATA).pipe(zlib.createGunzip()), crlfDelay: Infinity })) {
   if (!line) continue;
-  const { id } = JSON.parse(line) as { id: string };
-  builder.add(++rows, id);
-  // A uniform sample of names, so common words come up as often as visitors would type them.
-  const j = names.length < TERMS ? names.length : Math.floor(rand() * rows);
-  if (j < TERMS) names[j] = id.includes("/") ? id.slice(id.indexOf("/") + 1) : id;
+  builder.add(++rows, (JSON.parse(line) as { id: string }).id);
 }
 const built = performance.now();
 const text = builder.finish();
@@ -39,6 +34,9 @@ const { text: bytes, ends, rids, filter } = text.toParts();
 const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 console.log(`${rows.toLocaleString("en-US")} ids, ${(bytes.byteLength / 2 ** 20).toFixed(1)} MB of text, ${(filter.byteLength / 2 ** 20).toFixed(1)} MB of trigram filter; read and built in ${((built - started) / 1000).toFixed(1)} s`);
 
+// A uniform sample of names, so common words come up as often as visitors would type them.
+const { sample } = await sampleRows(DATA, TERMS, rng(14));
+const names = sample.map((r) => (r.id.includes("/") ? r.id.slice(r.id.indexOf("/") + 1) : r.id));
 const terms = [...new Set(names.flatMap((n) => searchWords(n).slice(0, 1)))];
 const whole: number[] = [];
 const filtered: number[] = [];
@@ -61,9 +59,8 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] ?? Number.NaN;
 const row = (label: string, xs: number[]) =>
-  `| ${label} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 95).toFixed(2)} | ${Math.max(...xs).toFixed(2)} | ${xs.reduce((s, x) => s + x, 0).toFixed(0)} |`;
+  `| ${label} | ${percentile(xs, 50).toFixed(2)} | ${percentile(xs, 95).toFixed(2)} | ${Math.max(...xs).toFixed(2)} | ${xs.reduce((s, x) => s + x, 0).toFixed(0)} |`;
 console.log(`\n${terms.length} search words from ${TERMS} sampled names, ${ROUNDS} rounds; the filter left ${((100 * scanned) / terms.length).toFixed(0)}% of the text to scan on average.\n`);
 console.log("| scan | p50 ms | p95 ms | max ms | total ms |");
 console.log("|---|---:|---:|---:|---:|");

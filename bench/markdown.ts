@@ -9,16 +9,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
+import { percentile } from "./percentile.ts";
 
 const cardsDir = path.join(sharedDataDir(), "model-cards");
 const cardPath = process.argv[2] ?? path.join(cardsDir, "bigscience__bloom.md");
 const md = readFileSync(cardPath, "utf8");
 const options = { resolveRelativeUrl: (p: string) => `/models/bigscience/bloom/resolve/main/${p}`, cacheKey: "bigscience/bloom@main" };
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
-}
 
 function summary(label: string, times: number[]): void {
   const sorted = [...times].sort((a, b) => a - b);

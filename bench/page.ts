@@ -17,6 +17,7 @@ import { openDatabase } from "#app/db/client.server.ts";
 import { launchBrowser } from "#tests/e2e/support/browser.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
+import { percentile } from "./percentile.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CARDS = path.join(sharedDataDir(), "model-cards");
@@ -54,10 +55,6 @@ async function manyFilesModel(): Promise<string> {
   } finally {
     await handle.close();
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
 async function timeGet(url: string): Promise<{ ms: number; bytes: number; status: number }> {

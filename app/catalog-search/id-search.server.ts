@@ -9,8 +9,9 @@ import { findInThread } from "#app/catalog-search/id-search-thread.server.ts";
  * native `indexOf` over it: a term's matches come back in a few milliseconds of scanning, where a
  * trigram index (FTS5, pg_trgm) reads the posting list of each of the term's trigrams, 10–120 ms
  * even for a rare term. A per-block trigram filter (id-scan.server.ts, ADR 0036) narrows the
- * scan to the blocks of rows that may hold the term. The buffer is shared memory, scanned by the search thread; when that
- * thread cannot run, it is scanned here in slices (docs/decisions/0033-id-search-thread.md).
+ * scan to the blocks of rows that may hold the term. The buffer is shared memory, scanned by the
+ * search thread; when that thread cannot run, it is scanned here in slices
+ * (docs/decisions/0033-id-search-thread.md).
  *
  * Only ASCII terms are answered: SQLite's LIKE folds ASCII case alone and PostgreSQL's lower()
  * folds all of Unicode, and for an ASCII term both agree with the ASCII folding done here (a
