@@ -11,7 +11,7 @@ const SHARED = ["catalog", "db", "ui", "utils"];
  * Feature folders. `markdown` is one too, but every feature may import it (see `openTo`).
  * A feature imports another feature only through an edge in `FEATURE_EDGES`.
  */
-const FEATURES = ["catalog-search", "chat-template", "compare", "demos", "import", "inference", "markdown", "model-page", "snippets", "task-guides"];
+const FEATURES = ["auth", "catalog-search", "chat-template", "compare", "demos", "import", "inference", "markdown", "model-page", "snippets", "task-guides"];
 
 /** Features that every other feature (not the shared layers) may import whole. */
 const OPEN_FEATURES = ["markdown"];
@@ -32,6 +32,8 @@ const FEATURE_EDGES = {
   // The chat demo streams through the gateway's event union, asks it which endpoints serve a
   // model and with which parameters, and names providers the way the snippets do.
   demos: {
+    // Whether this visitor may run a demo on the site's keys, or must sign in first (ADR 0038).
+    auth: ["viewer.ts", "key-note.tsx"],
     inference: ["stream-events.ts", "credentials.server.ts", "endpoints.server.ts", "hub-lookups.server.ts", "task-parameters.server.ts", "media-types.ts"],
     snippets: ["model-data.ts", "providers.ts"],
   },
@@ -39,6 +41,7 @@ const FEATURE_EDGES = {
   // renderers and parameter specs), reads the gateway's deadline, offers columns through catalogue
   // search, and gives each column the snippets builder's code.
   compare: {
+    auth: ["viewer.ts", "key-note.tsx"],
     demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/token.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts",
       // The task widgets' starting inputs, input field and output components (compare-outputs.tsx).
       "shared/default-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx",
@@ -51,8 +54,14 @@ const FEATURE_EDGES = {
     snippets: ["inference-snippets.ts", "model-data.ts"],
   },
   // The gateway's task list is the task guides' payload.
+  // The gateway asks who is calling and what they may spend (ADR 0038).
   inference: {
     "task-guides": ["tasks.server.ts"],
+    auth: ["access.server.ts", "auth-config.server.ts", "client-address.server.ts"],
+  },
+  // Access settings read the same environment shape as the gateway's.
+  auth: {
+    inference: ["credentials.server.ts"],
   },
   // The Hub client shares the gateway's fetch override; live details validate fetched chat
   // templates (a dynamic import, which the rule cannot see, listed so the edge is on record).
@@ -183,7 +192,8 @@ export default tseslint.config(
     // Route modules may import *.server.ts: React Router strips loader and action from the client
     // build, and fails the build if a .server module is still reachable. Node builtins stay behind a
     // .server module all the same.
-    files: [`app/routes/${TS}`],
+    // root.tsx is the root route's module, under the same rule.
+    files: [`app/routes/${TS}`, "app/root.tsx"],
     ignores: TESTS,
     rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NODE_PATTERN] }] },
   },

@@ -2,7 +2,7 @@ import { Transform } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { IslandStoreContext } from "#app/ui/html-island.tsx";
 import { documentSlot, keepDocument, keptDocument } from "#app/utils/document-cache.server.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
@@ -18,6 +18,8 @@ export const streamTimeout = 5_000;
 // What `modelyard serve` (cli/serve-command.ts, server/app.ts) runs in its process, taken from
 // this build rather than imported from app/ again, so the process holds one copy of each module
 // and its state: the database handle, the gateway, the facet index, the log (ADR 0019).
+export { accessStartNotes, startAccountHousekeeping } from "#app/auth/housekeeping.server.ts";
+export { gateRequest } from "#app/auth/request-gate.server.ts";
 export { onFacetIndexBuilt } from "#app/catalog-search/background.server.ts";
 export { startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 export { validateChatTemplate } from "#app/chat-template/validate.server.ts";
@@ -109,4 +111,17 @@ export default async function handleRequest(
       },
     );
   });
+}
+
+/**
+ * What React Router logs of a request that failed. A method a page does not take (POST to a page
+ * without a form, PUT, DELETE) is the visitor's mistake, answered 405: one line, no stack trace.
+ */
+export function handleError(error: unknown, { request }: { request: Request }): void {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    console.warn(`[http] ${request.method.slice(0, 10)} ${new URL(request.url).pathname.slice(0, 200)}: ${error.status} ${error.statusText}`);
+    return;
+  }
+  console.error(error);
 }

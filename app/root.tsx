@@ -3,13 +3,16 @@ import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { rootAccess } from "#app/auth/viewer.server.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { SiteFooter } from "#app/ui/site-footer.tsx";
 import { SiteHeader } from "#app/ui/site-header.tsx";
+import { AccountMenu } from "#app/auth/account-menu.tsx";
+import { AccessContext } from "#app/auth/viewer.ts";
 import { type Theme, themeFromCookie } from "#app/utils/theme.ts";
 
-export function loader({ request }: Route.LoaderArgs) {
-  return { theme: themeFromCookie(request.headers.get("Cookie")) };
+export async function loader({ request }: Route.LoaderArgs) {
+  return { theme: themeFromCookie(request.headers.get("Cookie")), access: await rootAccess(request) };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -27,9 +30,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <SiteHeader theme={theme} />
+        <SiteHeader theme={theme} account={data?.access ? <AccountMenu access={data.access} /> : null} />
         <main id="main" className="flex-1">
-          {children}
+          {data?.access ? <AccessContext.Provider value={data.access}>{children}</AccessContext.Provider> : children}
         </main>
         <SiteFooter />
         <ScrollRestoration />

@@ -19,7 +19,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-bench-gw-"));
 const handle = openDatabase(`sqlite:${path.join(dir, "catalogue.db")}`);
 await migrate(handle);
 await importPaths(handle, [path.join(ROOT, "catalogue", "hub-catalogue-2024-07-11.jsonl.gz")], { statsAsOf: "2024-07-11" });
-const gateway = createInferenceGateway({ catalog: databaseCatalog(() => handle), env: process.env, log: () => {} });
+const gateway = createInferenceGateway({ catalog: databaseCatalog(() => handle), env: process.env, database: () => handle.db, log: () => {} });
 const served = await serveGateway(gateway);
 console.log(`gateway at ${served.url}`);
 const stop = async () => {

@@ -195,7 +195,7 @@ async function viaGateway(base: string, provider = "together"): Promise<Sample> 
   const t0 = performance.now();
   const res = await fetch(`${base}/api/inference`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}` },
+    headers: { "Content-Type": "application/json", "X-Provider-Token": TOKEN },
     body: JSON.stringify({ model: MODEL, provider, messages: [{ role: "user", content: QUESTION }], stream: true }),
   });
   if (!res.ok || !res.body) throw new Error(`gateway answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);

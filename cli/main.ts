@@ -8,6 +8,16 @@ Usage:
   modelyard migrate                     apply database migrations and exit
   modelyard build                       build the web app if the sources changed since the last build
 
+Accounts (ADR 0038):
+  modelyard users add <email> [--role admin|member]
+                             create the account (or change its role) and print a one-time
+                             sign-in link, valid 24 h, that sets a password
+  modelyard users list       everyone, with role and state
+  modelyard tokens create <email> --name <name> [--expires 30d] [--rpm N] [--tokens-per-day N]
+                             [--scopes read,inference]   print a new API token, shown once
+  modelyard tokens list [<email>]
+  modelyard tokens revoke <id>
+
 Import options:
   --stats-as-of YYYY-MM-DD   date of the download/like snapshot (default: taken from a date in the file name, else live)
   --live                     the counts are live, not a snapshot
@@ -69,6 +79,14 @@ async function main(args: string[], host: CliHost): Promise<number> {
         live: values.live ?? false,
         batch: values.batch ? Number(values.batch) : undefined,
       });
+    }
+    case "users": {
+      const { runUsers } = await import("#cli/accounts-command.ts");
+      return runUsers(rest);
+    }
+    case "tokens": {
+      const { runTokens } = await import("#cli/accounts-command.ts");
+      return runTokens(rest);
     }
     case "build": {
       const { ensureBuild } = await import("#cli/serve-command.ts");

@@ -94,7 +94,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   // a second of start-up (docs/decisions/0030-serve-loads-the-build-without-tsx.md).
   await opts.stopTypeScript?.();
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
-  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork, onFacetIndexBuilt } =
+  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork, onFacetIndexBuilt, accessStartNotes, startAccountHousekeeping } =
     serverEntryOf(build);
   const env = getEnv();
   const port = opts.port ?? env.PORT;
@@ -122,6 +122,12 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     const s = app.listen(port, env.HOST, () => resolve(s));
     s.once("error", reject);
   });
+  // Headers and a whole request body must arrive within these, so a client trickling bytes
+  // cannot hold a connection for minutes (Node's defaults are 60 s and 300 s).
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  for (const note of await accessStartNotes(handle.db)) console.log(note);
+  startAccountHousekeeping(() => handle.db);
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   const ms = Math.round(performance.now() - started);

@@ -38,7 +38,17 @@ describe("the /api guard", () => {
   });
 
   it("leaves other paths and routed methods to the router", async () => {
-    expect(await (await fetch(`${base}/apis/x`, { method: "PROPFIND" })).text()).toBe("routed");
+    expect(await (await fetch(`${base}/apis/x`, { method: "POST" })).text()).toBe("routed");
     expect(await (await fetch(`${base}/api/models`)).text()).toBe("routed");
+  });
+
+  it("answers a method no page takes with a plain 405, never the router's 500", async () => {
+    // fetch refuses to send TRACE; PROPFIND and PURGE stand for every method React Router never dispatches.
+    for (const method of ["PROPFIND", "PURGE"]) {
+      const res = await fetch(`${base}/models`, { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
+      expect(await res.text()).toBe(`${method} is not supported here.`);
+    }
   });
 });

@@ -17,7 +17,8 @@ const isApiPath = (url: string): boolean => {
   return head === "/api" || head === "/api/" || head === "/api?";
 };
 
-async function send(res: ExpressResponse, response: Response): Promise<void> {
+/** A Fetch Response written on Express's. */
+export async function sendFetchResponse(res: ExpressResponse, response: Response): Promise<void> {
   res.status(response.status);
   response.headers.forEach((value, key) => res.setHeader(key, value));
   res.end(await response.text());
@@ -42,12 +43,18 @@ export interface ApiGuard {
 /** The JSON errors come from the server build (server/server-entry.ts), as all of app/ the server runs does. */
 export function createApiGuard({ jsonError, methodNotAllowed }: Pick<ServerEntry, "jsonError" | "methodNotAllowed">): ApiGuard {
   const methodGuard: RequestHandler = (req, res, next) => {
-    if (!isApiPath(req.originalUrl)) return next();
-    if (!ROUTED_METHODS.has(req.method)) return void send(res, methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? "/api"));
+    if (!isApiPath(req.originalUrl)) {
+      // A page answers GET, HEAD and its forms' POST; TRACE, PROPFIND and the like get a plain
+      // 405 here rather than React Router's 500 and a stack trace in the log.
+      if (ROUTED_METHODS.has(req.method)) return next();
+      res.status(405).set({ Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).end(`${req.method.slice(0, 20)} is not supported here.`);
+      return;
+    }
+    if (!ROUTED_METHODS.has(req.method)) return void sendFetchResponse(res, methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? "/api"));
     // React Router's patterns never match across a line break, so an encoded control character in
     // the path fell through to the HTML 404 page.
     if (/[\u0000-\u001f\u007f]/.test(decodedPath(req.originalUrl) ?? "")) {
-      return void send(res, jsonError(400, "The URL path holds a control character.", { field: "path" }, { "Cache-Control": "no-store" }));
+      return void sendFetchResponse(res, jsonError(400, "The URL path holds a control character.", { field: "path" }, { "Cache-Control": "no-store" }));
     }
     next();
   };
@@ -57,11 +64,11 @@ export function createApiGuard({ jsonError, methodNotAllowed }: Pick<ServerEntry
     const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
     if (status >= 400 && status < 500) {
       // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
-      void send(res, jsonError(status, "The URL is not valid: its percent-encoding is malformed.", { field: "path" }, { "Cache-Control": "no-store" }));
+      void sendFetchResponse(res, jsonError(status, "The URL is not valid: its percent-encoding is malformed.", { field: "path" }, { "Cache-Control": "no-store" }));
       return;
     }
     console.error(`[api] ${req.method} ${req.originalUrl.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
-    void send(res, jsonError(500, "The server failed unexpectedly.", { code: "internal_error" }, { "Cache-Control": "no-store" }));
+    void sendFetchResponse(res, jsonError(500, "The server failed unexpectedly.", { code: "internal_error" }, { "Cache-Control": "no-store" }));
   };
 
   return { methodGuard, errorHandler };

@@ -4,7 +4,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
-import { createApiGuard } from "#server/api-guard.ts";
+import { createApiGuard, sendFetchResponse } from "#server/api-guard.ts";
 import { applySecurityHeaders } from "#server/security-headers.ts";
 import { serverEntryOf } from "#server/server-entry.ts";
 
@@ -15,8 +15,13 @@ import { serverEntryOf } from "#server/server-entry.ts";
  * middleware or React Router (docs/decisions/0008-inference-fast-path.md). What the server runs
  * of app/ comes from the build's entry, never from an import of app/ here (ADR 0019).
  */
+function headerOf(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const { createRequestContext, createIslandStore, serveInference, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop } = serverEntryOf(build);
+  const { createRequestContext, createIslandStore, serveInference, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop, gateRequest } = serverEntryOf(build);
   const apiGuard = createApiGuard({ jsonError, methodNotAllowed });
   const app = express();
   app.disable("x-powered-by");
@@ -26,6 +31,13 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
     next();
   });
   app.use(apiGuard.methodGuard);
+  // Cross-site changes refused, and a private site's sign-in, before anything reads a body (ADR 0038).
+  app.use((req, res, next) => {
+    gateRequest({ method: req.method, url: req.originalUrl, headers: { get: (name) => headerOf(req.headers[name.toLowerCase()]) } }).then(
+      (refusal) => (refusal ? void sendFetchResponse(res, refusal) : next()),
+      next,
+    );
+  });
   app.post("/api/inference", (req, res) => serveInference(req, res));
   app.use(
     compression({

@@ -30,6 +30,10 @@ const EXPORTS = {
   createRequestContext: true,
   yieldToEventLoop: true,
   runAsRequest: true,
+  gateRequest: true,
+  handleError: true,
+  accessStartNotes: true,
+  startAccountHousekeeping: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {

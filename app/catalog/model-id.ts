@@ -10,7 +10,7 @@ import { z } from "zod";
 export const RESERVED_SEGMENTS = [
   "api", "models", "tasks", "spaces", "settings", "playground", "chat-template", "assets", "docs",
   "search", "datasets", "login", "logout", "join", "new", "healthz", "robots.txt", "favicon.ico",
-  "manifest.webmanifest", "theme", "resources", "__manifest", "compare", "schemas",
+  "manifest.webmanifest", "theme", "resources", "__manifest", "compare", "schemas", "admin", "auth", "invite",
 ] as const;
 
 /**
@@ -18,7 +18,7 @@ export const RESERVED_SEGMENTS = [
  * static `/assets/*`). Only these shadow an `org/name` id; `Playground/myFirstModel`, a real Hub
  * model, stays reachable because `/playground/…` pages take three segments.
  */
-export const RESERVED_ORGS = ["api", "tasks", "assets"] as const;
+export const RESERVED_ORGS = ["api", "tasks", "assets", "settings", "admin", "auth", "invite"] as const;
 
 // Checked against all 760k ids of the 2024-07-11 Hub dump: every one matches.
 const ID_PATTERN = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,95}\/)?[A-Za-z0-9_][A-Za-z0-9._-]{0,95}$/;
@@ -43,7 +43,7 @@ export const modelIdSchema = z
   .max(MAX_MODEL_ID_LENGTH, `model id is longer than ${MAX_MODEL_ID_LENGTH} characters`)
   .regex(ID_PATTERN, "model id must look like 'org/name' or 'name' (letters, digits, '.', '_', '-')")
   .refine((id) => !id.includes(".."), "model id must not contain '..'")
-  .refine((id) => !isShadowedModelId(id), "model id is a name the site reserves for its own pages (api/…, tasks/…, assets/…, or a one-part id such as models or settings)");
+  .refine((id) => !isShadowedModelId(id), "model id is a name the site reserves for its own pages (api/…, tasks/…, assets/…, settings/…, admin/…, auth/…, invite/…, or a one-part id such as models or settings)");
 
 /** The id, trimmed, or the first reason it breaks the grammar (for a 400 that names the field). */
 export function checkModelId(value: unknown): { ok: true; id: string } | { ok: false; message: string } {

@@ -104,6 +104,77 @@ export interface FacetCacheTable {
   computed_at: ColumnType<string, string, string>;
 }
 
+/** People who may sign in (migration 0009, ADR 0038). `disabled` is 0 or 1 on both engines. */
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  disabled: number;
+  password_hash: string | null;
+  oidc_subject: string | null;
+  quota_rpm: number | null;
+  quota_tokens_per_day: number | null;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SignInLinksTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  display_prefix: string;
+  /** Comma-separated: read, inference. */
+  scopes: string;
+  rpm: number | null;
+  tokens_per_day: number | null;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface UsageRecordsTable {
+  id: Generated<number>;
+  at: string;
+  day: string;
+  user_id: string | null;
+  token_id: string | null;
+  subject: string;
+  model: string | null;
+  provider: string | null;
+  task: string | null;
+  paid_by: string;
+  status: number;
+  duration_ms: number;
+  ttft_ms: number | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  bill_to: string | null;
+}
+
+export interface RateCountersTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
 export interface Database {
   models: ModelsTable;
   model_details: ModelDetailsTable;
@@ -115,4 +186,10 @@ export interface Database {
   space_tasks: SpaceTasksTable;
   meta: MetaTable;
   facet_cache: FacetCacheTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  sign_in_links: SignInLinksTable;
+  api_tokens: ApiTokensTable;
+  usage_records: UsageRecordsTable;
+  rate_counters: RateCountersTable;
 }

@@ -11,13 +11,19 @@ describe("credentials", () => {
     expect(providerKeyVariable("fireworks-ai")).toBe("MODELYARD_PROVIDER_KEY_FIREWORKS_AI");
   });
 
-  it("reads only well-formed Bearer headers", () => {
-    expect(visitorTokenFrom(new Headers({ Authorization: "Bearer hf_abc" }))).toBe("hf_abc");
-    expect(visitorTokenFrom(new Headers({ Authorization: "bearer   hf_abc  " }))).toBe("hf_abc");
-    expect(visitorTokenFrom(new Headers({ Authorization: "Bearer undefined" }))).toBeUndefined();
-    expect(visitorTokenFrom(new Headers({ Authorization: "Basic dXNlcjpwYXNz" }))).toBeUndefined();
-    expect(visitorTokenFrom(new Headers({ Authorization: "Bearer a b" }))).toBeUndefined();
+  it("reads the provider token from X-Provider-Token only, never from Authorization", () => {
+    expect(visitorTokenFrom(new Headers({ "X-Provider-Token": "hf_abc" }))).toBe("hf_abc");
+    expect(visitorTokenFrom(new Headers({ "X-Provider-Token": "Bearer   hf_abc  " }))).toBe("hf_abc");
+    expect(visitorTokenFrom(new Headers({ "X-Provider-Token": "undefined" }))).toBeUndefined();
+    expect(visitorTokenFrom(new Headers({ "X-Provider-Token": "a b" }))).toBeUndefined();
+    expect(visitorTokenFrom(new Headers({ Authorization: "Bearer hf_abc" }))).toBeUndefined();
     expect(visitorTokenFrom(new Headers())).toBeUndefined();
+  });
+
+  it("leaves the server's keys out when the caller may not spend them", () => {
+    const env = { HF_TOKEN: "hf_server0000000" };
+    expect(resolveCredential({ visitorToken: undefined, provider: "together", env, serverKeys: false })).toEqual({ token: undefined, source: "none" });
+    expect(resolveCredential({ visitorToken: "hf_mine000000", provider: "together", env, serverKeys: false })).toEqual({ token: "hf_mine000000", source: "visitor" });
   });
 
   it("lists the server's secrets for scrubbing", () => {
@@ -31,9 +37,15 @@ describe("redactSecrets", () => {
   });
 
   it("removes token-shaped strings it was not told about", () => {
-    const text = 'bad token hf_AbCdEf123456 / org api_org_ZZZZZZZZ / openai sk-proj-abcdEFGH1234 / "Authorization: Bearer r8_secretkey" / Key 1234:abcd';
+    const text = 'bad token hf_AbCdEf123456 / org api_org_ZZZZZZZZ / openai sk-proj-abcdEFGH1234 / "Authorization: Bearer r8_secretkey" / Key 1234:abcd / myd_AbCdEfGh12345678';
     const out = redactSecrets(text);
-    expect(out).toBe('bad token [redacted] / org [redacted] / openai [redacted] / "Authorization: Bearer [redacted]" / Key [redacted]');
+    expect(out).toBe('bad token [redacted] / org [redacted] / openai [redacted] / "Authorization: Bearer [redacted]" / Key [redacted] / [redacted]');
+  });
+
+  it("keeps ordinary words that merely contain 'key'", () => {
+    const line = "[inference] status=200 auth=server-provider-key stream=0 ms=12";
+    expect(redactSecrets(line)).toBe(line);
+    expect(redactSecrets("the key thing is Key to success")).toBe("the key thing is Key to success");
   });
 
   it("leaves ordinary text alone and ignores tiny secrets", () => {

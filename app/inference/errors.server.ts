@@ -37,7 +37,13 @@ export type GatewayErrorCode =
   | "unsupported_media_type"
   | "template_invalid"
   | "client_closed"
-  | "inference_failed";
+  | "inference_failed"
+  | "sign_in_required"
+  | "invalid_token"
+  | "insufficient_scope"
+  | "quota_exceeded"
+  | "anonymous_budget_spent"
+  | "bill_to_not_allowed";
 
 export interface GatewayErrorBody {
   status: number;
@@ -145,7 +151,7 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     return {
       status: 401,
       code: "missing_token",
-      message: `No token is available for ${ctx.provider ?? "this provider"}: send one in the Authorization header, or configure HF_TOKEN or ${ctx.provider ? `MODELYARD_PROVIDER_KEY_${ctx.provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}` : "a provider key"} on the server.`,
+      message: `No token is available for ${ctx.provider ?? "this provider"}: send one in the X-Provider-Token header, or configure HF_TOKEN or ${ctx.provider ? `MODELYARD_PROVIDER_KEY_${ctx.provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}` : "a provider key"} on the server.`,
       hint: "Add your Hugging Face token (or the provider's key) in Settings to run this demo.",
     };
   }

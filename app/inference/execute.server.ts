@@ -48,16 +48,26 @@ export function usesGlobalFetch(call: TaskCall): boolean {
   return call.model === undefined || call.provider === undefined || call.provider === "auto";
 }
 
+/** Token counts a provider reported with a chat or text answer (OpenAI's `usage`), if any. */
+function reportedUsage(data: unknown): { in: number | undefined; out: number | undefined } | null {
+  if (typeof data !== "object" || data === null || !("usage" in data)) return null;
+  const usage = data.usage;
+  if (typeof usage !== "object" || usage === null) return null;
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
+  return { in: num((usage as { prompt_tokens?: unknown }).prompt_tokens), out: num((usage as { completion_tokens?: unknown }).completion_tokens) };
+}
+
 export async function executeCall(target: InferenceTarget, ctx: ExecuteContext): Promise<GatewayOutcome> {
   const { call, providerLabel } = target;
   const { config, startedAt } = ctx;
   const controller = new AbortController();
   let deadline: DeadlineExceededError | null = null;
   let clientClosed = false;
+  // The deadline counts from the request's arrival: reading its body spent part of it.
   const timer = setTimeout(() => {
     deadline = new DeadlineExceededError(config.deadlineMs);
     controller.abort(deadline);
-  }, config.deadlineMs);
+  }, Math.max(0, config.deadlineMs - (performance.now() - startedAt)));
   const onClientAbort = () => {
     clientClosed = true;
     controller.abort(new ClientClosedError("The client closed the request."));
@@ -107,13 +117,14 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     return out;
   };
   const model = target.requestedModel;
-  const baseLog = { task: target.task ?? "(none)", provider: providerLabel, model: model ?? "(none)", auth: target.credential.source, stream: target.stream ? 1 : 0 };
+  const baseLog = { task: target.task ?? "(none)", provider: providerLabel, model: model ?? "(none)", auth: target.credential.source, stream: target.stream ? 1 : 0, bill_to: call.billTo };
 
   if (!target.stream) {
     try {
       const result = await inScope(() => withBoundedRetry(() => callLibrary(call, libraryOptions), retryPolicy));
       const ms = Math.round(performance.now() - startedAt);
-      ctx.logLine({ status: 200, ...baseLog, retries, ms });
+      const usage = result.kind === "blob" ? null : reportedUsage(result.data);
+      ctx.logLine({ status: 200, ...baseLog, retries, ms, tokens_in: usage?.in, tokens_out: usage?.out });
       const headers: Record<string, string> = {
         "Cache-Control": "no-store",
         "X-Modelyard-Provider": providerLabel,
@@ -177,6 +188,8 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
         outcome: s.outcome,
         code: s.errorCode,
         tokens: s.tokens,
+        tokens_in: s.promptTokens,
+        tokens_out: s.completionTokens ?? s.tokens,
         ttft_ms: s.ttftMs === null ? null : Math.round(s.ttftMs),
         ms: Math.round(s.totalMs),
         retries,

@@ -37,6 +37,7 @@ const servers: ServedGateway[] = [];
 async function start(env: Record<string, string>): Promise<string> {
   const gateway = createInferenceGateway({
     catalog: catalogue.catalog,
+    database: catalogue.database,
     env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_INFERENCE_RETRY_BASE_MS: "20", MODELYARD_INFERENCE_RATE_LIMIT: "100000", ...env },
     log: () => {},
   });
@@ -77,9 +78,9 @@ async function call(base: string, body: Record<string, unknown>, file?: { bytes:
     const form = new FormData();
     form.set("request", JSON.stringify(body));
     form.set("inputs", new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "application/octet-stream" }), file.name ?? "upload");
-    init = { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form };
+    init = { method: "POST", headers: { "X-Provider-Token": token }, body: form };
   } else {
-    init = { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    init = { method: "POST", headers: { "X-Provider-Token": token, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   }
   const res = await fetch(`${base}/api/inference`, init);
   const bytes = Buffer.from(await res.arrayBuffer());
@@ -287,7 +288,7 @@ describe("every task on every provider 3.13.1 routes it to", () => {
   it.each(["hf-inference", "together", "featherless-ai", "ovhcloud", "hyperbolic"])("text generation streams on %s: tokens that add up to the final text", async (provider) => {
     const body = { model: "meta-llama/Llama-3.1-8B", task: "text-generation", provider, inputs: "Once upon a time" };
     const whole = await call(gw, body);
-    const res = await fetch(`${gw}/api/inference`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...body, stream: true }) });
+    const res = await fetch(`${gw}/api/inference`, { method: "POST", headers: { "X-Provider-Token": TOKEN, "Content-Type": "application/json" }, body: JSON.stringify({ ...body, stream: true }) });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const events: StreamEvent[] = [];
     createStreamEventParser((e) => events.push(e))(await res.text());
@@ -496,7 +497,7 @@ describe("the multipart contract", () => {
   it("a media answer streams back with Content-Length and its own type; an mp4 video is video/mp4", async () => {
     const res = await fetch(`${gw}/api/inference`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      headers: { "X-Provider-Token": TOKEN, "Content-Type": "application/json" },
       body: JSON.stringify({ model: "Lightricks/LTX-Video", provider: "replicate", inputs: "a cat" }),
     });
     const bytes = Buffer.from(await res.arrayBuffer());

@@ -1,5 +1,6 @@
 /** The gateway's settings, from the environment (validated; a bad value names its variable). */
 import { z } from "zod";
+import { type CostCaps, DEFAULT_COST_CAPS } from "#app/inference/cost-caps.server.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 
 const intFrom = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
@@ -9,9 +10,13 @@ const configSchema = z.object({
   MODELYARD_INFERENCE_DEADLINE_MS: intFrom(60_000, 100, 3_600_000),
   MODELYARD_INFERENCE_MAX_RETRIES: intFrom(4, 0, 20),
   MODELYARD_INFERENCE_RETRY_BASE_MS: intFrom(1_000, 1, 60_000),
-  MODELYARD_INFERENCE_RATE_LIMIT: intFrom(30, 1, 1_000_000),
-  MODELYARD_INFERENCE_RATE_WINDOW_MS: intFrom(60_000, 1_000, 86_400_000),
   MODELYARD_INFERENCE_MAX_BODY_BYTES: intFrom(8 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
+  MODELYARD_CAP_MAX_TOKENS: intFrom(DEFAULT_COST_CAPS.maxTokens, 1, 10_000_000),
+  MODELYARD_CAP_CHOICES: intFrom(DEFAULT_COST_CAPS.choices, 1, 1_000),
+  MODELYARD_CAP_IMAGE_SIDE: intFrom(DEFAULT_COST_CAPS.imageSide, 64, 100_000),
+  MODELYARD_CAP_STEPS: intFrom(DEFAULT_COST_CAPS.steps, 1, 10_000),
+  MODELYARD_CAP_FRAMES: intFrom(DEFAULT_COST_CAPS.frames, 1, 100_000),
+  MODELYARD_CAP_SPEECH_CHARS: intFrom(DEFAULT_COST_CAPS.speechChars, 1, 10_000_000),
 });
 
 export interface GatewayConfig {
@@ -19,8 +24,8 @@ export interface GatewayConfig {
   deadlineMs: number;
   maxRetries: number;
   retryBaseMs: number;
-  rateLimit: { limit: number; windowMs: number };
   maxBodyBytes: number;
+  caps: CostCaps;
 }
 
 export function readGatewayConfig(env: EnvLike): GatewayConfig {
@@ -36,7 +41,14 @@ export function readGatewayConfig(env: EnvLike): GatewayConfig {
     deadlineMs: c.MODELYARD_INFERENCE_DEADLINE_MS,
     maxRetries: c.MODELYARD_INFERENCE_MAX_RETRIES,
     retryBaseMs: c.MODELYARD_INFERENCE_RETRY_BASE_MS,
-    rateLimit: { limit: c.MODELYARD_INFERENCE_RATE_LIMIT, windowMs: c.MODELYARD_INFERENCE_RATE_WINDOW_MS },
     maxBodyBytes: c.MODELYARD_INFERENCE_MAX_BODY_BYTES,
+    caps: {
+      maxTokens: c.MODELYARD_CAP_MAX_TOKENS,
+      choices: c.MODELYARD_CAP_CHOICES,
+      imageSide: c.MODELYARD_CAP_IMAGE_SIDE,
+      steps: c.MODELYARD_CAP_STEPS,
+      frames: c.MODELYARD_CAP_FRAMES,
+      speechChars: c.MODELYARD_CAP_SPEECH_CHARS,
+    },
   };
 }

@@ -7,6 +7,6 @@ import { stdoutLineLog } from "#app/utils/line-log.server.ts";
 let gateway: InferenceGateway | undefined;
 
 export function getInferenceGateway(): InferenceGateway {
-  gateway ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env, log: stdoutLineLog() });
+  gateway ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env, database: () => getDb().db, log: stdoutLineLog() });
   return gateway;
 }

@@ -27,6 +27,7 @@ beforeAll(async () => {
       },
     },
     env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url },
+    database: catalogue.database,
     log: () => {},
   });
   served = await serveGateway(gateway);
@@ -41,7 +42,7 @@ afterAll(async () => {
 const call = () =>
   fetch(`${served.url}/api/inference`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: "Bearer hf_tasksFailureTest123456" },
+    headers: { "Content-Type": "application/json", "X-Provider-Token": "hf_tasksFailureTest123456" },
     body: JSON.stringify({ provider: "hf-inference", task: "text-classification", inputs: "fine" }),
   });
 

@@ -1,17 +1,32 @@
 /**
- * POST /api/inference, end to end: the rate limit, then parse (parse-request.server.ts), resolve
- * the target (resolve-target.server.ts) and execute (execute.server.ts), each refusing with a
- * typed GatewayError that becomes the JSON error answer here. run() is transport-free; the one
- * HTTP handler (node-adapter.server.ts) writes its outcome, in production and under `react-router dev`.
+ * POST /api/inference, end to end: who is calling and their quotas (app/auth, ADR 0038), then
+ * parse (parse-request.server.ts), resolve the target (resolve-target.server.ts) and execute
+ * (execute.server.ts), each refusing with a typed error that becomes the JSON error answer here.
+ * Every call ends in one log line and one usage record. run() is transport-free; the one HTTP
+ * handler (node-adapter.server.ts) writes its outcome, in production and under `react-router dev`.
  */
-import { type EnvLike, redactSecrets, serverSecrets, visitorTokenFrom } from "#app/inference/credentials.server.ts";
+import type { Kysely } from "kysely";
+import {
+  AccessDenied,
+  admitAnonymousServerSpend,
+  admitRequest,
+  type Caller,
+  chargeTokens,
+  checkInferenceScope,
+  identify,
+  mayUseServerKeys,
+} from "#app/auth/access.server.ts";
+import { type AuthConfig, readAuthConfig } from "#app/auth/auth-config.server.ts";
+import { clientAddressOf } from "#app/auth/client-address.server.ts";
+import { insertUsageRecord } from "#app/db/queries/usage.server.ts";
+import type { Database } from "#app/db/schema.ts";
+import { type CredentialSource, type EnvLike, redactSecrets, serverSecrets, visitorTokenFrom } from "#app/inference/credentials.server.ts";
 import { GatewayError, type GatewayErrorBody } from "#app/inference/errors.server.ts";
 import { executeCall, type GatewayOutcome, type LogFields } from "#app/inference/execute.server.ts";
 import { readGatewayConfig, type GatewayConfig } from "#app/inference/gateway-config.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
-import { RateLimiter, rateLimitError } from "#app/inference/limits.server.ts";
 import { parseInferenceRequest, type RequestBodySource } from "#app/inference/parse-request.server.ts";
-import { resolveTarget } from "#app/inference/resolve-target.server.ts";
+import { type InferenceTarget, resolveTarget } from "#app/inference/resolve-target.server.ts";
 import { jsonErrorBody } from "#app/utils/http.server.ts";
 
 export type { GatewayOutcome } from "#app/inference/execute.server.ts";
@@ -19,6 +34,8 @@ export type { GatewayOutcome } from "#app/inference/execute.server.ts";
 export interface GatewayDeps {
   catalog: GatewayCatalog;
   env: EnvLike;
+  /** Accounts, quotas and usage records live here (the app's database). */
+  database: () => Kysely<Database>;
   /** One line per request; never receives a token (lines are scrubbed before this is called). */
   log?: (line: string) => void;
 }
@@ -27,17 +44,18 @@ export interface GatewayDeps {
 export interface GatewayInput extends RequestBodySource {
   /** Aborts when the visitor goes away. */
   signal: AbortSignal;
-  /** Who the rate limit counts against: the socket's remote address. */
-  clientKey: string;
+  /** The socket's remote address; X-Forwarded-For counts only from a trusted proxy. */
+  socketAddress: string;
 }
 
 export interface InferenceGateway {
   run(input: GatewayInput): Promise<GatewayOutcome>;
   config: GatewayConfig;
+  access: AuthConfig;
 }
 
-function errorOutcome(body: GatewayErrorBody): GatewayOutcome {
-  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+function errorOutcome(body: GatewayErrorBody, headersExtra: Record<string, string> = {}): GatewayOutcome {
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headersExtra };
   if (body.retryAfterSec !== undefined) headers["Retry-After"] = String(body.retryAfterSec);
   const details: Record<string, unknown> = { code: body.code };
   if (body.hint) details["hint"] = body.hint;
@@ -46,43 +64,112 @@ function errorOutcome(body: GatewayErrorBody): GatewayOutcome {
   return { kind: "json", status: body.status, headers, body: jsonErrorBody(body.message, details) };
 }
 
+function deniedBody(denied: AccessDenied): GatewayErrorBody {
+  const body: GatewayErrorBody = { status: denied.status, code: denied.code as GatewayErrorBody["code"], message: denied.message };
+  if (denied.extra.hint) body.hint = denied.extra.hint;
+  if (denied.extra.retryAfterSec !== undefined) body.retryAfterSec = denied.extra.retryAfterSec;
+  if (denied.extra.field !== undefined) body.field = denied.extra.field;
+  return body;
+}
+
+/** Whose key paid, as usage records name it. */
+function paidBy(source: CredentialSource | undefined): string {
+  if (source === "visitor") return "visitor";
+  if (source === "server-provider-key" || source === "server-hf-token") return "server";
+  if (source === "endpoint-key") return "endpoint";
+  return "none";
+}
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? Math.round(v) : null);
+
 export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
   const config = readGatewayConfig(deps.env);
-  const limiter = new RateLimiter(config.rateLimit);
+  const access = readAuthConfig(deps.env);
   const log = deps.log ?? ((line: string) => console.log(line));
   const secretsFromEnv = serverSecrets(deps.env);
 
   async function run(request: GatewayInput): Promise<GatewayOutcome> {
     const startedAt = performance.now();
+    const at = new Date();
     const visitorToken = visitorTokenFrom(request.headers);
-    const secrets = [...secretsFromEnv, visitorToken];
+    const secrets = [...secretsFromEnv, visitorToken, request.headers.get("authorization") ?? undefined];
+    const address = clientAddressOf(request.socketAddress, request.headers.get("x-forwarded-for"), access.trustedProxies);
+    let caller: Caller = { kind: "anonymous", address };
+    let target: InferenceTarget | null = null;
+
+    const record = (fields: LogFields) => {
+      const tokensIn = num(fields["tokens_in"]);
+      const tokensOut = num(fields["tokens_out"]);
+      const db = deps.database();
+      const status = num(fields["status"]) ?? 0;
+      void insertUsageRecord(db, {
+        at: at.toISOString(),
+        day: at.toISOString().slice(0, 10),
+        user_id: caller.kind === "anonymous" ? null : caller.user.id,
+        token_id: caller.kind === "token" ? caller.token.id : null,
+        subject: caller.kind === "anonymous" ? "anonymous" : caller.user.email,
+        model: target?.requestedModel ?? null,
+        provider: target ? target.providerLabel : null,
+        task: target?.task ?? null,
+        paid_by: paidBy(target?.credential.source),
+        status,
+        duration_ms: num(fields["ms"]) ?? Math.round(performance.now() - startedAt),
+        ttft_ms: num(fields["ttft_ms"]),
+        tokens_in: tokensIn,
+        tokens_out: tokensOut,
+        bill_to: target?.call.billTo ?? null,
+      })
+        .then(() => chargeTokens(db, caller, (tokensIn ?? 0) + (tokensOut ?? 0), access))
+        .catch((error: unknown) => console.error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
+    };
     const logLine = (fields: LogFields) => {
-      const text = Object.entries(fields)
+      const who = caller.kind === "anonymous" ? "anonymous" : caller.kind === "token" ? `token:${caller.token.id}` : `user:${caller.user.id}`;
+      const text = Object.entries({ ...fields, caller: who })
         .filter(([, v]) => v !== undefined && v !== null)
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(" ");
       log(redactSecrets(`[inference] ${text}`, secrets));
+      record(fields);
     };
-    const fail = (body: GatewayErrorBody, extra: LogFields = {}): GatewayOutcome => {
+    const fail = (body: GatewayErrorBody, extra: LogFields = {}, headers: Record<string, string> = {}): GatewayOutcome => {
       // A visitor who stops before the first token has cancelled as surely as one who stops
       // after it (stream.server.ts logs that): one outcome for both in the log.
       const outcome = body.code === "client_closed" ? "cancelled" : undefined;
       logLine({ status: body.status, code: body.code, outcome, ms: Math.round(performance.now() - startedAt), ...extra });
-      return errorOutcome(body);
+      return errorOutcome(body, headers);
     };
 
-    const taken = limiter.take(request.clientKey);
-    if (!taken.ok) return fail(rateLimitError(taken.retryAfterSec, config.rateLimit).body);
-    let target;
+    const db = deps.database();
     try {
-      const { body, file } = await parseInferenceRequest(request, config.maxBodyBytes);
-      target = await resolveTarget(body, visitorToken, deps, file);
+      caller = await identify(db, request.headers, address);
+      checkInferenceScope(caller);
+      await admitRequest(db, caller, access);
     } catch (error) {
-      if (error instanceof GatewayError) return fail(error.body);
+      if (error instanceof AccessDenied) return fail(deniedBody(error));
+      throw error;
+    }
+
+    let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      // Reading the body counts in the deadline: a body trickled in a byte at a time is cut off.
+      const bodyDeadline = new Promise<never>((_, reject) => {
+        deadlineTimer = setTimeout(
+          () => reject(new GatewayError({ status: 408, code: "deadline_exceeded", message: `The request body did not arrive within ${Math.round(config.deadlineMs / 1000)} s.`, field: null })),
+          config.deadlineMs,
+        );
+      });
+      const { body, file } = await Promise.race([parseInferenceRequest(request, config.maxBodyBytes), bodyDeadline]);
+      clearTimeout(deadlineTimer);
+      target = await resolveTarget(body, visitorToken, { ...deps, serverKeys: mayUseServerKeys(caller, access), caps: config.caps, billToAllowed: access.billToAllowed }, file);
+      if (caller.kind === "anonymous" && target.credential.source !== "visitor" && target.credential.source !== "none") await admitAnonymousServerSpend(db, access);
+    } catch (error) {
+      clearTimeout(deadlineTimer);
+      if (error instanceof GatewayError) return fail(error.body, {}, error.body.status === 408 ? { Connection: "close" } : {});
+      if (error instanceof AccessDenied) return fail(deniedBody(error));
       throw error;
     }
     return executeCall(target, { catalog: deps.catalog, env: deps.env, config, startedAt, signal: request.signal, secrets, logLine, fail });
   }
 
-  return { run, config };
+  return { run, config, access };
 }

@@ -38,6 +38,7 @@ const logs: string[] = [];
 async function start(env: Record<string, string> = {}, deps: Partial<GatewayDeps> = {}): Promise<string> {
   const gateway = createInferenceGateway({
     catalog: catalogue.catalog,
+    database: catalogue.database,
     env: {
       MODELYARD_UPSTREAM_OVERRIDE: sim.url,
       MODELYARD_INFERENCE_RETRY_BASE_MS: "20",
@@ -59,7 +60,9 @@ beforeAll(async () => {
   sim = await startProviderSimulator({ assetUrls: "real-host" });
   catalogue = await buildTestCatalog(CATALOGUE.map((m) => ({ ...m })));
   gw = await start();
+  // Anonymous calls on the server's keys, as before sign-in existed: only by explicit choice (ADR 0038).
   gwServerToken = await start({
+    MODELYARD_ACCESS: "open",
     HF_TOKEN: SERVER_TOKEN,
     MODELYARD_PROVIDER_KEY_OPENAI: "sk-openaiServerKey123456",
     MODELYARD_ENDPOINTS: JSON.stringify([
@@ -91,7 +94,7 @@ interface JsonAnswer {
 
 async function post(base: string, body: unknown, opts: { token?: string; headers?: Record<string, string> } = {}): Promise<JsonAnswer> {
   const headers: Record<string, string> = { "Content-Type": "application/json", ...opts.headers };
-  if (opts.token) headers["Authorization"] = `Bearer ${opts.token}`;
+  if (opts.token) headers["X-Provider-Token"] = opts.token;
   const res = await fetch(`${base}/api/inference`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
   const text = await res.text();
   let parsed: Record<string, unknown> = {};
@@ -111,7 +114,7 @@ function errorOf(a: JsonAnswer): { message: string; code: string; hint?: string;
 
 async function streamEvents(base: string, body: unknown, token?: string): Promise<{ status: number; contentType: string | null; events: StreamEvent[]; text: string }> {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token) headers["Authorization"] = `Bearer ${token}`;
+  if (token) headers["X-Provider-Token"] = token;
   const res = await fetch(`${base}/api/inference`, { method: "POST", headers, body: JSON.stringify({ ...(body as object), stream: true }) });
   const text = await res.text();
   const events: StreamEvent[] = [];
@@ -179,7 +182,7 @@ describe("routing through the library", () => {
   it("returns media bytes for text-to-image", async () => {
     const res = await fetch(`${gw}/api/inference`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${VISITOR_TOKEN}` },
+      headers: { "Content-Type": "application/json", "X-Provider-Token": VISITOR_TOKEN },
       body: JSON.stringify({ model: "black-forest-labs/FLUX.1-dev", provider: "replicate", inputs: "a red fox" }),
     });
     expect(res.status).toBe(200);
@@ -325,7 +328,7 @@ describe("the library's validation rules reach the visitor unchanged (400)", () 
 
   it("a body that is not UTF-8 is a 400 about the body, not a lookup of a mangled model id", async () => {
     const bytes = Buffer.concat([Buffer.from('{"model":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","inputs":"x"}')]);
-    const res = await fetch(`${gw}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${VISITOR_TOKEN}` }, body: bytes });
+    const res = await fetch(`${gw}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", "X-Provider-Token": VISITOR_TOKEN }, body: bytes });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { message: "The request body is not valid UTF-8.", code: "invalid_request", field: null } });
     expect(sim.requests).toEqual([]);
@@ -348,7 +351,7 @@ describe("every library error maps to a status and a clear message", () => {
     expect(errorOf(a).code).toBe("media_fetch_failed");
     expect(errorOf(a).message).toMatch(/Error fetching or processing audio from Fal\.ai Text-to-Speech URL: https:\/\/v3\.fal\.media\/.*Failed to fetch audio/);
     // Without the fault the same call returns the WAV bytes.
-    const ok = await fetch(`${gw}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${VISITOR_TOKEN}` }, body: JSON.stringify({ model: KOKORO.id, provider: "fal-ai", inputs: "Hello" }) });
+    const ok = await fetch(`${gw}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", "X-Provider-Token": VISITOR_TOKEN }, body: JSON.stringify({ model: KOKORO.id, provider: "fal-ai", inputs: "Hello" }) });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toMatch(/^audio\//);
   });
@@ -582,7 +585,7 @@ describe("streaming", () => {
       const controller = new AbortController();
       const sent = fetch(`${url}/api/inference`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${VISITOR_TOKEN}` },
+        headers: { "Content-Type": "application/json", "X-Provider-Token": VISITOR_TOKEN },
         body: JSON.stringify(chat({ provider: "together", stream: true })),
         signal: controller.signal,
       }).catch(() => undefined);
@@ -605,7 +608,7 @@ describe("streaming", () => {
       const controller = new AbortController();
       const res = await fetch(`${url}/api/inference`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${VISITOR_TOKEN}` },
+        headers: { "Content-Type": "application/json", "X-Provider-Token": VISITOR_TOKEN },
         body: JSON.stringify(chat({ provider: "together", stream: true })),
         signal: controller.signal,
       });
@@ -628,7 +631,9 @@ describe("streaming", () => {
 
 describe("limits", () => {
   it("rate-limits per client with a 429 JSON error and Retry-After", async () => {
-    const url = await start({ MODELYARD_INFERENCE_RATE_LIMIT: "3", MODELYARD_INFERENCE_RATE_WINDOW_MS: "60000" });
+    // Counters live in the database (shared by instances), so this gateway counts in one of its own.
+    const own = await buildTestCatalog([]);
+    const url = await start({ MODELYARD_INFERENCE_RATE_LIMIT: "3", MODELYARD_INFERENCE_RATE_WINDOW_MS: "60000" }, { database: own.database });
     const statuses: number[] = [];
     let last: JsonAnswer | null = null;
     for (let i = 0; i < 5; i++) {
@@ -640,6 +645,7 @@ describe("limits", () => {
     expect(errorOf(last!).message).toMatch(/at most 3 per 60 s/);
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(providerRequests()).toHaveLength(3);
+    await own.drop();
   });
 
   it("refuses bodies over the size limit with 413, by Content-Length and when streamed without one", async () => {

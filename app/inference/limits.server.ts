@@ -1,77 +1,9 @@
 /**
- * Per-client rate limit (token bucket) and request-body size limit for the gateway. Both answer
- * with a JSON error (429 with Retry-After, 413) before any provider is called.
+ * The gateway's request-body size limit: a JSON 413 before any provider is called. (Rate limits
+ * and quotas are counted in the database: app/auth/access.server.ts, ADR 0038.)
  */
 import type { IncomingMessage } from "node:http";
 import { GatewayError } from "#app/inference/errors.server.ts";
-import { Lru } from "#app/utils/lru.ts";
-
-export interface RateLimitConfig {
-  /** Requests allowed per window and client. */
-  limit: number;
-  windowMs: number;
-}
-
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
-}
-
-/** Token bucket per client key: `limit` requests, refilled evenly over `windowMs`. */
-export class RateLimiter {
-  private readonly buckets: Lru<Bucket>;
-  private lastSweep = 0;
-
-  constructor(
-    private readonly config: RateLimitConfig,
-    private readonly now: () => number = () => Date.now(),
-    /** Bound on tracked clients, so a flood of distinct addresses cannot grow memory without end. */
-    maxClients = 50_000,
-  ) {
-    this.buckets = new Lru({ maxEntries: maxClients });
-  }
-
-  /** Takes one request from the client's bucket; returns seconds to wait when it is empty. */
-  take(clientKey: string): { ok: true } | { ok: false; retryAfterSec: number } {
-    const now = this.now();
-    this.sweep(now);
-    const rate = this.config.limit / this.config.windowMs;
-    const bucket = this.buckets.get(clientKey) ?? { tokens: this.config.limit, updatedAt: now };
-    bucket.tokens = Math.min(this.config.limit, bucket.tokens + (now - bucket.updatedAt) * rate);
-    bucket.updatedAt = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      this.buckets.set(clientKey, bucket);
-      return { ok: true };
-    }
-    this.buckets.set(clientKey, bucket);
-    return { ok: false, retryAfterSec: Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000)) };
-  }
-
-  get size(): number {
-    return this.buckets.size;
-  }
-
-  private sweep(now: number): void {
-    // Full buckets carry no information: drop them once a window, and the oldest when over the cap.
-    if (now - this.lastSweep >= this.config.windowMs) {
-      this.lastSweep = now;
-      for (const [key, b] of [...this.buckets.entries()]) {
-        if (now - b.updatedAt >= this.config.windowMs) this.buckets.delete(key);
-      }
-    }
-  }
-}
-
-export function rateLimitError(retryAfterSec: number, limit: RateLimitConfig): GatewayError {
-  return new GatewayError({
-    status: 429,
-    code: "rate_limited",
-    message: `Too many inference requests from this client: at most ${limit.limit} per ${Math.round(limit.windowMs / 1000)} s. Try again in ${retryAfterSec} s.`,
-    hint: `You are sending requests too quickly. Wait ${retryAfterSec} s and try again.`,
-    retryAfterSec,
-  });
-}
 
 function tooLarge(maxBytes: number): GatewayError {
   return new GatewayError({

@@ -17,7 +17,7 @@ import { pumpStream, type StreamPumpOptions } from "#app/inference/stream.server
 import { writeJsonError } from "#app/utils/http.server.ts";
 
 /** The process-wide gateway answers `req`; a bad MODELYARD_INFERENCE_* value answers 503 JSON. */
-export function serveInference(req: IncomingMessage, res: ServerResponse): void {
+export function serveInference(req: IncomingMessage, res: ServerResponse<IncomingMessage>): void {
   let gateway: InferenceGateway;
   try {
     gateway = getInferenceGateway();
@@ -30,7 +30,7 @@ export function serveInference(req: IncomingMessage, res: ServerResponse): void 
 }
 
 /** One request through gateway.run(), answered on `res`. Never rejects. */
-export async function handleNodeRequest(gateway: InferenceGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleNodeRequest(gateway: InferenceGateway, req: IncomingMessage, res: ServerResponse<IncomingMessage>): Promise<void> {
   const controller = new AbortController();
   // "close" before the response finished: the visitor went away.
   res.once("close", () => {
@@ -42,8 +42,7 @@ export async function handleNodeRequest(gateway: InferenceGateway, req: Incoming
       readBody: (maxBytes) => readNodeBodyLimited(req, maxBytes),
       readMultipart: (boundary, maxRequestBytes) => readNodeMultipart(req, boundary, maxRequestBytes),
       signal: controller.signal,
-      // The socket address: the rate limit never trusts a forwarded-for header.
-      clientKey: req.socket.remoteAddress || "shared",
+      socketAddress: req.socket.remoteAddress ?? "",
     });
     await writeOutcome(outcome, res);
   } catch (error) {
@@ -58,10 +57,12 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-async function writeOutcome(outcome: GatewayOutcome, res: ServerResponse): Promise<void> {
+async function writeOutcome(outcome: GatewayOutcome, res: ServerResponse<IncomingMessage>): Promise<void> {
   switch (outcome.kind) {
     case "json":
       res.writeHead(outcome.status, outcome.headers);
+      // A body that never finished arriving is not waited for: the socket goes with the answer.
+      if (outcome.headers["Connection"] === "close") res.once("finish", () => res.req.destroy());
       res.end(outcome.body);
       return;
     case "blob": {

@@ -31,6 +31,24 @@ async function readOrRefuse<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Deeper than any real request (a tool's JSON schema is a few levels); deeper ones overflowed the stack of code that walks them. */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deep a parsed JSON value nests, counted without recursion and given up on past `limit`. */
+export function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    const here = depth + 1;
+    if (here > deepest) deepest = here;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (typeof child === "object" && child !== null) stack.push([child, here]);
+  }
+  return deepest;
+}
+
 /** JSON text checked against the schema; `field` names where it came from (the form's `request`, or the body). */
 function parseBody(raw: string, field: string | null): InferenceRequest {
   let json: unknown;
@@ -39,6 +57,11 @@ function parseBody(raw: string, field: string | null): InferenceRequest {
   } catch {
     const where = field === null ? "The request body" : `The \`${field}\` field`;
     throw new GatewayError({ status: 400, code: "invalid_json", message: `${where} is not valid JSON.`, field });
+  }
+  const depth = nestingDepth(json, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    const where = field === null ? "The request body" : `The \`${field}\` field`;
+    throw new GatewayError({ status: 400, code: "invalid_json", message: `${where} is nested more than ${MAX_JSON_DEPTH} levels deep.`, field });
   }
   const parsed = inferenceRequestSchema.safeParse(json);
   if (!parsed.success) {

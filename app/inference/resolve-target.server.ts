@@ -4,6 +4,8 @@
  * credential, and the task's parameters checked against its spec. Refusals are GatewayErrors.
  */
 import type { CatalogModel } from "#app/catalog/model-record.ts";
+import { serverHoldsKeys } from "#app/auth/auth-config.server.ts";
+import { checkCostCaps, type CostCaps } from "#app/inference/cost-caps.server.ts";
 import { type Credential, type EnvLike, resolveCredential } from "#app/inference/credentials.server.ts";
 import { EndpointConfigError, findEndpoint } from "#app/inference/endpoints.server.ts";
 import { GatewayError } from "#app/inference/errors.server.ts";
@@ -33,6 +35,11 @@ export interface InferenceTarget {
 export interface ResolveDeps {
   catalog: GatewayCatalog;
   env: EnvLike;
+  /** Whether the caller may spend the server's keys (app/auth/access.server.ts); a visitor's own token is always used. */
+  serverKeys: boolean;
+  caps: CostCaps;
+  /** Organisations `billTo` may name on the server's keys (MODELYARD_BILL_TO_ALLOWED). */
+  billToAllowed: readonly string[];
 }
 
 /** The task to run: the body's, else chat when messages are given, else the model's pipeline tag. */
@@ -50,6 +57,16 @@ function chooseProvider(model: CatalogModel, task: string | null, hasKey: (provi
     .sort((a, b) => Number(a.status === "staging") - Number(b.status === "staging"));
   const withKey = candidates.find((m) => hasKey(m.provider));
   return (withKey ?? candidates[0])?.provider ?? null;
+}
+
+function signInRequired(why: string): GatewayError {
+  return new GatewayError({
+    status: 401,
+    code: "sign_in_required",
+    message: `${why}: sign in, send a Modelyard API token (Authorization: Bearer myd_…), or send your own provider token in X-Provider-Token.`,
+    hint: "Sign in to run this on the server's keys, or add your own provider token in Settings.",
+    field: null,
+  });
 }
 
 interface Route {
@@ -70,6 +87,7 @@ async function routeToEndpoint(body: InferenceRequest, name: string, deps: Resol
     const message = error instanceof EndpointConfigError ? error.message : "MODELYARD_ENDPOINTS could not be read.";
     throw new GatewayError({ status: 503, code: "endpoints_misconfigured", message });
   }
+  if (endpoint && !deps.serverKeys) throw signInRequired(`The endpoint "${endpoint.name}" is this server's own`);
   if (!endpoint) {
     throw new GatewayError({ status: 400, code: "unknown_endpoint", message: `No endpoint named "${name}" is configured on this server.`, hint: "Pick a provider or endpoint from the list.", field: "endpoint" });
   }
@@ -101,14 +119,17 @@ async function routeToProvider(body: InferenceRequest, visitorToken: string | un
   const catalogModel = body.model !== undefined ? await deps.catalog.getModel(body.model) : null;
   let provider = body.provider;
   if ((provider === undefined || provider === "auto") && catalogModel) {
-    const picked = chooseProvider(catalogModel, chooseTask(body, catalogModel), (p) => resolveCredential({ visitorToken, provider: p, env: deps.env }).source !== "none");
+    const picked = chooseProvider(catalogModel, chooseTask(body, catalogModel), (p) => resolveCredential({ visitorToken, provider: p, env: deps.env, serverKeys: deps.serverKeys }).source !== "none");
     if (picked) provider = picked;
   }
+  const credential = resolveCredential({ visitorToken, provider: provider === "auto" ? undefined : provider, env: deps.env, serverKeys: deps.serverKeys });
+  // The server has a key it may not spend for this caller: say so, not "no token is available".
+  if (credential.source === "none" && !deps.serverKeys && serverHoldsKeys(deps.env)) throw signInRequired("This server's keys are for its members");
   return {
     model: body.model,
     provider,
     endpointUrl: undefined,
-    credential: resolveCredential({ visitorToken, provider: provider === "auto" ? undefined : provider, env: deps.env }),
+    credential,
     requireCredential: true,
     catalogModel,
     providerLabel: provider ?? "auto",
@@ -127,6 +148,17 @@ export async function resolveTarget(body: InferenceRequest, visitorToken: string
   }
   const parameterProblem = checkTaskParameters(task, body.parameters);
   if (parameterProblem) throw new GatewayError({ status: 400, code: "invalid_request", message: parameterProblem.message, field: parameterProblem.field });
+  checkCostCaps(task, body.parameters, body.inputs, deps.caps);
+  const serverPays = route.credential.source !== "visitor" && route.credential.source !== "none";
+  if (body.billTo !== undefined && serverPays && !deps.billToAllowed.includes(body.billTo.toLowerCase())) {
+    throw new GatewayError({
+      status: 403,
+      code: "bill_to_not_allowed",
+      message: `billTo "${body.billTo}" is not allowed on this server's keys; an admin can allow it with MODELYARD_BILL_TO_ALLOWED.`,
+      hint: "Leave billTo out, or send your own provider token in X-Provider-Token.",
+      field: "billTo",
+    });
+  }
   const inputs = prepareTaskInputs(task, body.inputs, file);
   return {
     call: {

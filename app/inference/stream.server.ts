@@ -32,7 +32,7 @@ export interface StreamPumpOptions {
   /** Classifies a failure after the stream started (redacted). */
   toError: (error: unknown) => { status: number; code: string; message: string; hint?: string };
   /** Called once with how the stream ended, for the log line. */
-  onEnd: (summary: { outcome: "ok" | "error" | "cancelled"; tokens: number; ttftMs: number | null; totalMs: number; errorCode?: string }) => void;
+  onEnd: (summary: { outcome: "ok" | "error" | "cancelled"; tokens: number; ttftMs: number | null; totalMs: number; errorCode?: string; promptTokens?: number | null; completionTokens?: number | null }) => void;
   /** Aborts the upstream request (the visitor went away). */
   abortUpstream: () => void;
   /** True once the visitor has gone (the request was aborted before the body was cancelled). */
@@ -108,7 +108,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => voi
         model,
       });
       emit({ type: "done" });
-      opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt });
+      opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt, promptTokens: usage.promptTokens, completionTokens: completion });
       sink.close();
     } catch (error) {
       if (cancelled) return;

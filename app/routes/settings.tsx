@@ -62,7 +62,7 @@ export default function SettingsPage() {
             <li>
               The token is kept <strong>only in this browser</strong> (its local storage). Modelyard’s server does not store it and never writes it to a log.
             </li>
-            <li>It is sent with each demo request you make, in the Authorization header, and used for that request only.</li>
+            <li>It is sent with each demo request you make, in the X-Provider-Token header, and used for that request only.</li>
             <li>
               Create a fine-grained token with the “Make calls to Inference Providers” permission at{" "}
               <a className="text-indigo-700 underline dark:text-indigo-300" href="https://huggingface.co/settings/tokens" target="_blank" rel="noopener noreferrer">

@@ -1,15 +1,12 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/theme";
-import { jsonError } from "#app/utils/http.server.ts";
+import { safeRedirect } from "#app/auth/viewer.server.ts";
+import { jsonError, readFormCapped } from "#app/utils/http.server.ts";
 import { isTheme, themeCookie } from "#app/utils/theme.ts";
 
-/** Only same-site paths are accepted as the place to go back to. */
-function safeRedirect(v: FormDataEntryValue | null): string {
-  return typeof v === "string" && v.startsWith("/") && !v.startsWith("//") ? v : "/";
-}
-
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  // A theme and a path back fit in well under 1 KB.
+  const form = await readFormCapped(request, 1024);
   const theme = form.get("theme");
   if (!isTheme(theme)) {
     return jsonError(400, "theme must be one of system, light, dark", { field: "theme" });

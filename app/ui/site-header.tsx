@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, NavLink, useLocation } from "react-router";
 import { ThemeSwitch } from "#app/ui/theme-switch.tsx";
 import type { Theme } from "#app/utils/theme.ts";
@@ -17,7 +18,8 @@ export function Logo() {
   );
 }
 
-export function SiteHeader({ theme }: { theme: Theme }) {
+/** `account` is the sign-in link or the signed-in person's menu, which the root composes. */
+export function SiteHeader({ theme, account }: { theme: Theme; account?: ReactNode }) {
   const location = useLocation();
   const search = new URLSearchParams(location.search).get("search") ?? "";
   return (
@@ -59,7 +61,8 @@ export function SiteHeader({ theme }: { theme: Theme }) {
             </NavLink>
           ))}
         </nav>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
+          {account}
           <ThemeSwitch theme={theme} redirectTo={`${location.pathname}${location.search}`} />
         </div>
       </div>

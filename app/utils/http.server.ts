@@ -89,3 +89,53 @@ export async function readBytesCapped(
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * A page form's fields, read with a bound on the body: past `maxBytes` the request is refused with
+ * 413 and nothing more is kept. Forms are small; an unbounded `request.formData()` let one 300 MB
+ * body take a gigabyte of memory. A body up to 1 MiB is read to its end and dropped, so the 413
+ * reaches a browser still sending it; a larger one is cut off.
+ */
+export async function readFormCapped(request: Request, maxBytes: number): Promise<FormData> {
+  const plain = (status: number, text: string) => new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const tooLarge = () => plain(413, `The form is larger than ${maxBytes} bytes.`);
+  const drainLimit = Math.max(maxBytes, 1024 * 1024);
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > drainLimit) {
+    await request.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > drainLimit) {
+          await reader.cancel().catch(() => {});
+          break;
+        }
+        if (size <= maxBytes) chunks.push(value);
+      }
+    } catch {
+      throw plain(400, "The form could not be read.");
+    }
+  }
+  if (size > maxBytes) throw tooLarge();
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    return await new Response(Buffer.concat(chunks), { headers: { "Content-Type": type || "application/x-www-form-urlencoded" } }).formData();
+  } catch {
+    throw plain(400, "The form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.");
+  }
+}
+
+
+/** A form field's text: "" when it is missing or is a file. */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}

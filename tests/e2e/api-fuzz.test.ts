@@ -29,6 +29,8 @@ beforeAll(async () => {
   server = await startTestServer({
     env: {
       MODELYARD_UPSTREAM_OVERRIDE: sim.url,
+      // Open, as before sign-in existed, so random requests reach the providers' code paths too.
+      MODELYARD_ACCESS: "open",
       HF_TOKEN: "hf_fuzzServerKey000000000",
       // No configured endpoints: every upstream call is a provider call, rewritten to the simulator.
       MODELYARD_ENDPOINTS: "",
@@ -295,6 +297,53 @@ describe("every /api route answers 2xx or a JSON 4xx naming the field, never 5xx
 describe("the listing page", () => {
   it("/models with random parameters is a page or a 4xx page, never a 5xx", async () => {
     await run(query([...LIST_PARAMS, "task", "tag", "view"]), (q) => checkPage({ method: "GET", path: `/models${q}` }), 120);
+  });
+});
+
+describe("the sign-in, token and admin routes", () => {
+  const ACCOUNT_PATHS = ["/login", "/logout", "/auth/oidc", "/auth/oidc/callback", "/settings/tokens", "/settings/usage", "/admin", "/admin/tokens", "/admin/usage", "/admin/usage.csv"];
+  const formField = fc.tuple(fc.oneof(fc.constantFrom("email", "password", "confirm", "redirectTo", "intent", "id", "csrf", "name", "expires", "scopes", "role", "rpm", "tokensPerDay", "everywhere", "state", "code"), wireText), wireText);
+
+  it("random methods, queries and form bodies are a page, a redirect or a 4xx, never a 5xx", async () => {
+    const arb = fc.record({
+      m: fc.oneof({ weight: 3, arbitrary: fc.constantFrom("GET", "POST") }, { weight: 1, arbitrary: method }),
+      path: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...ACCOUNT_PATHS) }, { weight: 1, arbitrary: segment.map((t) => `/invite/${t || "x"}`) }),
+      q: query(["redirectTo", "error", "message", "page", "days", "code", "state", "welcome"]),
+      fields: fc.array(formField, { maxLength: 6 }),
+      contentType: fc.constantFrom("application/x-www-form-urlencoded", "multipart/form-data", "text/plain", ""),
+    });
+    await run(
+      arb,
+      ({ m, path, q, fields, contentType }) =>
+        checkPage({ method: m, path: `${path}${q}`, body: fields.map(([k, v]) => `${k}=${v}`).join("&"), contentType }),
+      250,
+    );
+  });
+
+  it("POST /api/inference with random Authorization and X-Provider-Token headers is a JSON 2xx or 4xx", async () => {
+    const header = fc.oneof(fc.string({ maxLength: 60 }), fc.stringMatching(/^myd_[A-Za-z0-9_-]{0,50}$/), fc.constantFrom("Bearer", "Bearer ", "Bearer myd_", "Basic dXNlcjpwYXNz", "Bearer hf_abc12345678"));
+    const arb = fc.record({ auth: fc.option(header, { nil: undefined }), provider: fc.option(fc.string({ maxLength: 60 }), { nil: undefined }) });
+    await run(
+      arb,
+      async ({ auth, provider }) => {
+        cases += 1;
+        const headers: Record<string, string> = { "Content-Type": "application/json" };
+        // Header values fetch cannot send (control characters) are left out; the server never sees them.
+        if (auth !== undefined && /^[\t\x20-\x7e]*$/.test(auth)) headers["Authorization"] = auth;
+        if (provider !== undefined && /^[\t\x20-\x7e]*$/.test(provider)) headers["X-Provider-Token"] = provider;
+        const res = await fetch(`${server.url}/api/inference`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ model: CHAT_MODEL, provider: "together", messages: [{ role: "user", content: "hi" }] }),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        const text = await res.text();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        expect(res.status, text).toBeLessThan(500);
+        if (res.status >= 400) expect(errorMessage(JSON.parse(text))).toEqual(expect.any(String));
+      },
+      150,
+    );
   });
 });
 

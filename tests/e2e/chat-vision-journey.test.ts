@@ -28,7 +28,7 @@ let dir: string;
 
 beforeAll(async () => {
   sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: "hf_e2eServerKey0000000000", MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: "hf_e2eServerKey0000000000", MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-vision-"));
   const record = { id: MODEL, pipeline_tag: "image-text-to-text", tags: ["conversational", "image-text-to-text"], inferenceProviderMapping: { together: { providerId: "vision/chat-7b", task: "conversational", status: "live" } } };
   fs.writeFileSync(path.join(dir, "vision.jsonl"), `${JSON.stringify(record)}\n`);

@@ -39,7 +39,7 @@ let assets: TaskAssetHost;
 beforeAll(async () => {
   sim = await startProviderSimulator();
   assets = await startTaskAssetHost();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
   await importUnservedModels(server, WIDGET_FAMILIES.audio);
   // Chromium's fake microphone (a beep), for this file only; permission is still asked per context.
   browser = await launchBrowser({ args: ["--use-fake-device-for-media-stream"] });

@@ -42,7 +42,7 @@ let dir: string;
 
 beforeAll(async () => {
   sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: "hf_e2eServerKey0000000000", MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: "hf_e2eServerKey0000000000", MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-tabular-"));
   fs.writeFileSync(path.join(dir, "tabular.jsonl"), MODELS.map((m) => JSON.stringify(m)).join("\n") + "\n");
   await importIntoServer(server, path.join(dir, "tabular.jsonl"));

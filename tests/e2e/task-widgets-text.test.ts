@@ -44,7 +44,7 @@ let blocked: string[];
 
 beforeAll(async () => {
   sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
   await importUnservedModels(server, WIDGET_FAMILIES.text);
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });

@@ -52,7 +52,7 @@ let assets: TaskAssetHost;
 beforeAll(async () => {
   sim = await startProviderSimulator();
   assets = await startTaskAssetHost();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
   await importUnservedModels(server, WIDGET_FAMILIES.vision);
   browser = await launchBrowser();
   fs.mkdirSync(SHOTS, { recursive: true });

@@ -8,8 +8,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Kysely } from "kysely";
 import { openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
+import type { Database } from "#app/db/schema.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
 import type { InferenceGateway } from "#app/inference/gateway.server.ts";
@@ -38,6 +40,8 @@ export async function serveGateway(gateway: InferenceGateway): Promise<ServedGat
 
 export interface TestCatalog {
   catalog: GatewayCatalog;
+  /** The same database, for the gateway's accounts, quotas and usage records. */
+  database: () => Kysely<Database>;
   drop(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ export async function buildTestCatalog(records: ReadonlyArray<Record<string, unk
   if (summary.rejected > 0) throw new Error(`test catalogue: ${summary.rejected} records rejected`);
   return {
     catalog: databaseCatalog(() => handle, { ttlMs: 0 }),
+    database: () => handle.db,
     drop: async () => {
       await handle.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,8 @@
  * kept, and a refusal (with the reason) when the model's chat template failed validation.
  */
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { KeyNote } from "#app/auth/key-note.tsx";
+import { useServerKeyState } from "#app/auth/viewer.ts";
 import { MAX_IMAGE_BYTES, MAX_IMAGES, messageContent } from "#app/demos/chat/image-attachments.ts";
 import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
@@ -106,6 +108,7 @@ export function ChatDemo({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<DemoError | null>(null);
   const [hasToken, setHasToken] = useState<boolean | null>(null);
+  const keyState = useServerKeyState(info.serverKey);
   const abortRef = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const logRef = useRef<HTMLDivElement>(null);
@@ -138,7 +141,7 @@ export function ChatDemo({
     ];
     const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "text/event-stream" };
     const token = readVisitorToken();
-    if (token) headers["Authorization"] = `Bearer ${token}`;
+    if (token) headers["X-Provider-Token"] = token;
     const update = (patch: Partial<Turn>) => setTurns((ts) => ts.map((t) => (t.id === assistant.id ? { ...t, ...patch } : t)));
     let content = "";
     let failed: DemoError | null = null;
@@ -428,10 +431,7 @@ export function ChatDemo({
             </button>
           ) : null}
           <span className="ml-auto text-xs text-gray-500 dark:text-gray-400">
-            {hasToken ? "Using your token from " : info.serverKey ? "Using this site’s key · " : "No token yet · "}
-            <a href="/settings" className="underline">
-              {hasToken ? "settings" : "add yours"}
-            </a>
+            <KeyNote hasToken={hasToken} keyState={keyState} />
           </span>
         </div>
       </form>

@@ -1,3 +1,4 @@
+import { signInHref } from "#app/auth/viewer.ts";
 /** Codes whose way out is the settings page, where a visitor adds or changes their token. */
 const TOKEN_CODES: ReadonlySet<string> = new Set(["missing_token", "token_rejected", "hf_token_not_accepted"]);
 
@@ -15,6 +16,19 @@ export function DemoErrorAlert({ error, kind }: { error: { code: string; message
 
 /** The link to the settings page when a failed call's way out is the visitor's token; nothing otherwise. */
 export function TokenWayOut({ code }: { code: string }) {
+  if (code === "sign_in_required") {
+    return (
+      <p className="mt-1 text-xs font-medium">
+        <a href={signInHref()} className="underline">
+          Sign in
+        </a>{" "}
+        or{" "}
+        <a href="/settings" className="underline">
+          add your own token
+        </a>
+      </p>
+    );
+  }
   if (!TOKEN_CODES.has(code)) return null;
   return (
     <a href="/settings" className="mt-1 inline-block text-xs font-medium underline">

@@ -8,7 +8,7 @@ describe("curlForRequest", () => {
       [
         "curl 'http://localhost:3000/api/inference' \\",
         "    -X POST \\",
-        "    -H 'Authorization: Bearer hf_***' \\",
+        "    -H 'X-Provider-Token: hf_***' \\",
         "    -H 'Content-Type: application/json' \\",
         `    -d '{
   "model": "org/m",
@@ -38,7 +38,7 @@ describe("curlForRequest", () => {
       [
         "curl 'http://localhost:3000/api/inference' \\",
         "    -X POST \\",
-        "    -H 'Authorization: Bearer hf_***' \\",
+        "    -H 'X-Provider-Token: hf_***' \\",
         `    -F 'request={
   "model": "org/m",
   "task": "image-classification",

@@ -27,7 +27,7 @@ export function curlForRequest(origin: string, modelId: string, request: WidgetR
     return [
       `curl ${shellQuote(`${origin}/api/inference`)} \\`,
       `    -X POST \\`,
-      `    -H ${shellQuote(`Authorization: Bearer ${tokenPlaceholder}`)} \\`,
+      `    -H ${shellQuote(`X-Provider-Token: ${tokenPlaceholder}`)} \\`,
       `    -F ${shellQuote(`request=${body}`)} \\`,
       // curl's -F reads name=@path as a file; a name holding ; or , would need quoting, so it goes plain.
       `    -F ${shellQuote(`inputs=@${request.fileName.replace(/[;,"]/g, "_")}`)}`,
@@ -36,7 +36,7 @@ export function curlForRequest(origin: string, modelId: string, request: WidgetR
   return [
     `curl ${shellQuote(`${origin}/api/inference`)} \\`,
     `    -X POST \\`,
-    `    -H ${shellQuote(`Authorization: Bearer ${tokenPlaceholder}`)} \\`,
+    `    -H ${shellQuote(`X-Provider-Token: ${tokenPlaceholder}`)} \\`,
     `    -H 'Content-Type: application/json' \\`,
     `    -d ${shellQuote(body)}`,
   ].join("\n");

@@ -4,7 +4,7 @@ import { formatMetrics, requestInit, toRunError } from "#app/demos/shared/run-in
 describe("requestInit", () => {
   it("sends text tasks as JSON", () => {
     const init = requestInit({ model: "a/b", task: "fill-mask", inputs: "x [MASK]" }, undefined, "hf_visitor123");
-    expect(init.headers).toEqual({ Accept: "*/*", "Content-Type": "application/json", Authorization: "Bearer hf_visitor123" });
+    expect(init.headers).toEqual({ Accept: "*/*", "Content-Type": "application/json", "X-Provider-Token": "hf_visitor123" });
     expect(JSON.parse(init.body as string)).toEqual({ model: "a/b", task: "fill-mask", inputs: "x [MASK]" });
   });
 

@@ -76,7 +76,7 @@ export function multipartRequest(body: InferenceBody): InferenceBody {
 /** The fetch init for a body and optional file: JSON, or multipart when a file goes along. */
 export function requestInit(body: InferenceBody, file: Blob | undefined, token: string | null): { headers: Record<string, string>; body: string | FormData } {
   const headers: Record<string, string> = { Accept: body.stream ? "text/event-stream" : "*/*" };
-  if (token) headers["Authorization"] = `Bearer ${token}`;
+  if (token) headers["X-Provider-Token"] = token;
   if (!file) return { headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const form = new FormData();
   form.set("request", JSON.stringify(multipartRequest(body)));

@@ -5,6 +5,8 @@
  * they become the request, and how the answer is drawn.
  */
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { KeyNote } from "#app/auth/key-note.tsx";
+import { type ServerKeyState, useServerKeyState } from "#app/auth/viewer.ts";
 import { routeFields } from "#app/demos/chat/demo-info.ts";
 import { readVisitorToken } from "#app/demos/chat/token.ts";
 import { ExampleOutput } from "#app/demos/shared/example-output.tsx";
@@ -59,12 +61,15 @@ interface FrameProps extends WidgetProps {
   children: ReactNode;
 }
 
-type Unavailable = { why: "no-provider" | "no-token" | "offline"; reason: string } | null;
+type Unavailable = { why: "no-provider" | "no-token" | "sign-in" | "offline"; reason: string } | null;
 
-function unavailable(info: TaskWidgetInfo, hasToken: boolean | null, online: boolean): Unavailable {
+function unavailable(info: TaskWidgetInfo, hasToken: boolean | null, online: boolean, keyState: ServerKeyState): Unavailable {
   if (info.providers.length === 0) return { why: "no-provider", reason: "No inference provider or configured endpoint serves this model here, so it cannot be run." };
   if (!online) return { why: "offline", reason: "This machine is offline, so the model cannot be reached." };
-  if (hasToken === false && !info.serverKey) return { why: "no-token", reason: "Running this model needs a Hugging Face token (or the provider's key); this site has none of its own." };
+  if (hasToken === false && keyState === "sign-in") {
+    return { why: "sign-in", reason: "This site runs demos on its own keys for signed-in members only. Sign in, or add your own token in Settings to run it on your account." };
+  }
+  if (hasToken === false && keyState === "none") return { why: "no-token", reason: "Running this model needs a Hugging Face token (or the provider's key); this site has none of its own." };
   return null;
 }
 
@@ -112,7 +117,8 @@ export function WidgetFrame({ info, compact = false, onRequestChange, build, own
     if (onRequestChange && request !== null) onRequestChange(JSON.parse(request) as WidgetRequest);
   }, [request, onRequestChange]);
 
-  const blocked = unavailable(info, hasToken, online) ?? (lostConnection ? { why: "offline" as const, reason: "Modelyard could not be reached from this browser, so the model was not run." } : null);
+  const keyState = useServerKeyState(info.serverKey);
+  const blocked = unavailable(info, hasToken, online, keyState) ?? (lostConnection ? { why: "offline" as const, reason: "Modelyard could not be reached from this browser, so the model was not run." } : null);
 
   async function run(e: FormEvent) {
     e.preventDefault();
@@ -178,10 +184,7 @@ export function WidgetFrame({ info, compact = false, onRequestChange, build, own
           {info.providers.length === 1 ? <span className="text-xs text-gray-600 dark:text-gray-400">on {info.providers[0]?.label}</span> : null}
           {info.providers.length > 0 ? (
             <span className="ml-auto text-xs text-gray-600 dark:text-gray-400">
-              {hasToken ? "Using your token from " : info.serverKey ? "Using this site’s key · " : "No token yet · "}
-              <a href="/settings" className="underline">
-                {hasToken ? "settings" : "add yours"}
-              </a>
+              <KeyNote hasToken={hasToken} keyState={keyState} />
             </span>
           ) : null}
         </div>

@@ -12,9 +12,14 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
  * next request on it failed with "other side closed" on a loaded machine.
  */
 export function importWithCli(databaseUrl: string, args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "import", ...args], {
+  return runModelyard(databaseUrl, ["import", ...args]);
+}
+
+/** Any `modelyard` command against a database, as an operator types it; resolves with its output. */
+export function runModelyard(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -23,6 +28,6 @@ export function importWithCli(databaseUrl: string, args: string[]): Promise<stri
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`modelyard import ${args.join(" ")} exited ${code}:\n${stdout}\n${stderr}`))));
+    child.once("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`modelyard ${args.join(" ")} exited ${code}:\n${stdout}\n${stderr}`))));
   });
 }

@@ -1,0 +1,194 @@
+/**
+ * Who is calling, and what they may spend (ADR 0038). A caller is anonymous, a signed-in person
+ * (session cookie) or an API token (`Authorization: Bearer myd_…`). Quotas are counted in the
+ * database, so every instance counts against the same numbers.
+ */
+import type { AuthConfig } from "#app/auth/auth-config.server.ts";
+import { isApiToken, sha256Hex } from "#app/auth/secrets.server.ts";
+import type { Kysely } from "kysely";
+import { type ApiTokenRow, findLiveApiToken, findSessionUser, touchApiToken, type User } from "#app/db/queries/accounts.server.ts";
+import { addToCounter, readCounter } from "#app/db/queries/usage.server.ts";
+import type { Database } from "#app/db/schema.ts";
+
+export type Caller =
+  | { kind: "anonymous"; address: string }
+  | { kind: "session"; address: string; user: User }
+  | { kind: "token"; address: string; user: User; token: ApiTokenRow };
+
+/** A refusal, with what an API answer needs to say it. */
+export class AccessDenied extends Error {
+  constructor(
+    readonly status: 401 | 403 | 429,
+    readonly code: string,
+    message: string,
+    readonly extra: { hint?: string; retryAfterSec?: number; field?: string } = {},
+  ) {
+    super(message);
+    this.name = "AccessDenied";
+  }
+}
+
+export const SESSION_COOKIE = "modelyard_session";
+
+export function cookieValue(cookieHeader: string | null, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
+}
+
+/** The signed-in person of a request's session cookie, or null. */
+export async function sessionUser(db: Kysely<Database>, cookieHeader: string | null, now = Date.now()): Promise<User | null> {
+  const id = cookieValue(cookieHeader, SESSION_COOKIE);
+  if (!id || id.length > 100) return null;
+  return (await findSessionUser(db, sha256Hex(id), new Date(now).toISOString())) ?? null;
+}
+
+/** Authorization carries only Modelyard tokens; a provider's token has a header of its own. */
+export const PROVIDER_TOKEN_HEADER = "x-provider-token";
+
+/**
+ * The caller of a request. A bad Authorization header is refused, never treated as anonymous: a
+ * client that sent a token expects it to count.
+ */
+export async function identify(db: Kysely<Database>, headers: { get(name: string): string | null }, address: string, now = Date.now()): Promise<Caller> {
+  const authorization = headers.get("authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const value = match?.[1];
+    if (!value) throw new AccessDenied(401, "invalid_token", "The Authorization header must be `Bearer <Modelyard API token>`.", { field: "Authorization" });
+    if (!isApiToken(value)) {
+      throw new AccessDenied(401, "invalid_token", "Authorization carries a Modelyard API token (it starts with myd_). Send a provider's own token in the X-Provider-Token header instead.", {
+        field: "Authorization",
+        hint: "Create a Modelyard token on /settings/tokens, or send your provider token as X-Provider-Token.",
+      });
+    }
+    const found = await findLiveApiToken(db, sha256Hex(value), new Date(now).toISOString());
+    if (!found) throw new AccessDenied(401, "invalid_token", "The API token is not valid: it is unknown, revoked or expired, or its owner is disabled.", { field: "Authorization" });
+    // Last-used is kept to the minute: one write a minute per token, not one per call.
+    const nowIso = new Date(now).toISOString();
+    if (!found.token.last_used_at || found.token.last_used_at.slice(0, 16) !== nowIso.slice(0, 16)) await touchApiToken(db, found.token.id, nowIso);
+    return { kind: "token", address, user: found.user, token: found.token };
+  }
+  const user = await sessionUser(db, headers.get("cookie"), now);
+  return user ? { kind: "session", address, user } : { kind: "anonymous", address };
+}
+
+export function tokenScopes(token: ApiTokenRow): string[] {
+  return token.scopes.split(",").filter((s) => s !== "");
+}
+
+/** Whether the caller may run inference at all (a token needs the `inference` scope). */
+export function checkInferenceScope(caller: Caller): void {
+  if (caller.kind === "token" && !tokenScopes(caller.token).includes("inference")) {
+    throw new AccessDenied(403, "insufficient_scope", "This API token lacks the `inference` scope.", { hint: "Create a token with the inference scope on /settings/tokens." });
+  }
+}
+
+/** Whether the caller may spend keys the server holds (HF_TOKEN, provider and endpoint keys). */
+export function mayUseServerKeys(caller: Caller, config: AuthConfig): boolean {
+  return config.access === "open" || caller.kind !== "anonymous";
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+function retryAfter(windowMs: number, now: number): number {
+  return Math.max(1, Math.ceil(((Math.floor(now / windowMs) + 1) * windowMs - now) / 1000));
+}
+
+/**
+ * Counts one request in `key`'s window and refuses it past `limit`. Rates slide: the previous
+ * window counts by the share of it still inside the last `windowMs`, so a burst across a window's
+ * edge cannot pass twice the limit. Daily budgets are calendar days (they renew at midnight UTC).
+ */
+async function takeFromWindow(
+  db: Kysely<Database>,
+  key: string,
+  limit: number,
+  windowMs: number,
+  now: number,
+  refusal: (retryAfterSec: number) => AccessDenied,
+  sliding = true,
+): Promise<void> {
+  const window = Math.floor(now / windowMs);
+  const count = await addToCounter(db, key, window, 1);
+  let estimate = count;
+  if (sliding && count <= limit) {
+    const previous = await readCounter(db, key, window - 1);
+    estimate += previous * (1 - (now - window * windowMs) / windowMs);
+  }
+  if (estimate > limit) throw refusal(retryAfter(windowMs, now));
+}
+
+export interface CallerLimits {
+  rpm: { key: string; limit: number }[];
+  tokensPerDay: { key: string; limit: number }[];
+}
+
+/** The request-rate and daily-token limits that apply to a signed-in caller: the person's, and the token's own when it has them. */
+export function limitsOf(caller: Exclude<Caller, { kind: "anonymous" }>, config: AuthConfig): CallerLimits {
+  const rpm = [{ key: `rpm:user:${caller.user.id}`, limit: caller.user.quotaRpm ?? config.memberRpm }];
+  const perDay = caller.user.quotaTokensPerDay ?? config.memberTokensPerDay;
+  const tokensPerDay = perDay === null ? [] : [{ key: `tokens:user:${caller.user.id}`, limit: perDay }];
+  if (caller.kind === "token") {
+    if (caller.token.rpm !== null) rpm.push({ key: `rpm:token:${caller.token.id}`, limit: caller.token.rpm });
+    if (caller.token.tokens_per_day !== null) tokensPerDay.push({ key: `tokens:token:${caller.token.id}`, limit: Number(caller.token.tokens_per_day) });
+  }
+  return { rpm, tokensPerDay };
+}
+
+/** Counts one request against the caller's quotas; past one, a 429 with Retry-After. */
+export async function admitRequest(db: Kysely<Database>, caller: Caller, config: AuthConfig, now = Date.now()): Promise<void> {
+  if (caller.kind === "anonymous") {
+    const { limit, windowMs } = config.anonymousRate;
+    await takeFromWindow(db, `rpm:addr:${caller.address}`, limit, windowMs, now, (s) =>
+      new AccessDenied(429, "rate_limited", `Too many inference requests from this client: at most ${limit} per ${Math.round(windowMs / 1000)} s. Try again in ${s} s.`, {
+        retryAfterSec: s,
+        hint: `You are sending requests too quickly. Wait ${s} s and try again.`,
+      }),
+    );
+    return;
+  }
+  const limits = limitsOf(caller, config);
+  const day = Math.floor(now / DAY_MS);
+  for (const t of limits.tokensPerDay) {
+    if ((await readCounter(db, t.key, day)) >= t.limit) {
+      const s = retryAfter(DAY_MS, now);
+      throw new AccessDenied(429, "quota_exceeded", `The daily quota of ${t.limit} tokens${t.key.startsWith("tokens:token:") ? " for this API token" : ""} is used up. It renews at midnight UTC, in ${s} s.`, { retryAfterSec: s });
+    }
+  }
+  for (const r of limits.rpm) {
+    await takeFromWindow(db, r.key, r.limit, MINUTE_MS, now, (s) =>
+      new AccessDenied(429, "rate_limited", `At most ${r.limit} inference requests a minute${r.key.startsWith("rpm:token:") ? " for this API token" : ""}. Try again in ${s} s.`, { retryAfterSec: s }),
+    );
+  }
+}
+
+/** The site-wide daily budget for anonymous calls on the server's keys (MODELYARD_ANONYMOUS_DAILY_REQUESTS). */
+export async function admitAnonymousServerSpend(db: Kysely<Database>, config: AuthConfig, now = Date.now()): Promise<void> {
+  await takeFromWindow(
+    db,
+    "budget:anonymous",
+    config.anonymousDailyRequests,
+    DAY_MS,
+    now,
+    (s) =>
+      new AccessDenied(429, "anonymous_budget_spent", `Today's budget of ${config.anonymousDailyRequests} anonymous requests on this server's keys is spent. It renews at midnight UTC, in ${s} s.`, {
+        retryAfterSec: s,
+        hint: "Sign in, or add your own provider token in Settings.",
+      }),
+    false,
+  );
+}
+
+/** Adds a call's tokens to the caller's daily counters. */
+export async function chargeTokens(db: Kysely<Database>, caller: Caller, tokens: number, config: AuthConfig, now = Date.now()): Promise<void> {
+  if (caller.kind === "anonymous" || tokens <= 0) return;
+  const day = Math.floor(now / DAY_MS);
+  const keys = new Set([`tokens:user:${caller.user.id}`, ...limitsOf(caller, config).tokensPerDay.map((t) => t.key)]);
+  for (const key of keys) await addToCounter(db, key, day, tokens);
+}

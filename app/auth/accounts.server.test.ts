@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AccessDenied, admitRequest, chargeTokens, identify, limitsOf, type Caller } from "#app/auth/access.server.ts";
+import { AccountError, addPerson, createPersonalToken, parseExpiry, setPasswordWithLink, signInWithPassword, startSession } from "#app/auth/accounts.server.ts";
+import { readAuthConfig } from "#app/auth/auth-config.server.ts";
+import { pruneAccountData } from "#app/auth/housekeeping.server.ts";
+import { hashPassword, verifyPassword } from "#app/auth/secrets.server.ts";
+import { findUserById, revokeApiToken, updateUser } from "#app/db/queries/accounts.server.ts";
+import { readCounter } from "#app/db/queries/usage.server.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
+
+const headers = (h: Record<string, string>) => new Headers(h);
+
+describe("passwords", () => {
+  it("hashes with scrypt and a salt of its own, and verifies only the right password", async () => {
+    const a = await hashPassword("correct horse battery");
+    const b = await hashPassword("correct horse battery");
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("correct horse battery", a)).toBe(true);
+    expect(await verifyPassword("correct horse batterz", a)).toBe(false);
+    expect(await verifyPassword("x", "not-a-hash")).toBe(false);
+  });
+
+  it("reads token expiries as days or hours", () => {
+    expect(parseExpiry("30d")).toBe(30);
+    expect(parseExpiry("12h")).toBe(1);
+    expect(parseExpiry("90")).toBe(90);
+    expect(parseExpiry("0d")).toBeNull();
+    expect(parseExpiry("soon")).toBeNull();
+  });
+});
+
+describe.each(testDialects())("accounts, sessions, tokens and quotas on $name", (dialect) => {
+  let t: TestDatabase;
+  const config = readAuthConfig({ MODELYARD_MEMBER_RPM: "3", MODELYARD_MEMBER_TOKENS_PER_DAY: "100" });
+
+  beforeAll(async () => {
+    t = await dialect.create();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("invites a person with a one-time link that sets a password once", async () => {
+    const db = t.handle.db;
+    const { user, link, created } = await addPerson(db, { email: " Ada@Example.COM ", role: "member" }, "http://modelyard.test");
+    expect(created).toBe(true);
+    expect(user.email).toBe("ada@example.com");
+    expect(link.url).toMatch(/^http:\/\/modelyard\.test\/invite\/[A-Za-z0-9_-]{43}$/);
+    const token = link.url.split("/").pop()!;
+    const [first, second] = await Promise.all([setPasswordWithLink(db, token, user.id, "a long enough password"), setPasswordWithLink(db, token, user.id, "another long password")]);
+    expect([first, second].sort()).toEqual([false, true]);
+    const signedIn = await signInWithPassword(db, "ADA@example.com", first ? "a long enough password" : "another long password", "10.0.0.1");
+    expect(signedIn.id).toBe(user.id);
+    await expect(signInWithPassword(db, "ada@example.com", "wrong password!!", "10.0.0.1")).rejects.toThrow("The e-mail or password is wrong.");
+    await expect(signInWithPassword(db, "nobody@example.com", "whatever password", "10.0.0.1")).rejects.toThrow("The e-mail or password is wrong.");
+  });
+
+  it("throttles password guesses per e-mail", async () => {
+    const db = t.handle.db;
+    await addPerson(db, { email: "bob@example.com", role: "member" }, "http://x");
+    const attempts: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      try {
+        await signInWithPassword(db, "bob@example.com", `guess number ${i}`, `10.0.1.${i}`);
+      } catch (error) {
+        attempts.push(error instanceof AccountError ? String(error.status) : "other");
+      }
+    }
+    expect(attempts.slice(0, 10).every((s) => s === "400")).toBe(true);
+    expect(attempts.slice(10)).toEqual(["429", "429"]);
+  });
+
+  it("knows a session on any connection to the database, and a disabled person's session no longer counts", async () => {
+    const db = t.handle.db;
+    const { user } = await addPerson(db, { email: "carol@example.com", role: "admin" }, "http://x");
+    const session = await startSession(db, user, config, false, null);
+    expect(session.cookie).toMatch(/^modelyard_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    const cookie = session.cookie.split(";")[0]!;
+    const caller = await identify(db, headers({ cookie }), "10.0.0.2");
+    expect(caller).toMatchObject({ kind: "session", user: { email: "carol@example.com", role: "admin" } });
+    await updateUser(db, user.id, { disabled: true });
+    expect((await identify(db, headers({ cookie }), "10.0.0.2")).kind).toBe("anonymous");
+    await updateUser(db, user.id, { disabled: false });
+    // A session started again replaces the one the browser held.
+    const again = await startSession(db, user, config, true, cookie.split("=")[1]!);
+    expect(again.cookie).toContain("; Secure");
+    expect((await identify(db, headers({ cookie }), "10.0.0.2")).kind).toBe("anonymous");
+  });
+
+  it("accepts a live API token, and refuses revoked, unknown and provider tokens with 401", async () => {
+    const db = t.handle.db;
+    const { user } = await addPerson(db, { email: "dan@example.com", role: "member" }, "http://x");
+    const made = await createPersonalToken(db, user.id, { name: "ci", expiresInDays: 30, scopes: ["inference"], rpm: 2, tokensPerDay: null });
+    expect(made.token).toMatch(/^myd_/);
+    const caller = await identify(db, headers({ authorization: `Bearer ${made.token}` }), "10.0.0.3");
+    expect(caller).toMatchObject({ kind: "token", user: { id: user.id }, token: { id: made.id, scopes: "inference" } });
+    const stored = await db.selectFrom("api_tokens").selectAll().where("id", "=", made.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(made.token);
+    expect(stored.last_used_at).not.toBeNull();
+    await expect(identify(db, headers({ authorization: "Bearer hf_providerToken123" }), "x")).rejects.toThrow(/X-Provider-Token/);
+    await expect(identify(db, headers({ authorization: `Bearer ${made.token}x` }), "x")).rejects.toThrow(/not valid/);
+    await revokeApiToken(db, made.id, new Date().toISOString());
+    await expect(identify(db, headers({ authorization: `Bearer ${made.token}` }), "x")).rejects.toBeInstanceOf(AccessDenied);
+  });
+
+  it("counts a quota of N requests a minute in the database: N pass, the next is a 429 with Retry-After", async () => {
+    const db = t.handle.db;
+    const { user } = await addPerson(db, { email: "erin@example.com", role: "member" }, "http://x");
+    const caller: Caller = { kind: "session", address: "10.0.0.4", user: (await findUserById(db, user.id))! };
+    const now = Date.UTC(2026, 10, 28, 12, 0, 10);
+    const outcomes: Array<number | string> = [];
+    for (let i = 0; i < 5; i++) {
+      try {
+        await admitRequest(db, caller, config, now + i);
+        outcomes.push("ok");
+      } catch (error) {
+        outcomes.push(error instanceof AccessDenied ? error.status : "other");
+        if (error instanceof AccessDenied) expect(error.extra.retryAfterSec).toBe(50);
+      }
+    }
+    expect(outcomes).toEqual(["ok", "ok", "ok", 429, 429]);
+    // Just past the minute, most of the last minute still counts: a burst across the edge cannot pass twice.
+    await expect(admitRequest(db, caller, config, now + 60_000)).rejects.toBeInstanceOf(AccessDenied);
+  });
+
+  it("charges tokens by the day and refuses once a day's budget is used", async () => {
+    const db = t.handle.db;
+    const { user } = await addPerson(db, { email: "fay@example.com", role: "member" }, "http://x");
+    const caller: Caller = { kind: "session", address: "10.0.0.5", user: (await findUserById(db, user.id))! };
+    const now = Date.UTC(2026, 10, 28, 23, 0, 0);
+    await admitRequest(db, caller, config, now);
+    await chargeTokens(db, caller, 100, config, now);
+    expect(await readCounter(db, limitsOf(caller, config).tokensPerDay[0]!.key, Math.floor(now / 86_400_000))).toBe(100);
+    const refused = await admitRequest(db, caller, config, now + 1000).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AccessDenied);
+    expect((refused as AccessDenied).code).toBe("quota_exceeded");
+    expect((refused as AccessDenied).extra.retryAfterSec).toBe(3599);
+  });
+
+  it("prunes usage records past their retention, ended sessions and spent windows, and keeps the rest", async () => {
+    const db = t.handle.db;
+    const now = Date.UTC(2026, 10, 28, 12, 0, 0);
+    const record = (at: string) => ({ at, day: at.slice(0, 10), user_id: null, token_id: null, subject: "anonymous", model: null, provider: null, task: null, paid_by: "none", status: 401, duration_ms: 1, ttft_ms: null, tokens_in: null, tokens_out: null, bill_to: null });
+    await db.deleteFrom("usage_records").execute();
+    await db.insertInto("usage_records").values([record("2026-08-01T00:00:00.000Z"), record("2026-11-27T00:00:00.000Z")]).execute();
+    await db.insertInto("rate_counters").values([{ key: "rpm:user:x", window_start: Math.floor(now / 60_000) - 10, count: 5 }, { key: "rpm:user:x", window_start: Math.floor(now / 60_000), count: 1 }]).execute();
+    const pruned = await pruneAccountData(db, now);
+    expect(pruned.usage).toBe(1);
+    expect((await db.selectFrom("usage_records").select("at").execute()).map((r) => r.at)).toEqual(["2026-11-27T00:00:00.000Z"]);
+    expect((await db.selectFrom("rate_counters").select("window_start").where("key", "=", "rpm:user:x").execute()).map((r) => Number(r.window_start))).toEqual([Math.floor(now / 60_000)]);
+  });
+});

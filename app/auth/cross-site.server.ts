@@ -1,0 +1,26 @@
+/**
+ * Refuses state-changing requests another site made through a visitor's browser (ADR 0038). A
+ * browser says where a request came from (Sec-Fetch-Site, Origin) and a page cannot forge either,
+ * so a form auto-submitted or a `no-cors` fetch from elsewhere is turned away before it is read.
+ * Clients that are not browsers send neither and are let through: they hold no visitor's cookies.
+ */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function crossSiteRefusal(method: string, headers: { get(name: string): string | null }, publicUrl: string | null): string | null {
+  if (SAFE_METHODS.has(method.toUpperCase())) return null;
+  const site = headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") return `a ${site} request`;
+  const origin = headers.get("origin");
+  if (origin === null) return null;
+  if (origin === "null") return "a request from an opaque origin";
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return "a request with a malformed Origin";
+  }
+  const host = headers.get("host");
+  if (host !== null && originHost === host.toLowerCase()) return null;
+  if (publicUrl !== null && origin === new URL(publicUrl).origin) return null;
+  return `a request from ${origin.slice(0, 100)}`;
+}

@@ -1,0 +1,50 @@
+/**
+ * At start: what the operator should know about access (ADR 0038). Then, hourly: usage records
+ * past their retention, ended sessions and spent quota windows are deleted, a bounded batch at a
+ * time, by whichever instance gets there (deleting twice is harmless).
+ */
+import type { Kysely } from "kysely";
+import { readAuthConfig, serverHoldsKeys } from "#app/auth/auth-config.server.ts";
+import { countUsers, deleteExpiredSessions } from "#app/db/queries/accounts.server.ts";
+import { deleteCountersBefore, deleteUsageBefore } from "#app/db/queries/usage.server.ts";
+import type { Database } from "#app/db/schema.ts";
+
+export async function accessStartNotes(db: Kysely<Database>): Promise<string[]> {
+  const config = readAuthConfig(process.env);
+  const keys = serverHoldsKeys(process.env);
+  const notes: string[] = [];
+  if (config.access === "open" && keys) {
+    notes.push("Warning: MODELYARD_ACCESS=open with server keys set: anyone who reaches this site can spend them. Use members (the default) unless that is what you want.");
+  }
+  if (keys && config.access !== "open" && !config.oidc && (await countUsers(db)) === 0) {
+    notes.push("Server keys are set, but no one can sign in to use them yet. Add the first admin: npx modelyard users add you@example.com --role admin");
+  }
+  if (config.access !== "private") notes.push(`Access: ${config.access}${config.oidc ? `; sign-in through ${new URL(config.oidc.issuer).host}` : ""}.`);
+  else notes.push(`Access: private (every page and API needs sign-in)${config.oidc ? `; sign-in through ${new URL(config.oidc.issuer).host}` : ""}.`);
+  return notes;
+}
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+export async function pruneAccountData(db: Kysely<Database>, now = Date.now()): Promise<{ usage: number; sessions: number; counters: number }> {
+  const config = readAuthConfig(process.env);
+  const usage = await deleteUsageBefore(db, new Date(now - config.usageRetentionDays * DAY_MS).toISOString());
+  const sessions = await deleteExpiredSessions(db, new Date(now).toISOString());
+  // A rate window is kept one window past its end (the sliding estimate reads it); days two days.
+  let counters = 0;
+  counters += await deleteCountersBefore(db, "rpm:", Math.floor(now / MINUTE_MS) - 2);
+  counters += await deleteCountersBefore(db, "signin:", Math.floor(now / (15 * MINUTE_MS)) - 2);
+  counters += await deleteCountersBefore(db, "tokens:", Math.floor(now / DAY_MS) - 2);
+  counters += await deleteCountersBefore(db, "budget:", Math.floor(now / DAY_MS) - 2);
+  return { usage, sessions, counters };
+}
+
+/** Prunes now and every hour; the timer never keeps the process alive. */
+export function startAccountHousekeeping(db: () => Kysely<Database>): void {
+  const run = () =>
+    void pruneAccountData(db()).catch((error: unknown) => console.error(`Pruning usage records failed: ${error instanceof Error ? error.message : String(error)}`));
+  setTimeout(run, 30_000).unref();
+  setInterval(run, HOUR_MS).unref();
+}

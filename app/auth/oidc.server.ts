@@ -1,0 +1,130 @@
+/**
+ * Sign-in through any OpenID Connect provider (Keycloak, Authentik, Google, Entra): the
+ * authorization code flow with PKCE, state and nonce, through `openid-client`, a certified
+ * relying-party library. The flow's secrets wait in a short-lived HttpOnly cookie on the browser
+ * that started it, so any instance can finish it (ADR 0038).
+ */
+import * as client from "openid-client";
+import type { Kysely } from "kysely";
+import { type AuthConfig, emailAllowed, type OidcConfig } from "#app/auth/auth-config.server.ts";
+import { createUser, findUserByOidcSubject, findUserRowByEmail, toUser, updateUser, type User } from "#app/db/queries/accounts.server.ts";
+import type { Database } from "#app/db/schema.ts";
+
+export const OIDC_COOKIE = "modelyard_oidc";
+const FLOW_SECONDS = 600;
+
+let discovered: { key: string; config: Promise<client.Configuration> } | null = null;
+
+/** Plain http only to this machine (a provider started by the tests, a local Keycloak). */
+function isLoopbackHttp(url: URL): boolean {
+  return url.protocol === "http:" && (url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]");
+}
+
+/** The provider's metadata, fetched once per process; a failed discovery is retried on the next sign-in. */
+function providerConfig(oidc: OidcConfig): Promise<client.Configuration> {
+  const key = `${oidc.issuer}\u0000${oidc.clientId}`;
+  if (discovered?.key === key) return discovered.config;
+  const issuer = new URL(oidc.issuer);
+  // client_secret_basic: the one method Keycloak, Authentik, Google and Entra all accept.
+  const config = client.discovery(issuer, oidc.clientId, undefined, client.ClientSecretBasic(oidc.clientSecret), isLoopbackHttp(issuer) ? { execute: [client.allowInsecureRequests] } : undefined);
+  discovered = { key, config };
+  config.catch(() => {
+    if (discovered?.config === config) discovered = null;
+  });
+  return config;
+}
+
+interface FlowState {
+  state: string;
+  nonce: string;
+  verifier: string;
+  redirectTo: string;
+}
+
+export function callbackUrl(origin: string): string {
+  return `${origin}/auth/oidc/callback`;
+}
+
+/** Where to send the browser, and the cookie that remembers the flow. */
+export async function startOidcSignIn(oidc: OidcConfig, origin: string, redirectTo: string, secure: boolean): Promise<{ location: string; cookie: string }> {
+  const config = await providerConfig(oidc);
+  const flow: FlowState = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(), redirectTo };
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: callbackUrl(origin),
+    scope: "openid email profile",
+    code_challenge: await client.calculatePKCECodeChallenge(flow.verifier),
+    code_challenge_method: "S256",
+    state: flow.state,
+    nonce: flow.nonce,
+  });
+  const value = Buffer.from(JSON.stringify(flow)).toString("base64url");
+  return { location: url.href, cookie: `${OIDC_COOKIE}=${value}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${FLOW_SECONDS}${secure ? "; Secure" : ""}` };
+}
+
+export function clearFlowCookie(secure: boolean): string {
+  return `${OIDC_COOKIE}=; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+}
+
+export function readFlow(value: string | null): FlowState | null {
+  if (!value || value.length > 2000) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    if (typeof parsed !== "object" || parsed === null) return null;
+    const f = parsed as Record<string, unknown>;
+    return typeof f["state"] === "string" && typeof f["nonce"] === "string" && typeof f["verifier"] === "string" && typeof f["redirectTo"] === "string"
+      ? { state: f["state"], nonce: f["nonce"], verifier: f["verifier"], redirectTo: f["redirectTo"] }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export class OidcRefused extends Error {
+  override name = "OidcRefused";
+}
+
+/** Exchanges the code (checking state, nonce and PKCE) and returns the verified identity. */
+export async function finishOidcSignIn(oidc: OidcConfig, origin: string, search: string, flow: FlowState): Promise<{ subject: string; email: string; name: string | null }> {
+  const config = await providerConfig(oidc);
+  const tokens = await client.authorizationCodeGrant(config, new URL(`${callbackUrl(origin)}${search}`), { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
+  const claims = tokens.claims();
+  if (!claims) throw new OidcRefused("The provider sent no ID token.");
+  let email = typeof claims["email"] === "string" ? claims["email"] : null;
+  let verified = claims["email_verified"];
+  let name = typeof claims["name"] === "string" ? claims["name"] : null;
+  if (email === null) {
+    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    email = typeof info.email === "string" ? info.email : null;
+    verified = info.email_verified;
+    name ??= typeof info.name === "string" ? info.name : null;
+  }
+  if (email === null) throw new OidcRefused("The provider did not share an e-mail address; allow the `email` scope for this client.");
+  if (verified === false) throw new OidcRefused(`The provider has not verified ${email}.`);
+  return { subject: `${oidc.issuer}|${claims.sub}`, email: email.toLowerCase(), name };
+}
+
+/**
+ * The account of a verified identity: found by subject, else by e-mail (an invited person's first
+ * OIDC sign-in), else created when the allow-list or the admin list names the address.
+ */
+export async function accountForIdentity(db: Kysely<Database>, config: AuthConfig, identity: { subject: string; email: string; name: string | null }): Promise<User> {
+  const isAdmin = config.adminEmails.includes(identity.email);
+  let user = await findUserByOidcSubject(db, identity.subject);
+  if (!user) {
+    const byEmail = await findUserRowByEmail(db, identity.email);
+    if (byEmail) {
+      if (byEmail.oidc_subject !== null && byEmail.oidc_subject !== identity.subject) throw new OidcRefused(`${identity.email} is already linked to another sign-in.`);
+      await updateUser(db, byEmail.id, { oidcSubject: identity.subject });
+      user = toUser({ ...byEmail, oidc_subject: identity.subject });
+    } else {
+      if (!isAdmin && !emailAllowed(identity.email, config.oidc?.allowed ?? [])) throw new OidcRefused(`${identity.email} is not allowed to sign in here. Ask an admin to invite you.`);
+      user = await createUser(db, { email: identity.email, name: identity.name, role: isAdmin ? "admin" : "member", oidcSubject: identity.subject, now: new Date().toISOString() });
+    }
+  }
+  if (user.disabled) throw new OidcRefused("This account is disabled. Ask an admin to enable it.");
+  if (isAdmin && user.role !== "admin") {
+    await updateUser(db, user.id, { role: "admin" });
+    user = { ...user, role: "admin" };
+  }
+  return user;
+}

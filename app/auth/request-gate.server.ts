@@ -1,0 +1,42 @@
+/**
+ * What every request passes before any route runs (server/app.ts): the cross-site check for
+ * state-changing requests, and under MODELYARD_ACCESS=private, sign-in for every page and API.
+ */
+import { AccessDenied, identify } from "#app/auth/access.server.ts";
+import { readAuthConfig } from "#app/auth/auth-config.server.ts";
+import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+import { jsonError } from "#app/utils/http.server.ts";
+
+export interface GateRequest {
+  method: string;
+  /** Path and query. */
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
+const isApi = (path: string) => /^\/api(\/|$)/i.test(path);
+
+// What a signed-out visitor of a private site still reaches: the way in, and what that page loads.
+const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|theme|healthz|assets\/.*|favicon\.svg|favicon\.ico|robots\.txt)$/i;
+
+export async function gateRequest(request: GateRequest): Promise<Response | null> {
+  const config = readAuthConfig(process.env);
+  const path = request.url.split("?")[0] ?? "/";
+  const crossSite = crossSiteRefusal(request.method, request.headers, config.publicUrl);
+  if (crossSite !== null) {
+    const message = `Refused ${crossSite}: this server accepts changes only from its own pages, or from clients that send a Modelyard API token.`;
+    return isApi(path) ? jsonError(403, message, { code: "cross_site_refused" }, { "Cache-Control": "no-store" }) : new Response(message, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  }
+  if (config.access !== "private" || OPEN_IN_PRIVATE.test(path)) return null;
+  try {
+    const caller = await identify(getDb().db, request.headers, "");
+    if (caller.kind !== "anonymous") return null;
+  } catch (error) {
+    if (!(error instanceof AccessDenied)) throw error;
+    return jsonError(error.status, error.message, { code: error.code, field: error.extra.field ?? null }, { "Cache-Control": "no-store" });
+  }
+  if (isApi(path)) return jsonError(401, "This Modelyard is private: sign in, or send a Modelyard API token as Authorization: Bearer myd_….", { code: "sign_in_required" }, { "Cache-Control": "no-store" });
+  const back = request.method === "GET" ? request.url : "/";
+  return new Response(null, { status: 302, headers: { Location: `/login?redirectTo=${encodeURIComponent(back)}`, "Cache-Control": "no-store" } });
+}

@@ -1,0 +1,165 @@
+/**
+ * Who may spend the server's keys, through the gateway over real sockets (ADR 0038): the default
+ * `members` policy, API tokens and their scopes, cost caps, billTo, usage records, and a quota
+ * counted in one database by two gateway instances. Providers are the SIMULATOR; the accounts
+ * database runs on every engine the suite has (SQLite, and PostgreSQL with TEST_DATABASE_URL).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { addPerson, createPersonalToken } from "#app/auth/accounts.server.ts";
+import { createInferenceGateway } from "#app/inference/gateway.server.ts";
+import { buildTestCatalog, serveGateway, type ServedGateway, type TestCatalog } from "#tests/inference/serve-gateway.ts";
+import { HUB_FIXTURE_MODELS } from "#tests/simulators/hub-fixture.ts";
+import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
+
+const SERVER_TOKEN = "hf_serverAccessKey0987654321";
+const VISITOR_TOKEN = "hf_visitorAccessKey1234567890";
+const CHAT_MODEL = "meta-llama/Llama-3.3-70B-Instruct";
+const PROMPT = "a prompt that must never be recorded 7f3a";
+
+let sim: ProviderSimulator;
+let catalogue: TestCatalog;
+
+beforeAll(async () => {
+  sim = await startProviderSimulator();
+  catalogue = await buildTestCatalog(HUB_FIXTURE_MODELS.map((m) => ({ ...m })));
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await catalogue?.drop();
+});
+
+beforeEach(() => sim.reset());
+
+const chat = (extra: Record<string, unknown> = {}) => ({ model: CHAT_MODEL, provider: "together", messages: [{ role: "user", content: PROMPT }], ...extra });
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  const json = JSON.parse(text) as { error?: { code: string; message: string; field?: string | null } };
+  return { status: res.status, retryAfter: res.headers.get("retry-after"), error: json.error, text };
+}
+
+describe.each(testDialects())("access to the server's keys, accounts on $name", (dialect) => {
+  let accounts: TestDatabase;
+  const servers: ServedGateway[] = [];
+  const logs: string[] = [];
+  let memberToken: string;
+  let readOnlyToken: string;
+  let quotaToken: string;
+
+  async function start(env: Record<string, string> = {}): Promise<string> {
+    const gateway = createInferenceGateway({
+      catalog: catalogue.catalog,
+      database: () => accounts.handle.db,
+      env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_TOKEN, MODELYARD_INFERENCE_MAX_RETRIES: "0", ...env },
+      log: (line) => logs.push(line),
+    });
+    const served = await serveGateway(gateway);
+    servers.push(served);
+    return served.url;
+  }
+
+  beforeAll(async () => {
+    accounts = await dialect.create();
+    const { user } = await addPerson(accounts.handle.db, { email: "member@example.com", role: "member" }, "http://x");
+    memberToken = (await createPersonalToken(accounts.handle.db, user.id, { name: "all", expiresInDays: 30, scopes: ["read", "inference"], rpm: null, tokensPerDay: null })).token;
+    readOnlyToken = (await createPersonalToken(accounts.handle.db, user.id, { name: "read", expiresInDays: 30, scopes: ["read"], rpm: null, tokensPerDay: null })).token;
+    quotaToken = (await createPersonalToken(accounts.handle.db, user.id, { name: "quota", expiresInDays: null, scopes: ["inference"], rpm: 4, tokensPerDay: null })).token;
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    await accounts?.drop();
+  });
+
+  it("refuses an anonymous call on the server's key, and says how to get in, without calling a provider", async () => {
+    const url = await start();
+    const a = await post(url, chat());
+    expect(a.status).toBe(401);
+    expect(a.error).toMatchObject({ code: "sign_in_required" });
+    expect(a.error?.message).toMatch(/sign in, send a Modelyard API token .* or send your own provider token in X-Provider-Token/);
+    expect(sim.requests.filter((r) => r.service !== "hub")).toEqual([]);
+  });
+
+  it("runs an anonymous call on the visitor's own token, and a member's API token on the server's", async () => {
+    const url = await start();
+    logs.length = 0;
+    const own = await post(url, chat(), { "X-Provider-Token": VISITOR_TOKEN });
+    expect(own.status, own.text).toBe(200);
+    const member = await post(url, chat(), { Authorization: `Bearer ${memberToken}` });
+    expect(member.status, member.text).toBe(200);
+    const calls = sim.requests.filter((r) => r.service === "router");
+    expect(calls.map((r) => r.authorization.tokenKind)).toEqual(["hf-token", "hf-token"]);
+    // The simulator keeps no token, so the gateway's log says whose key each call spent.
+    expect(logs.map((l) => /auth=(\S+)/.exec(l)?.[1])).toEqual(["visitor", "server-hf-token"]);
+    expect(logs[1]).toMatch(/caller=token:tok_/);
+  });
+
+  it("refuses a token without the inference scope (403) and a provider token in Authorization (401)", async () => {
+    const url = await start();
+    expect((await post(url, chat(), { Authorization: `Bearer ${readOnlyToken}` })).error).toMatchObject({ code: "insufficient_scope" });
+    const wrong = await post(url, chat(), { Authorization: `Bearer ${VISITOR_TOKEN}` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.error).toMatchObject({ code: "invalid_token", field: "Authorization" });
+  });
+
+  it("caps a call's cost with a 400 naming the field, before any provider is called", async () => {
+    const url = await start();
+    const a = await post(url, chat({ parameters: { n: 1_000_000, max_tokens: 2_000_000_000 } }), { Authorization: `Bearer ${memberToken}` });
+    expect(a.status).toBe(400);
+    expect(a.error).toMatchObject({ field: "parameters.n" });
+    const b = await post(url, chat({ parameters: { max_tokens: 5000 } }), { Authorization: `Bearer ${memberToken}` });
+    expect(b.error).toMatchObject({ field: "parameters.max_tokens", message: "parameters.max_tokens is 5000, above this server's bound of 4096 tokens per call." });
+    const raised = await start({ MODELYARD_CAP_MAX_TOKENS: "8192" });
+    expect((await post(raised, chat({ parameters: { max_tokens: 5000 } }), { Authorization: `Bearer ${memberToken}` })).status).toBe(200);
+    expect(sim.requests.filter((r) => r.service === "router")).toHaveLength(1);
+  });
+
+  it("refuses billTo on the server's key unless the organisation is allowed, and logs it when used", async () => {
+    const url = await start();
+    const refused = await post(url, chat({ billTo: "huggingface" }), { Authorization: `Bearer ${memberToken}` });
+    expect(refused.status).toBe(403);
+    expect(refused.error).toMatchObject({ code: "bill_to_not_allowed", field: "billTo" });
+    const allowed = await start({ MODELYARD_BILL_TO_ALLOWED: "huggingface" });
+    logs.length = 0;
+    expect((await post(allowed, chat({ billTo: "huggingface" }), { Authorization: `Bearer ${memberToken}` })).status).toBe(200);
+    expect(sim.requests.find((r) => r.service === "router")?.headers["x-hf-bill-to"]).toBe("huggingface");
+    expect(logs.some((l) => l.includes("bill_to=huggingface") && l.includes("auth=server-hf-token"))).toBe(true);
+  });
+
+  it("records every call (who, model, provider, whose key paid, status), and no prompt or token anywhere", async () => {
+    await accounts.handle.db.deleteFrom("usage_records").execute();
+    const url = await start();
+    await post(url, chat(), { Authorization: `Bearer ${memberToken}` });
+    await post(url, chat(), { "X-Provider-Token": VISITOR_TOKEN });
+    await post(url, chat());
+    await expect.poll(async () => (await accounts.handle.db.selectFrom("usage_records").selectAll().execute()).length).toBe(3);
+    const rows = await accounts.handle.db.selectFrom("usage_records").selectAll().orderBy("id").execute();
+    expect(rows.map((r) => [r.subject, r.paid_by, r.status, r.provider, r.model, r.task])).toEqual([
+      ["member@example.com", "server", 200, "together", CHAT_MODEL, "conversational"],
+      ["anonymous", "visitor", 200, "together", CHAT_MODEL, "conversational"],
+      ["anonymous", "none", 401, "together", null, null],
+    ].map((r, i) => (i === 2 ? [r[0], r[1], r[2], null, null, null] : r)));
+    expect(rows[0]!.token_id).toMatch(/^tok_/);
+    expect(rows[0]!.tokens_out).toBeGreaterThan(0);
+    const everything = JSON.stringify(rows) + logs.join("\n");
+    for (const secret of [PROMPT, memberToken, VISITOR_TOKEN, SERVER_TOKEN]) expect(everything).not.toContain(secret);
+  });
+
+  it("holds a token's quota of 4 requests a minute across two gateway instances on one database", async () => {
+    const a = await start();
+    const b = await start();
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 8; i++) {
+      const r = await post(i % 2 === 0 ? a : b, chat(), { Authorization: `Bearer ${quotaToken}` });
+      statuses.push(r.status);
+      if (r.status === 429) retryAfter = r.retryAfter;
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+    expect(statuses.slice(4)).toEqual([429, 429, 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+});

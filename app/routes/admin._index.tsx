@@ -1,0 +1,235 @@
+import { data, Form, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/admin._index";
+import { AccountError, addPerson, createSignInLink, roleSchema, siteOrigin } from "#app/auth/accounts.server.ts";
+import { serverHoldsKeys } from "#app/auth/auth-config.server.ts";
+import { ADMIN_TABS, AccountPage, CsrfField, Field, inputCls, Notice, primaryButtonCls, secondaryButtonCls, tabsFor } from "#app/auth/form-ui.tsx";
+import { PAGE_SIZE, pageOf } from "#app/auth/token-views.server.ts";
+import { authConfig, checkCsrf, csrfTokenOf, requireAdmin } from "#app/auth/viewer.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+import { countAdmins, countUsers, deleteUserSessions, findUserById, listUsers, updateUser } from "#app/db/queries/accounts.server.ts";
+import { CopyButton } from "#app/ui/copy-button.tsx";
+import { Pagination } from "#app/ui/pagination.tsx";
+import { formText, readFormCapped } from "#app/utils/http.server.ts";
+
+export const meta: Route.MetaFunction = () => [{ title: "People · Admin · Modelyard" }, { name: "robots", content: "noindex" }];
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+const POLICY_TEXT = {
+  open: "open: anyone who reaches the site runs demos on the server's keys.",
+  members: "members: anyone may browse and run demos with their own token; only signed-in members and API tokens spend the server's keys.",
+  private: "private: every page and API needs sign-in.",
+} as const;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const viewer = await requireAdmin(request);
+  const db = getDb().db;
+  const page = pageOf(request);
+  const config = authConfig();
+  const [people, total] = await Promise.all([listUsers(db, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), countUsers(db)]);
+  return {
+    viewerId: viewer.id,
+    people,
+    page,
+    last: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    total,
+    csrf: csrfTokenOf(request),
+    policy: { name: config.access, text: POLICY_TEXT[config.access], serverKeys: serverHoldsKeys(process.env) },
+    defaults: { rpm: config.memberRpm, tokensPerDay: config.memberTokensPerDay },
+    oidc: config.oidc ? new URL(config.oidc.issuer).host : null,
+  };
+}
+
+const optionalLimit = (value: string, field: string): number | null => {
+  const text = value.trim();
+  if (text === "") return null;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000_000_000) throw new AccountError(`${field} must be a whole number of at least 1, or empty for the default.`, field);
+  return n;
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await readFormCapped(request, 8 * 1024);
+  checkCsrf(request, form);
+  const db = getDb().db;
+  const intent = form.get("intent");
+  try {
+    if (intent === "invite") {
+      const role = roleSchema.safeParse(form.get("role"));
+      if (!role.success) throw new AccountError("role must be admin or member", "role");
+      let added;
+      try {
+        added = await addPerson(db, { email: formText(form, "email"), role: role.data }, siteOrigin(authConfig(), request.url));
+      } catch (error) {
+        if (error instanceof Error && "issues" in error) throw new AccountError("Enter a valid e-mail address.", "email");
+        throw error;
+      }
+      return data({ kind: "link" as const, email: added.user.email, url: added.link.url, expiresAt: added.link.expiresAt, created: added.created });
+    }
+    const id = formText(form, "id");
+    const person = await findUserById(db, id);
+    if (!person) throw new AccountError("That person no longer exists.", null);
+    const lastAdmin = person.role === "admin" && !person.disabled && (await countAdmins(db)) <= 1;
+    if (intent === "link") {
+      const link = await createSignInLink(db, person.id, siteOrigin(authConfig(), request.url));
+      return data({ kind: "link" as const, email: person.email, url: link.url, expiresAt: link.expiresAt, created: false });
+    }
+    if (intent === "role") {
+      const role = roleSchema.safeParse(form.get("role"));
+      if (!role.success) throw new AccountError("role must be admin or member", "role");
+      if (role.data !== "admin" && lastAdmin) throw new AccountError("This is the last admin: make someone else an admin first.", null);
+      await updateUser(db, person.id, { role: role.data });
+      return data({ kind: "ok" as const, message: `${person.email} is now ${role.data === "admin" ? "an admin" : "a member"}.` });
+    }
+    if (intent === "disable" || intent === "enable") {
+      if (intent === "disable" && (lastAdmin || person.id === admin.id)) throw new AccountError(person.id === admin.id ? "You cannot disable yourself." : "This is the last admin: make someone else an admin first.", null);
+      await updateUser(db, person.id, { disabled: intent === "disable" });
+      // A disabled person's sessions end at once, everywhere; their tokens stop working with them.
+      if (intent === "disable") await deleteUserSessions(db, person.id);
+      return data({ kind: "ok" as const, message: `${person.email} is ${intent === "disable" ? "disabled: signed out everywhere, tokens refused" : "enabled again"}.` });
+    }
+    if (intent === "quota") {
+      const rpm = optionalLimit(formText(form, "rpm"), "rpm");
+      const perDay = optionalLimit(formText(form, "tokensPerDay"), "tokensPerDay");
+      await updateUser(db, person.id, { quotaRpm: rpm, quotaTokensPerDay: perDay });
+      return data({ kind: "ok" as const, message: `Quotas of ${person.email} saved.` });
+    }
+    throw new AccountError("Unknown action.", "intent");
+  } catch (error) {
+    if (error instanceof AccountError) return data({ kind: "error" as const, message: error.message, field: error.field }, { status: 400 });
+    throw error;
+  }
+}
+
+const fmt = new Intl.NumberFormat("en-US");
+
+export default function AdminPeoplePage() {
+  const { people, page, last, total, csrf, policy, defaults, viewerId, oidc } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <AccountPage title="People" intro={`${fmt.format(total)} ${total === 1 ? "account" : "accounts"}.`} tabs={tabsFor(ADMIN_TABS, "/admin")}>
+      {result?.kind === "error" ? <Notice kind="error">{result.message}</Notice> : null}
+      {result?.kind === "ok" ? <Notice kind="ok">{result.message}</Notice> : null}
+      {result?.kind === "link" ? (
+        <div className="space-y-2 rounded-lg border border-green-300 bg-green-50 p-4 text-sm dark:border-green-800 dark:bg-green-950" data-sign-in-link>
+          <p className="font-medium text-green-900 dark:text-green-100">
+            {result.created ? `Added ${result.email}.` : `New link for ${result.email}.`} Send them this one-time sign-in link privately; it works once, until {result.expiresAt.slice(0, 16).replace("T", " ")} UTC.
+          </p>
+          <div className="flex flex-wrap items-center gap-2">
+            <code className="break-all rounded bg-white px-2 py-1 font-mono text-xs dark:bg-gray-900">{result.url}</code>
+            <CopyButton text={result.url} label="Copy link" />
+          </div>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="policy" className="rounded-lg border border-gray-200 p-4 text-sm dark:border-gray-800">
+        <h2 id="policy" className="text-lg font-semibold">
+          Access policy
+        </h2>
+        <p className="mt-1">
+          <strong>{policy.text}</strong>
+        </p>
+        <p className="mt-1 text-gray-700 dark:text-gray-300">
+          Set with MODELYARD_ACCESS (open, members or private) and restart; every instance reads the same variable. The server {policy.serverKeys ? "holds" : "holds no"} provider keys of its own.
+          Default quotas per person: {fmt.format(defaults.rpm)} requests a minute (MODELYARD_MEMBER_RPM), {defaults.tokensPerDay === null ? "no daily token limit" : `${fmt.format(defaults.tokensPerDay)} tokens a day`} (MODELYARD_MEMBER_TOKENS_PER_DAY).
+          {oidc ? ` Sign-in through ${oidc} is on.` : " OpenID Connect is not configured; people sign in with passwords."}
+        </p>
+      </section>
+
+      <section aria-labelledby="invite" className="rounded-lg border border-gray-200 p-4 dark:border-gray-800">
+        <h2 id="invite" className="text-lg font-semibold">
+          Invite someone
+        </h2>
+        <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
+          <CsrfField token={csrf} />
+          <input type="hidden" name="intent" value="invite" />
+          <Field label="E-mail" name="invite-email" error={result?.kind === "error" && result.field === "email" ? result.message : null}>
+            <input id="invite-email" name="email" type="email" required className={inputCls} />
+          </Field>
+          <Field label="Role" name="invite-role">
+            <select id="invite-role" name="role" defaultValue="member" className={inputCls}>
+              <option value="member">member</option>
+              <option value="admin">admin</option>
+            </select>
+          </Field>
+          <button type="submit" className={primaryButtonCls}>
+            Add and get link
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="people" className="space-y-3">
+        <h2 id="people" className="text-lg font-semibold">
+          Everyone
+        </h2>
+        <ul className="divide-y divide-gray-200 rounded-lg border border-gray-200 dark:divide-gray-800 dark:border-gray-800" data-people>
+          {people.map((p) => (
+            <li key={p.id} className="space-y-2 p-3 text-sm" data-person={p.email}>
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="font-medium">{p.email}</span>
+                <span className="rounded-full bg-gray-100 px-2 py-0.5 text-xs dark:bg-gray-800">{p.role}</span>
+                {p.disabled ? <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs text-red-900 dark:bg-red-900 dark:text-red-100">disabled</span> : null}
+                <span className="text-xs text-gray-600 dark:text-gray-400">
+                  {[p.hasPassword ? "password" : null, p.oidc ? "OpenID Connect" : null].filter(Boolean).join(" + ") || "has not signed in yet"}
+                  {p.lastSignInAt ? ` · last sign-in ${p.lastSignInAt.slice(0, 10)}` : ""}
+                </span>
+              </div>
+              <div className="flex flex-wrap items-end gap-2">
+                <Form method="post" className="flex items-end gap-1">
+                  <CsrfField token={csrf} />
+                  <input type="hidden" name="intent" value="role" />
+                  <input type="hidden" name="id" value={p.id} />
+                  <label className="text-xs">
+                    <span className="sr-only">Role of {p.email}</span>
+                    <select name="role" defaultValue={p.role} className={`${inputCls} py-1`}>
+                      <option value="member">member</option>
+                      <option value="admin">admin</option>
+                    </select>
+                  </label>
+                  <button type="submit" className={secondaryButtonCls}>
+                    Set role
+                  </button>
+                </Form>
+                <Form method="post" className="flex items-end gap-1">
+                  <CsrfField token={csrf} />
+                  <input type="hidden" name="intent" value="quota" />
+                  <input type="hidden" name="id" value={p.id} />
+                  <label className="text-xs">
+                    <span className="block text-gray-600 dark:text-gray-400">Requests/min</span>
+                    <input name="rpm" inputMode="numeric" defaultValue={p.quotaRpm ?? ""} placeholder={String(defaults.rpm)} className={`${inputCls} w-24 py-1`} />
+                  </label>
+                  <label className="text-xs">
+                    <span className="block text-gray-600 dark:text-gray-400">Tokens/day</span>
+                    <input name="tokensPerDay" inputMode="numeric" defaultValue={p.quotaTokensPerDay ?? ""} placeholder={defaults.tokensPerDay === null ? "no limit" : String(defaults.tokensPerDay)} className={`${inputCls} w-28 py-1`} />
+                  </label>
+                  <button type="submit" className={secondaryButtonCls}>
+                    Save quotas
+                  </button>
+                </Form>
+                <Form method="post">
+                  <CsrfField token={csrf} />
+                  <input type="hidden" name="intent" value="link" />
+                  <input type="hidden" name="id" value={p.id} />
+                  <button type="submit" className={secondaryButtonCls}>
+                    New sign-in link
+                  </button>
+                </Form>
+                {p.id !== viewerId ? (
+                  <Form method="post">
+                    <CsrfField token={csrf} />
+                    <input type="hidden" name="intent" value={p.disabled ? "enable" : "disable"} />
+                    <input type="hidden" name="id" value={p.id} />
+                    <button type="submit" className={secondaryButtonCls}>
+                      {p.disabled ? "Enable" : "Disable"}
+                    </button>
+                  </Form>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+        <Pagination page={page} last={last} more={false} href={(n) => `/admin?page=${n}`} />
+      </section>
+    </AccountPage>
+  );
+}

@@ -1,0 +1,43 @@
+import { data, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/admin.tokens";
+import { ADMIN_TABS, AccountPage, Notice, tabsFor } from "#app/auth/form-ui.tsx";
+import { TokenTable } from "#app/auth/token-table.tsx";
+import { PAGE_SIZE, pageOf, tokenView } from "#app/auth/token-views.server.ts";
+import { checkCsrf, csrfTokenOf, requireAdmin } from "#app/auth/viewer.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+import { countApiTokens, listApiTokens, revokeApiToken } from "#app/db/queries/accounts.server.ts";
+import { Pagination } from "#app/ui/pagination.tsx";
+import { formText, readFormCapped } from "#app/utils/http.server.ts";
+
+export const meta: Route.MetaFunction = () => [{ title: "Tokens · Admin · Modelyard" }, { name: "robots", content: "noindex" }];
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const db = getDb().db;
+  const page = pageOf(request);
+  const now = new Date().toISOString();
+  const [rows, total] = await Promise.all([listApiTokens(db, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), countApiTokens(db, {})]);
+  return { tokens: rows.map((t) => tokenView(t, now)), page, last: Math.max(1, Math.ceil(total / PAGE_SIZE)), total, csrf: csrfTokenOf(request) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const form = await readFormCapped(request, 4 * 1024);
+  checkCsrf(request, form);
+  const id = formText(form, "id");
+  const revoked = await revokeApiToken(getDb().db, id, new Date().toISOString());
+  return data({ ok: revoked, message: revoked ? `Revoked ${id}.` : `${id} was already revoked or does not exist.` }, { status: revoked ? 200 : 404 });
+}
+
+export default function AdminTokensPage() {
+  const { tokens, page, last, total, csrf } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <AccountPage title="Everyone’s tokens" intro={`${total} ${total === 1 ? "token" : "tokens"}, newest first. Only a short prefix of each is kept in view; the token itself is stored as a hash.`} tabs={tabsFor(ADMIN_TABS, "/admin/tokens")}>
+      {result ? <Notice kind={result.ok ? "ok" : "error"}>{result.message}</Notice> : null}
+      <TokenTable tokens={tokens} csrf={csrf} showOwner />
+      <Pagination page={page} last={last} more={false} href={(n) => `/admin/tokens?page=${n}`} />
+    </AccountPage>
+  );
+}

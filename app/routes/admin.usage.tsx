@@ -1,0 +1,28 @@
+import { useLoaderData } from "react-router";
+import type { Route } from "./+types/admin.usage";
+import { ADMIN_TABS, AccountPage, tabsFor } from "#app/auth/form-ui.tsx";
+import { buildUsageReport } from "#app/auth/usage-report.server.ts";
+import { UsageReportView } from "#app/auth/usage-report.tsx";
+import { authConfig, requireAdmin } from "#app/auth/viewer.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+
+export const meta: Route.MetaFunction = () => [{ title: "Usage · Admin · Modelyard" }, { name: "robots", content: "noindex" }];
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return { report: await buildUsageReport(getDb().db, request, { dimensions: ["day", "subject", "provider", "model"] }), retention: authConfig().usageRetentionDays };
+}
+
+export default function AdminUsagePage() {
+  const { report, retention } = useLoaderData<typeof loader>();
+  return (
+    <AccountPage
+      title="Usage"
+      intro={`Every gateway call: who, which model and provider, whose key paid, and how long it took. No prompt and no token is recorded. Records are kept ${retention} days.`}
+      tabs={tabsFor(ADMIN_TABS, "/admin/usage")}
+    >
+      <UsageReportView report={report} basePath="/admin/usage" showSubject csvHref={`/admin/usage.csv?days=${report.days}`} />
+    </AccountPage>
+  );
+}

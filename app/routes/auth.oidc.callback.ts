@@ -1,0 +1,35 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/auth.oidc.callback";
+import { cookieValue, SESSION_COOKIE } from "#app/auth/access.server.ts";
+import { siteOrigin, startSession } from "#app/auth/accounts.server.ts";
+import { accountForIdentity, clearFlowCookie, finishOidcSignIn, OIDC_COOKIE, OidcRefused, readFlow } from "#app/auth/oidc.server.ts";
+import { authConfig, safeRedirect, secureCookies } from "#app/auth/viewer.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+
+/** GET /auth/oidc/callback: the provider's answer, checked, and a session for the person it names. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const config = authConfig();
+  if (!config.oidc) throw redirect("/login");
+  const secure = secureCookies(request, config);
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  headers.append("Set-Cookie", clearFlowCookie(secure));
+  const fail = (reason: "expired" | "refused" | "failed", message?: string) =>
+    redirect(`/login?error=${reason}${message ? `&message=${encodeURIComponent(message)}` : ""}`, { headers });
+  const url = new URL(request.url);
+  const flow = readFlow(cookieValue(request.headers.get("cookie"), OIDC_COOKIE));
+  if (!flow) return fail("expired");
+  const providerError = url.searchParams.get("error");
+  if (providerError) return fail("refused", (url.searchParams.get("error_description") ?? providerError).slice(0, 200));
+  const db = getDb().db;
+  try {
+    const identity = await finishOidcSignIn(config.oidc, siteOrigin(config, request.url), url.search, flow);
+    const user = await accountForIdentity(db, config, identity);
+    const session = await startSession(db, user, config, secure, cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+    headers.append("Set-Cookie", session.cookie);
+    return redirect(safeRedirect(flow.redirectTo), { headers });
+  } catch (error) {
+    if (error instanceof OidcRefused) return fail("refused", error.message);
+    console.error(`[auth] OpenID Connect sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
+    return fail("failed");
+  }
+}

@@ -1,0 +1,19 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/auth.oidc";
+import { siteOrigin } from "#app/auth/accounts.server.ts";
+import { startOidcSignIn } from "#app/auth/oidc.server.ts";
+import { authConfig, safeRedirect, secureCookies } from "#app/auth/viewer.server.ts";
+
+/** GET /auth/oidc: off to the identity provider, with PKCE, state and nonce. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const config = authConfig();
+  if (!config.oidc) throw redirect("/login");
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
+  try {
+    const flow = await startOidcSignIn(config.oidc, siteOrigin(config, request.url), redirectTo, secureCookies(request, config));
+    return redirect(flow.location, { headers: { "Set-Cookie": flow.cookie, "Cache-Control": "no-store" } });
+  } catch (error) {
+    console.error(`[auth] OpenID Connect discovery failed for ${config.oidc.issuer}: ${error instanceof Error ? error.message : String(error)}`);
+    throw redirect(`/login?error=failed&message=${encodeURIComponent(`The identity provider at ${new URL(config.oidc.issuer).host} could not be reached.`)}`);
+  }
+}

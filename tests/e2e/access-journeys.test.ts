@@ -1,0 +1,292 @@
+/**
+ * Who may spend the server's keys, in Chromium against the real server (ADR 0038): OpenID Connect
+ * sign-in against a real provider (oidc-provider) then an API token made, used and revoked; a
+ * local account invited with the CLI; an anonymous visitor refused the server's key and told why;
+ * and a page on another origin failing to spend, in a real browser. Providers are the SIMULATOR.
+ * No token may appear in any log, page or error: each journey greps the server's output for them.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser, waitForHydration } from "./support/browser.ts";
+import { describeViolations, runAxe } from "./support/page-audit.ts";
+import { runModelyard } from "./support/import-cli.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+import { startOidcProvider, type TestOidcProvider } from "../support/oidc-provider.ts";
+
+const SERVER_KEY = "hf_e2eAccessServerKey00000";
+const CHAT_MODEL = "meta-llama/Meta-Llama-3-8B-Instruct";
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
+const chatBody = JSON.stringify({ model: CHAT_MODEL, provider: "together", messages: [{ role: "user", content: "hello" }] });
+
+let sim: ProviderSimulator;
+let oidc: TestOidcProvider;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const secrets: string[] = [SERVER_KEY];
+
+beforeAll(async () => {
+  sim = await startProviderSimulator();
+  oidc = await startOidcProvider();
+  server = await startTestServer({
+    env: {
+      MODELYARD_UPSTREAM_OVERRIDE: sim.url,
+      HF_TOKEN: SERVER_KEY,
+      MODELYARD_OIDC_ISSUER: oidc.issuer,
+      MODELYARD_OIDC_CLIENT_ID: oidc.clientId,
+      MODELYARD_OIDC_CLIENT_SECRET: oidc.clientSecret,
+      MODELYARD_OIDC_ALLOWED: "corp.example",
+      MODELYARD_ADMIN_EMAILS: "boss@corp.example",
+    },
+  });
+  oidc.start(`${server.url}/auth/oidc/callback`);
+  secrets.push(oidc.clientSecret);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  // No secret of any journey reached the server's log.
+  const output = server?.output() ?? "";
+  for (const s of secrets) expect(output, "a token in the server's log").not.toContain(s);
+  await browser?.close();
+  await server?.stop();
+  await oidc?.close();
+  await sim?.close();
+});
+
+beforeEach(async () => {
+  sim.reset();
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await allowOnlyLoopback(context);
+  page = await context.newPage();
+});
+
+const inference = (headers: Record<string, string>) => fetch(`${server.url}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: chatBody });
+
+describe("signing in and API tokens", () => {
+  it("signs in through OpenID Connect, makes a token, uses it on the server's key, and revokes it", async () => {
+    await page.goto(`${server.url}/login?redirectTo=%2Fsettings%2Ftokens`);
+    await page.getByRole("link", { name: /Sign in with 127\.0\.0\.1/ }).click();
+    // oidc-provider's own login and consent pages.
+    await page.waitForURL((u) => u.origin === oidc.issuer);
+    await page.locator("input[name=login]").fill("alice@corp.example");
+    await page.locator("input[name=password]").fill("any");
+    await page.locator("button[type=submit]").click();
+    await page.locator("button[type=submit]", { hasText: /continue/i }).click();
+    await page.waitForURL(`${server.url}/settings/tokens`);
+    expect(await page.locator("[data-account-menu] summary").innerText()).toContain("alice@corp.example");
+    const cookie = (await context.cookies(server.url)).find((c) => c.name === "modelyard_session");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+
+    await waitForHydration(page, "input[name=name]");
+    await page.locator("input[name=name]").fill("notebook");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const token = (await page.locator("[data-token-value]").innerText()).trim();
+    secrets.push(token);
+    expect(token).toMatch(/^myd_[A-Za-z0-9_-]{40}$/);
+    expect(await page.locator("[data-token-table]").innerText()).toContain("notebook");
+    // Shown once: a reload lists the token by its prefix only.
+    await page.reload();
+    expect(await page.content()).not.toContain(token);
+    expect(await page.locator("[data-token-table]").innerText()).toContain(token.slice(0, 10));
+
+    const used = await inference({ Authorization: `Bearer ${token}` });
+    expect(used.status, await used.clone().text()).toBe(200);
+    expect(sim.requests.filter((r) => r.service === "router")).toHaveLength(1);
+
+    await page.getByRole("button", { name: "Revoke notebook" }).click();
+    await page.getByText("Revoked. It no longer works anywhere.").waitFor();
+    const after = await inference({ Authorization: `Bearer ${token}` });
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { error: { code: string } }).error.code).toBe("invalid_token");
+  });
+
+  it("refuses an OpenID identity the allow-list does not name, and says why", async () => {
+    await page.goto(`${server.url}/login`);
+    await page.getByRole("link", { name: /Sign in with/ }).click();
+    await page.waitForURL((u) => u.origin === oidc.issuer);
+    await page.locator("input[name=login]").fill("mallory@elsewhere.example");
+    await page.locator("input[name=password]").fill("any");
+    await page.locator("button[type=submit]").click();
+    await page.locator("button[type=submit]", { hasText: /continue/i }).click();
+    await page.waitForURL((u) => u.pathname === "/login");
+    expect(await page.getByRole("alert").innerText()).toContain("mallory@elsewhere.example is not allowed to sign in here");
+  });
+
+  it("invites a local account with the CLI; its one-time link sets a password, which then signs in", async () => {
+    const out = await runModelyard(server.databaseUrl, ["users", "add", "carol@example.com", "--role", "member"], { MODELYARD_PUBLIC_URL: server.url });
+    const link = /(http:\/\/\S+\/invite\/\S+)/.exec(out)?.[1];
+    expect(link, out).toBeDefined();
+    secrets.push(link!.split("/").pop()!);
+    await page.goto(link!);
+    expect(await page.locator("main").innerText()).toContain("carol@example.com");
+    await page.locator("input[name=password]").fill("a long local password");
+    await page.locator("input[name=confirm]").fill("a long local password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.waitForURL(`${server.url}/settings/tokens?welcome=1`);
+    // The link is used up.
+    await page.goto(link!);
+    expect(await page.getByRole("alert").innerText()).toContain("already used or has expired");
+
+    // Sign out, then in with the password.
+    await page.goto(`${server.url}/`);
+    await page.locator("[data-account-menu] summary").click();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${server.url}/`);
+    expect(await page.getByRole("link", { name: "Sign in" }).count()).toBe(1);
+    await page.goto(`${server.url}/login`);
+    await page.locator("input[name=email]").fill("carol@example.com");
+    await page.locator("input[name=password]").fill("not the password");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByText("The e-mail or password is wrong.").waitFor();
+    await page.locator("input[name=password]").fill("a long local password");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(`${server.url}/`);
+    expect(await page.locator("[data-account-menu] summary").innerText()).toContain("carol@example.com");
+  });
+});
+
+async function signInWithOidc(who: string): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByRole("link", { name: /Sign in with/ }).click();
+  await page.waitForURL((u) => u.origin === oidc.issuer);
+  await page.locator("input[name=login]").fill(who);
+  await page.locator("input[name=password]").fill("any");
+  await page.locator("button[type=submit]").click();
+  await page.locator("button[type=submit]", { hasText: /continue/i }).click();
+  await page.waitForURL(`${server.url}/`);
+}
+
+describe("the account pages", () => {
+  it("an admin sees people, tokens and usage; each page passes axe, shot light and dark, phone and desktop", async () => {
+    await signInWithOidc("boss@corp.example");
+    expect(await page.locator("[data-account-menu] summary").innerText()).toContain("boss@corp.example");
+    // Some usage to show: calls on a token, and one refused anonymous call.
+    const out = await runModelyard(server.databaseUrl, ["tokens", "create", "boss@corp.example", "--name", "batch jobs", "--rpm", "100"]);
+    const token = /(myd_\S+)/.exec(out)![1]!;
+    secrets.push(token);
+    for (let i = 0; i < 3; i++) expect((await inference({ Authorization: `Bearer ${token}` })).status).toBe(200);
+    expect((await inference({})).status).toBe(401);
+
+    await page.goto(`${server.url}/admin`);
+    const people = await page.locator("[data-people]").innerText();
+    expect(people).toContain("boss@corp.example");
+    expect(people).toContain("admin");
+    await page.goto(`${server.url}/admin/usage?days=7`);
+    await page.locator("[data-usage-records]").waitFor();
+    expect(await page.locator("[data-usage-records]").innerText()).toContain("boss@corp.example");
+    const csv = await page.evaluate(async () => (await fetch("/admin/usage.csv?days=7")).text());
+    expect(csv.split("\r\n")[0]).toBe("at,subject,user_id,token_id,model,provider,task,paid_by,status,duration_ms,ttft_ms,tokens_in,tokens_out,bill_to");
+    expect(csv).toContain("boss@corp.example");
+    expect(csv).not.toContain(token);
+
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const shots: Array<[string, string]> = [
+      ["tokens", "/settings/tokens"],
+      ["my-usage", "/settings/usage"],
+      ["admin-people", "/admin"],
+      ["admin-tokens", "/admin/tokens"],
+      ["admin-usage", "/admin/usage?days=7"],
+    ];
+    for (const [name, url] of shots) {
+      await page.goto(`${server.url}${url}`);
+      const violations = await runAxe(page);
+      expect(violations, `${url}:\n${describeViolations(violations)}`).toEqual([]);
+      for (const [device, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
+        await page.setViewportSize(viewport);
+        for (const scheme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.screenshot({ path: path.join(SHOTS, `${name}-${device}-${scheme}.png`), fullPage: true });
+        }
+      }
+      await page.setViewportSize({ width: 1200, height: 900 });
+      await page.emulateMedia({ colorScheme: "light" });
+    }
+    // The sign-in page, signed out.
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await allowOnlyLoopback(fresh);
+    const signedOut = await fresh.newPage();
+    await signedOut.goto(`${server.url}/login`);
+    const violations = await runAxe(signedOut);
+    expect(violations, describeViolations(violations)).toEqual([]);
+    for (const [device, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
+      await signedOut.setViewportSize(viewport);
+      for (const scheme of ["light", "dark"] as const) {
+        await signedOut.emulateMedia({ colorScheme: scheme });
+        await signedOut.screenshot({ path: path.join(SHOTS, `sign-in-${device}-${scheme}.png`), fullPage: true });
+      }
+    }
+    await fresh.close();
+  });
+});
+
+describe("an anonymous visitor", () => {
+  it("is refused the server's key in the chat demo and told to sign in or bring a token", async () => {
+    await page.goto(`${server.url}/playground/${CHAT_MODEL}`);
+    await page.waitForSelector("[data-chat-demo]");
+    expect(await page.locator("[data-chat-demo]").innerText()).toContain("Sign in to use this site’s key, or add your own token");
+    await page.locator("[data-chat-demo] select[name=provider]").selectOption("together");
+    const box = page.locator("textarea[name=message]");
+    await box.fill("hello");
+    await expect.poll(() => page.locator("[data-chat-demo]").getByRole("button", { name: "Send" }).isEnabled(), { timeout: 15_000 }).toBe(true);
+    await box.press("Enter");
+    const alert = page.locator('[data-chat-error="sign_in_required"]');
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain("Sign in to run this on the server's keys");
+    expect(await alert.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(`/login?redirectTo=${encodeURIComponent(`/playground/${CHAT_MODEL}`)}`);
+    expect(sim.requests.filter((r) => r.service !== "hub")).toEqual([]);
+  });
+});
+
+describe("a page on another origin", () => {
+  let evil: http.Server;
+  let evilUrl: string;
+
+  beforeAll(async () => {
+    // Served as "localhost", another origin (and site) than the server's 127.0.0.1.
+    const target = `${server.url}/api/inference`;
+    const html = `<!doctype html><title>evil</title>
+<iframe name="sink"></iframe>
+<form id="f" method="post" action="${target}" enctype="multipart/form-data" target="sink"><input name="request" value='${chatBody}'></form>
+<script>
+  window.results = [];
+  document.getElementById("f").submit();
+  fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", body: new Blob([${JSON.stringify(chatBody)}], { type: "text/plain" }), credentials: "include" })
+    .then(() => results.push("no-cors sent"), (e) => results.push("no-cors failed"));
+  fetch(${JSON.stringify(target)}, { method: "POST", headers: { "Content-Type": "application/json" }, body: ${JSON.stringify(chatBody)}, credentials: "include" })
+    .then((r) => results.push("cors " + r.status), () => results.push("cors blocked"));
+  const fd = new FormData(); fd.append("request", ${JSON.stringify(chatBody)});
+  fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", body: fd, credentials: "include" })
+    .then(() => results.push("multipart sent"), () => results.push("multipart failed"));
+</script>`;
+    evil = http.createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(html));
+    await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
+    evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => evil?.close(() => resolve()));
+  });
+
+  it("cannot spend the server's key through a signed-in member's browser", async () => {
+    // The visitor is signed in, so the browser holds a session cookie for the site.
+    await signInWithOidc("bob@corp.example");
+    const before = server.output().length;
+
+    await page.goto(evilUrl);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { results: string[] }).results.length), { timeout: 15_000 }).toBe(3);
+    // Every attempt reached the server and was turned away before anything was read or spent.
+    await expect.poll(() => (server.output().slice(before).match(/\[inference\]/g) ?? []).length, { timeout: 2_000 }).toBe(0);
+    expect(sim.requests.filter((r) => r.service !== "hub")).toEqual([]);
+    const refused = await fetch(`${server.url}/api/inference`, { method: "POST", headers: { Origin: evilUrl.slice(0, -1), "Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain" }, body: chatBody });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("cross_site_refused");
+  });
+});
