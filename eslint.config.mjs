@@ -57,7 +57,7 @@ const FEATURE_EDGES = {
   // The gateway asks who is calling and what they may spend (ADR 0038).
   inference: {
     "task-guides": ["tasks.server.ts"],
-    auth: ["access.server.ts", "auth-config.server.ts", "client-address.server.ts"],
+    auth: ["access.server.ts", "auth-config.server.ts", "client-address.server.ts", "policy.server.ts"],
   },
   // Access settings read the same environment shape as the gateway's.
   auth: {

@@ -3,7 +3,7 @@
  * (session cookie) or an API token (`Authorization: Bearer myd_…`). Quotas are counted in the
  * database, so every instance counts against the same numbers.
  */
-import type { AuthConfig } from "#app/auth/auth-config.server.ts";
+import type { AccessPolicy, AuthConfig } from "#app/auth/auth-config.server.ts";
 import { isApiToken, sha256Hex } from "#app/auth/secrets.server.ts";
 import type { Kysely } from "kysely";
 import { type ApiTokenRow, findLiveApiToken, findSessionUser, touchApiToken, type User } from "#app/db/queries/accounts.server.ts";
@@ -89,8 +89,8 @@ export function checkInferenceScope(caller: Caller): void {
 }
 
 /** Whether the caller may spend keys the server holds (HF_TOKEN, provider and endpoint keys). */
-export function mayUseServerKeys(caller: Caller, config: AuthConfig): boolean {
-  return config.access === "open" || caller.kind !== "anonymous";
+export function mayUseServerKeys(caller: Caller, policy: AccessPolicy): boolean {
+  return policy === "open" || caller.kind !== "anonymous";
 }
 
 const MINUTE_MS = 60_000;

@@ -4,9 +4,10 @@
  */
 import { BlockList, isIP } from "node:net";
 import { z } from "zod";
+import type { AccessPolicy } from "#app/auth/viewer.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 
-export type AccessPolicy = "open" | "members" | "private";
+export type { AccessPolicy } from "#app/auth/viewer.ts";
 
 const list = z
   .string()

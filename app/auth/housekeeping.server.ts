@@ -5,6 +5,7 @@
  */
 import type { Kysely } from "kysely";
 import { readAuthConfig, serverHoldsKeys } from "#app/auth/auth-config.server.ts";
+import { policyOverride } from "#app/auth/policy.server.ts";
 import { countUsers, deleteExpiredSessions } from "#app/db/queries/accounts.server.ts";
 import { deleteCountersBefore, deleteUsageBefore } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
@@ -13,14 +14,17 @@ export async function accessStartNotes(db: Kysely<Database>): Promise<string[]> 
   const config = readAuthConfig(process.env);
   const keys = serverHoldsKeys(process.env);
   const notes: string[] = [];
-  if (config.access === "open" && keys) {
-    notes.push("Warning: MODELYARD_ACCESS=open with server keys set: anyone who reaches this site can spend them. Use members (the default) unless that is what you want.");
+  const override = await policyOverride(db);
+  const policy = override ?? config.access;
+  if (policy === "open" && keys) {
+    notes.push(`Warning: the access policy is open (${override ? "set by an admin on /admin" : "MODELYARD_ACCESS=open"}) with server keys set: anyone who reaches this site can spend them. Use members (the default) unless that is what you want.`);
   }
-  if (keys && config.access !== "open" && !config.oidc && (await countUsers(db)) === 0) {
+  if (keys && policy !== "open" && !config.oidc && (await countUsers(db)) === 0) {
     notes.push("Server keys are set, but no one can sign in to use them yet. Add the first admin: npx modelyard users add you@example.com --role admin");
   }
-  if (config.access !== "private") notes.push(`Access: ${config.access}${config.oidc ? `; sign-in through ${new URL(config.oidc.issuer).host}` : ""}.`);
-  else notes.push(`Access: private (every page and API needs sign-in)${config.oidc ? `; sign-in through ${new URL(config.oidc.issuer).host}` : ""}.`);
+  const how = override ? " (set by an admin on /admin)" : "";
+  const oidc = config.oidc ? `; sign-in through ${new URL(config.oidc.issuer).host}` : "";
+  notes.push(policy === "private" ? `Access: private${how}, every page and API needs sign-in${oidc}.` : `Access: ${policy}${how}${oidc}.`);
   return notes;
 }
 

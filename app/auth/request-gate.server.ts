@@ -5,6 +5,7 @@
 import { AccessDenied, identify } from "#app/auth/access.server.ts";
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
+import { accessPolicy } from "#app/auth/policy.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
@@ -28,9 +29,11 @@ export async function gateRequest(request: GateRequest): Promise<Response | null
     const message = `Refused ${crossSite}: this server accepts changes only from its own pages, or from clients that send a Modelyard API token.`;
     return isApi(path) ? jsonError(403, message, { code: "cross_site_refused" }, { "Cache-Control": "no-store" }) : new Response(message, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   }
-  if (config.access !== "private" || OPEN_IN_PRIVATE.test(path)) return null;
+  if (OPEN_IN_PRIVATE.test(path)) return null;
+  const db = getDb().db;
+  if ((await accessPolicy(db, config)) !== "private") return null;
   try {
-    const caller = await identify(getDb().db, request.headers, "");
+    const caller = await identify(db, request.headers, "");
     if (caller.kind !== "anonymous") return null;
   } catch (error) {
     if (!(error instanceof AccessDenied)) throw error;

@@ -5,6 +5,7 @@
 import { redirect } from "react-router";
 import { cookieValue, SESSION_COOKIE, sessionUser } from "#app/auth/access.server.ts";
 import { readAuthConfig, type AuthConfig } from "#app/auth/auth-config.server.ts";
+import { accessPolicy } from "#app/auth/policy.server.ts";
 import { safeEqual, sha256Hex } from "#app/auth/secrets.server.ts";
 import type { User } from "#app/db/queries/accounts.server.ts";
 import type { RootAccess } from "#app/auth/viewer.ts";
@@ -17,7 +18,7 @@ export function authConfig(): AuthConfig {
 /** What the root loader tells every page about who is looking. */
 export async function rootAccess(request: Request): Promise<RootAccess> {
   const viewer = await getViewer(request);
-  return { viewer: viewer ? { email: viewer.email, role: viewer.role } : null, policy: authConfig().access, csrf: viewer ? csrfTokenOf(request) : null };
+  return { viewer: viewer ? { email: viewer.email, role: viewer.role } : null, policy: await accessPolicy(getDb().db, authConfig()), csrf: viewer ? csrfTokenOf(request) : null };
 }
 
 export async function getViewer(request: Request): Promise<User | null> {

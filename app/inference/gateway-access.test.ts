@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addPerson, createPersonalToken } from "#app/auth/accounts.server.ts";
+import { setPolicyOverride } from "#app/auth/policy.server.ts";
 import { createInferenceGateway } from "#app/inference/gateway.server.ts";
 import { buildTestCatalog, serveGateway, type ServedGateway, type TestCatalog } from "#tests/inference/serve-gateway.ts";
 import { HUB_FIXTURE_MODELS } from "#tests/simulators/hub-fixture.ts";
@@ -146,6 +147,15 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
     expect(rows[0]!.tokens_out).toBeGreaterThan(0);
     const everything = JSON.stringify(rows) + logs.join("\n");
     for (const secret of [PROMPT, memberToken, VISITOR_TOKEN, SERVER_TOKEN]) expect(everything).not.toContain(secret);
+  });
+
+  it("follows an admin's policy kept in the database over MODELYARD_ACCESS, on every gateway", async () => {
+    const url = await start();
+    await setPolicyOverride(accounts.handle.db, "open");
+    const anonymous = await post(url, chat());
+    expect(anonymous.status, anonymous.text).toBe(200);
+    await setPolicyOverride(accounts.handle.db, null);
+    expect((await post(url, chat())).status).toBe(401);
   });
 
   it("holds a token's quota of 4 requests a minute across two gateway instances on one database", async () => {

@@ -18,6 +18,7 @@ import {
 } from "#app/auth/access.server.ts";
 import { type AuthConfig, readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
+import { accessPolicy } from "#app/auth/policy.server.ts";
 import { insertUsageRecord } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type CredentialSource, type EnvLike, redactSecrets, serverSecrets, visitorTokenFrom } from "#app/inference/credentials.server.ts";
@@ -160,7 +161,8 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       });
       const { body, file } = await Promise.race([parseInferenceRequest(request, config.maxBodyBytes), bodyDeadline]);
       clearTimeout(deadlineTimer);
-      target = await resolveTarget(body, visitorToken, { ...deps, serverKeys: mayUseServerKeys(caller, access), caps: config.caps, billToAllowed: access.billToAllowed }, file);
+      const policy = await accessPolicy(db, access);
+      target = await resolveTarget(body, visitorToken, { ...deps, serverKeys: mayUseServerKeys(caller, policy), caps: config.caps, billToAllowed: access.billToAllowed }, file);
       if (caller.kind === "anonymous" && target.credential.source !== "visitor" && target.credential.source !== "none") await admitAnonymousServerSpend(db, access);
     } catch (error) {
       clearTimeout(deadlineTimer);

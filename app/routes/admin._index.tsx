@@ -2,6 +2,7 @@ import { data, Form, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/admin._index";
 import { AccountError, addPerson, createSignInLink, roleSchema, siteOrigin } from "#app/auth/accounts.server.ts";
 import { serverHoldsKeys } from "#app/auth/auth-config.server.ts";
+import { POLICY_TTL_MS, policyOverride, setPolicyOverride } from "#app/auth/policy.server.ts";
 import { ADMIN_TABS, AccountPage, CsrfField, Field, inputCls, Notice, primaryButtonCls, secondaryButtonCls, tabsFor } from "#app/auth/form-ui.tsx";
 import { PAGE_SIZE, pageOf } from "#app/auth/token-views.server.ts";
 import { authConfig, checkCsrf, csrfTokenOf, requireAdmin } from "#app/auth/viewer.server.ts";
@@ -33,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     last: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     total,
     csrf: csrfTokenOf(request),
-    policy: { name: config.access, text: POLICY_TEXT[config.access], serverKeys: serverHoldsKeys(process.env) },
+    policy: { current: (await policyOverride(db)) ?? config.access, fromEnv: config.access, overridden: (await policyOverride(db)) !== null, serverKeys: serverHoldsKeys(process.env), ttlSeconds: POLICY_TTL_MS / 1000 },
     defaults: { rpm: config.memberRpm, tokensPerDay: config.memberTokensPerDay },
     oidc: config.oidc ? new URL(config.oidc.issuer).host : null,
   };
@@ -54,6 +55,13 @@ export async function action({ request }: Route.ActionArgs) {
   const db = getDb().db;
   const intent = form.get("intent");
   try {
+    if (intent === "policy") {
+      const choice = formText(form, "policy");
+      if (choice === "default") await setPolicyOverride(db, null);
+      else if (choice === "open" || choice === "members" || choice === "private") await setPolicyOverride(db, choice);
+      else throw new AccountError("policy must be open, members, private or default", "policy");
+      return data({ kind: "ok" as const, message: choice === "default" ? "The policy follows MODELYARD_ACCESS again." : `The policy is now ${choice}. Every instance applies it within ${POLICY_TTL_MS / 1000} s.` });
+    }
     if (intent === "invite") {
       const role = roleSchema.safeParse(form.get("role"));
       if (!role.success) throw new AccountError("role must be admin or member", "role");
@@ -124,16 +132,40 @@ export default function AdminPeoplePage() {
 
       <section aria-labelledby="policy" className="rounded-lg border border-gray-200 p-4 text-sm dark:border-gray-800">
         <h2 id="policy" className="text-lg font-semibold">
-          Access policy
+          Who may spend this server’s keys
         </h2>
-        <p className="mt-1">
-          <strong>{policy.text}</strong>
-        </p>
         <p className="mt-1 text-gray-700 dark:text-gray-300">
-          Set with MODELYARD_ACCESS (open, members or private) and restart; every instance reads the same variable. The server {policy.serverKeys ? "holds" : "holds no"} provider keys of its own.
-          Default quotas per person: {fmt.format(defaults.rpm)} requests a minute (MODELYARD_MEMBER_RPM), {defaults.tokensPerDay === null ? "no daily token limit" : `${fmt.format(defaults.tokensPerDay)} tokens a day`} (MODELYARD_MEMBER_TOKENS_PER_DAY).
+          The server {policy.serverKeys ? "holds" : "holds no"} provider keys of its own. Default quotas per person: {fmt.format(defaults.rpm)} requests a minute,{" "}
+          {defaults.tokensPerDay === null ? "no daily token limit" : `${fmt.format(defaults.tokensPerDay)} tokens a day`}.
           {oidc ? ` Sign-in through ${oidc} is on.` : " OpenID Connect is not configured; people sign in with passwords."}
         </p>
+        <Form method="post" className="mt-3 space-y-2" data-policy-form>
+          <CsrfField token={csrf} />
+          <input type="hidden" name="intent" value="policy" />
+          <fieldset className="space-y-1.5">
+            <legend className="sr-only">Access policy</legend>
+            {(["members", "open", "private"] as const).map((p) => (
+              <label key={p} className="flex items-start gap-2">
+                <input type="radio" name="policy" value={p} defaultChecked={policy.overridden && policy.current === p} className="mt-1" />
+                <span>
+                  <strong>{p}</strong>: {POLICY_TEXT[p].split(": ")[1]}
+                </span>
+              </label>
+            ))}
+            <label className="flex items-start gap-2">
+              <input type="radio" name="policy" value="default" defaultChecked={!policy.overridden} className="mt-1" />
+              <span>
+                <strong>server default</strong>: MODELYARD_ACCESS, now <strong>{policy.fromEnv}</strong>
+              </span>
+            </label>
+          </fieldset>
+          <button type="submit" className={secondaryButtonCls}>
+            Save policy
+          </button>
+          <p className="text-xs text-gray-600 dark:text-gray-400">
+            In force now: <strong data-policy-current>{policy.current}</strong>. A choice here is kept in the database, so every instance applies it within {policy.ttlSeconds} s.
+          </p>
+        </Form>
       </section>
 
       <section aria-labelledby="invite" className="rounded-lg border border-gray-200 p-4 dark:border-gray-800">

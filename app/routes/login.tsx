@@ -3,6 +3,7 @@ import type { Route } from "./+types/login";
 import { cookieValue, SESSION_COOKIE } from "#app/auth/access.server.ts";
 import { AccountError, signInWithPassword, startSession } from "#app/auth/accounts.server.ts";
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
+import { accessPolicy } from "#app/auth/policy.server.ts";
 import { Field, inputCls, Notice, primaryButtonCls, secondaryButtonCls } from "#app/auth/form-ui.tsx";
 import { authConfig, getViewer, safeRedirect, secureCookies } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
@@ -29,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     redirectTo,
     oidc: config.oidc ? { host: new URL(config.oidc.issuer).host } : null,
     hasAccounts: (await countUsers(getDb().db)) > 0,
-    policy: config.access,
+    policy: await accessPolicy(getDb().db, config),
     oidcError: reason && reason in OIDC_ERRORS ? `${OIDC_ERRORS[reason]}${message ? ` ${message.slice(0, 300)}` : ""}` : null,
   };
 }

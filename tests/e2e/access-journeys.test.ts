@@ -223,6 +223,21 @@ describe("the account pages", () => {
         await signedOut.screenshot({ path: path.join(SHOTS, `sign-in-${device}-${scheme}.png`), fullPage: true });
       }
     }
+    // The admin makes the site private: a signed-out visitor is sent to sign in, the API asks for a token.
+    await page.goto(`${server.url}/admin`);
+    await page.locator("[data-policy-form] input[value=private]").check();
+    await page.getByRole("button", { name: "Save policy" }).click();
+    await page.getByText("The policy is now private.").waitFor();
+    await signedOut.goto(`${server.url}/models`);
+    expect(new URL(signedOut.url()).pathname).toBe("/login");
+    expect(await signedOut.locator("main").innerText()).toContain("This Modelyard is private");
+    const api = await fetch(`${server.url}/api/models`);
+    expect(api.status).toBe(401);
+    expect(await page.locator("[data-account-menu] summary").count()).toBe(1);
+    await page.locator("[data-policy-form] input[value=default]").check();
+    await page.getByRole("button", { name: "Save policy" }).click();
+    await page.getByText("The policy follows MODELYARD_ACCESS again.").waitFor();
+    expect((await fetch(`${server.url}/api/models`)).status).toBe(200);
     await fresh.close();
   });
 });

@@ -29,3 +29,7 @@ export async function bumpCatalogueGeneration(db: Db): Promise<number> {
   await setMeta(db, "generation", String(next));
   return next;
 }
+
+export async function deleteMeta(db: Db, key: string): Promise<void> {
+  await db.deleteFrom("meta").where("key", "=", key).execute();
+}
