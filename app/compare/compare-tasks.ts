@@ -5,6 +5,7 @@
  * a task); the others send one input to every column and draw the outputs side by side with the
  * task widgets' renderers.
  */
+import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
 import { splitLabels, tableColumns } from "#app/demos/shared/default-inputs.ts";
 import { tabularData } from "#app/demos/tabular/predictions.ts";
 
@@ -155,13 +156,11 @@ export function isCompareTask(task: string | null | undefined): task is CompareT
 }
 
 /**
- * The compare task a model can take part in: chat models (by tag, or by a provider's
- * conversational mapping) compare as chat, other text-generation models as completions, others by
+ * The compare task a model can take part in: chat models (isChatModel) compare as chat, other text-generation models as completions, others by
  * their pipeline tag when /compare runs it; null otherwise.
  */
-export function compareTaskFor(model: { pipelineTag: string | null; tags: readonly string[]; inferenceProviderMapping?: ReadonlyArray<{ task: string }> }): CompareTask | null {
-  const chatPipeline = model.pipelineTag === "text-generation" || model.pipelineTag === "image-text-to-text";
-  if (chatPipeline && (model.tags.includes("conversational") || model.inferenceProviderMapping?.some((m) => m.task === "conversational"))) return "text-generation";
+export function compareTaskFor(model: ChatEvidence): CompareTask | null {
+  if (isChatModel(model)) return "text-generation";
   if (model.pipelineTag === "text-generation") return "text-completion";
   return isCompareTask(model.pipelineTag) ? model.pipelineTag : null;
 }

@@ -56,12 +56,8 @@ function snippetFor(model: CatalogModel, task: CompareTask, route: string, param
   if (route.startsWith("endpoint:")) return null;
   const chat = task === "text-generation";
   const p = chatParameterSpecs();
-  // A chat column runs chat completion whatever the model's tags say (list rows often lack
-  // "conversational"), so its snippet is chat code too. Before, 3.13.1's text-generation
-  // generator only wrote chat code here if an earlier snippet in the process had been chat.
-  const asRun = chat && !model.tags.includes("conversational") ? { ...model, tags: [...model.tags, "conversational"] } : model;
   try {
-    const result = getInferenceSnippetsFor(asRun, {
+    const result = getInferenceSnippetsFor(model, {
       provider: route,
       streaming: chat,
       ...(chat ? { parameters: parameters ?? { temperature: p.temperature.default, max_tokens: p.max_tokens.default, top_p: p.top_p.default } } : {}),

@@ -10,7 +10,7 @@ import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelView } from "#app/model-page/gguf.server.ts";
 import { isGgufRepo } from "#app/catalog/gguf.ts";
-import { supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
+import { snippetTaskFor, supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { type IslandHtml, toIsland } from "#app/utils/html-island.ts";
@@ -82,7 +82,7 @@ export interface ModelPageData {
   tree: { bases: Array<{ id: string; relation: string; local: boolean }>; derived: DerivedGroup[] };
   spaces: { total: number; items: SpaceUsingModel[] };
   use: UseThisModelView;
-  /** `task` is the model's pipeline tag: what a mapped provider the client cannot call would be asked to do. */
+  /** `task` is what a mapped provider the client cannot call would be asked to do: conversational for a chat model, else the pipeline tag. */
   providers: { offered: string[]; unsupported: string[]; task: string | null };
   inference: InferencePanel | null;
   /** The GGUF panel; null for other repos and for GGUF repos with neither header nor file list. */
@@ -271,7 +271,7 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
     tree: { bases, derived },
     spaces: { total: spaces.total, items: spaces.spaces },
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
-    providers: { offered, unsupported: unsupportedProvidersFor(model), task: model.pipelineTag },
+    providers: { offered, unsupported: unsupportedProvidersFor(model), task: snippetTaskFor(model) ?? model.pipelineTag },
     gguf: buildGgufPanel(model),
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model)) : null,
     chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, scope.clientAddress ?? undefined) : null,

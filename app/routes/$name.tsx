@@ -1,7 +1,10 @@
 import type { ComponentType } from "react";
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/$name";
+import { legacyIdCandidates } from "#app/catalog/legacy-ids.ts";
 import { loadOrgPage } from "#app/catalog-search/org-page.server.ts";
+import { getDb } from "#app/db/db.server.ts";
+import { existingModelIds } from "#app/db/queries/models.server.ts";
 import { OrgListing } from "#app/catalog-search/org-listing.tsx";
 import { loadModelPage } from "#app/model-page/model-page.server.ts";
 // Legacy ids without an organisation (e.g. /gpt2) share the model page's view and boundary.
@@ -28,7 +31,8 @@ export const meta: Route.MetaFunction = (args) => {
 
 /**
  * One segment is a legacy model id (e.g. /gpt2) or an author (/Qwen): an exact model id wins, an
- * author with models gets the organisation page, and anything else the model 404 with suggestions.
+ * author with models gets the organisation page, a legacy id the Hub moved into an organisation
+ * redirects there (app/catalog/legacy-ids.ts), and anything else is the model 404 with suggestions.
  */
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   let notFound: Response;
@@ -41,6 +45,9 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   }
   const org = await loadOrgPage(params.name, url);
   if (org) return data({ kind: "org" as const, org }, { status: org.pastEnd ? 404 : 200 });
+  // A legacy id the Hub moved into an organisation (/gpt2 → /openai-community/gpt2): as the Hub does, redirect.
+  const moved = await existingModelIds(getDb().db, legacyIdCandidates(params.name));
+  if (moved.length === 1) throw redirect(`/${moved[0]!}${new URL(url).search}`, 301);
   const [, ...suggestions] = (await notFound.text()).split("\n");
   throw new Response([`No model or author '${params.name}' in this catalogue.`, ...suggestions].join("\n"), {
     status: 404,

@@ -12,7 +12,8 @@ import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { useFollowedPanel } from "#app/snippets/use-followed-panel.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { chatDemoInfo, isConversationalModel } from "#app/demos/chat/demo-info.server.ts";
+import { isChatModel } from "#app/catalog/chat-model.ts";
+import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { WIDGET_TASKS } from "#app/demos/widget-tasks.ts";
@@ -33,7 +34,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
   const widget = demo ? null : taskWidgetInfo(model, process.env);
   const reason = demo || widget
     ? null
-    : isConversationalModel(model)
+    : isChatModel(model)
       ? "This catalogue lists no inference provider for this model, and no endpoint is configured for it, so there is nothing to chat with here."
       : `The playground runs chat models and these tasks: ${WIDGET_TASK_LIST}. ${model.pipelineTag ? `This model's task is ${model.pipelineTag}.` : "This model names no task."}`;
   let snippets: InferencePanel | null = null;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isChatModel } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { fixtureById, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { isWidgetExample, maskTokenFor, pipelineTagFor, toModelData } from "#app/snippets/model-data.ts";
@@ -12,7 +13,9 @@ describe("toModelData", () => {
     for (const { catalog, hub } of fixtures) {
       const data = toModelData(catalog);
       expect(data.id).toBe(hub.id);
-      expect(data.tags).toEqual(hub.tags);
+      // A chat model whose record lacks the tag (isChatModel) gains it, so the library writes chat code.
+      const chat = isChatModel(catalog) && !hub.tags.includes("conversational");
+      expect(data.tags).toEqual(chat ? [...hub.tags, "conversational"] : hub.tags);
       expect(data.pipeline_tag).toBe(hub.pipeline_tag);
       expect(data.library_name).toBe(hub.library_name);
       expect(data.config).toEqual(hub.config);

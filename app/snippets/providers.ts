@@ -2,6 +2,7 @@
  * Which inference providers the snippets panel can offer: the ones in the model's provider mapping
  * that @huggingface/inference 3.13.1 can generate code for, plus its "auto" policy.
  */
+import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
 import type { InferenceProvider, InferenceProviderOrPolicy, InferenceTask } from "@huggingface/inference";
 import { INFERENCE_PROVIDERS } from "@huggingface/inference";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
@@ -78,17 +79,14 @@ export function isProviderOrPolicy(name: string): name is InferenceProviderOrPol
 }
 
 /**
- * The task the library's snippet generator asks the provider helper for: chat models are
- * "conversational", everything else goes by pipeline tag (getInferenceSnippets.ts, "hard-code
- * conversational templates").
+ * The task the library's snippet generator asks the provider helper for: chat models
+ * (isChatModel) are "conversational", everything else goes by pipeline tag
+ * (getInferenceSnippets.ts, "hard-code conversational templates").
  */
-export function snippetTaskFor(model: Pick<CatalogModel, "pipelineTag" | "tags">): string | null {
+export function snippetTaskFor(model: ChatEvidence): string | null {
   const pipeline = pipelineTagFor(model.pipelineTag);
   if (pipeline === undefined) return null;
-  if ((pipeline === "text-generation" || pipeline === "image-text-to-text") && model.tags.includes("conversational")) {
-    return "conversational";
-  }
-  return pipeline;
+  return isChatModel(model) ? "conversational" : pipeline;
 }
 
 /** Whether 3.13.1 can generate code for this provider (or "auto", which uses hf-inference's helper). */

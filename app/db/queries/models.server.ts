@@ -182,3 +182,11 @@ export async function getListExtras(db: Kysely<Database>, ids: string[]): Promis
   }
   return out;
 }
+
+/** Which of these ids the catalogue holds, in the order given. */
+export async function existingModelIds(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("models").select("id").where("id", "in", [...ids]).execute();
+  const held = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => held.has(id));
+}

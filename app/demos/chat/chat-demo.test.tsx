@@ -73,7 +73,9 @@ describe("chatDemoInfo", () => {
   });
 
   it("does not apply to non-conversational models or models nothing can run", () => {
-    expect(chatDemoInfo(model({ tags: [] }), {})).toBeNull();
+    // Tagless, as list rows are: a conversational mapping alone makes it chat (Llama 3.3's row).
+    expect(chatDemoInfo(model({ tags: [] }), {})).not.toBeNull();
+    expect(chatDemoInfo(model({ tags: [], inferenceProviderMapping: [{ provider: "together", providerId: "x", task: "text-generation", status: "live", adapter: null, adapterWeightsPath: null }] }), {})).toBeNull();
     expect(chatDemoInfo(model({ pipelineTag: "text-classification" }), {})).toBeNull();
     expect(chatDemoInfo(model({ inferenceProviderMapping: [] }), {})).toBeNull();
     expect(chatDemoInfo(model({ pipelineTag: "image-text-to-text" }), {})).not.toBeNull();

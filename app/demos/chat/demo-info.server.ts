@@ -7,6 +7,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";
+import { isChatModel } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import type { ChatDemoInfo, ChatDemoProvider, ChatParameterSpec } from "#app/demos/chat/demo-info.ts";
 import { endpointValue } from "#app/demos/chat/demo-info.ts";
@@ -14,12 +15,6 @@ import { acceptsImages } from "#app/demos/chat/image-attachments.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { endpointsForModel } from "#app/inference/endpoints.server.ts";
 import { libraryMappings } from "#app/inference/hub-lookups.server.ts";
-
-const CHAT_PIPELINES = new Set(["text-generation", "image-text-to-text"]);
-
-export function isConversationalModel(model: Pick<CatalogModel, "pipelineTag" | "tags">): boolean {
-  return model.pipelineTag !== null && CHAT_PIPELINES.has(model.pipelineTag) && model.tags.includes("conversational");
-}
 
 const specProperty = z.looseObject({
   description: z.string().optional(),
@@ -53,7 +48,7 @@ export function chatParameterSpecs(): ChatDemoInfo["parameters"] {
 
 /** The demo for this model, or null when it does not apply (not conversational, or nothing can run it). */
 export function chatDemoInfo(model: CatalogModel, env: EnvLike): ChatDemoInfo | null {
-  if (!isConversationalModel(model)) return null;
+  if (!isChatModel(model)) return null;
   const providers: ChatDemoProvider[] = libraryMappings(model)
     .filter((m) => m.task === "conversational")
     .sort((a, b) => Number(a.status === "staging") - Number(b.status === "staging"))
