@@ -87,6 +87,9 @@ export const DEFAULT_STATE: ListingState = {
 };
 
 const slug = z.string().trim().min(1).max(100).regex(/^[\w.+:-]+$/, "letters, digits and . _ - + : only");
+// A library is whatever a record names as its library_name, which is free text on the Hub
+// ("PyTorch, Transformers"): any printable text, matched exactly.
+const librarySchema = z.string().trim().min(1).max(100).regex(/^[^\u0000-\u001f\u007f<>"'`]+$/, "no control characters, quotes or angle brackets");
 const tagSchema = z.string().trim().min(1).max(200).regex(/^[^\s<>"'`]+$/, "no spaces or quotes");
 // Any page number parses: whether it lies past the end depends on the count, so the page answers
 // that (a 404 that links to the last page) rather than a message guessing at the range.
@@ -141,7 +144,7 @@ export function parseListingState(params: URLSearchParams): { state: ListingStat
   ] as const) {
     const v = one(name);
     if (v === null) continue;
-    const r = slug.safeParse(v);
+    const r = (key === "library" ? librarySchema : slug).safeParse(v);
     if (r.success) state[key] = key === "license" ? r.data.toLowerCase() : r.data;
     else problems.push(`The ${name.replace("_", " ")} “${v.slice(0, 60)}” was ignored (${r.error.issues[0]?.message ?? "invalid"}).`);
   }

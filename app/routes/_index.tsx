@@ -1,5 +1,6 @@
 import type { Route } from "./+types/_index";
 import { MODALITIES, MODALITY_LABELS, TASK_INDEX } from "#app/catalog/catalog-index.generated.ts";
+import { getTaskModelCounts } from "#app/db/queries/task-counts.server.ts";
 import { listTasks } from "#app/task-guides/tasks.server.ts";
 import { ModelRow } from "#app/catalog-search/model-row.tsx";
 import { TaskChip } from "#app/ui/task-chip.tsx";
@@ -15,18 +16,28 @@ export const meta: Route.MetaFunction = () => [
 
 export async function loader() {
   const { db } = getDb();
-  const [total, trending, popular] = await Promise.all([
+  const [total, trending, popular, taskCounts] = await Promise.all([
     countModels(db),
     listModelPage(db, { sort: "trending", offset: 0, limit: 8 }),
     listModelPage(db, { sort: "downloads", offset: 0, limit: 8 }),
+    getTaskModelCounts(db),
   ]);
   // Tasks whose @huggingface/tasks entry is a placeholder have a page but no guide.
   const guides = listTasks().filter((t) => t.hasGuide).length;
-  return { total, trending, popular, guides };
+  // Per modality, the tasks this catalogue has models for, most models first: a chip never leads
+  // to an empty listing, and the big tasks (Text Generation) are never cut by list order.
+  const tasksByModality = MODALITIES.map((mod) => {
+    const held = Object.entries(TASK_INDEX)
+      .filter(([id, d]) => d.modality === mod && !d.hideInModels && (taskCounts[id] ?? 0) > 0)
+      .map(([id]) => ({ id, count: taskCounts[id] ?? 0 }))
+      .sort((a, b) => b.count - a.count || a.id.localeCompare(b.id));
+    return { mod, shown: held.slice(0, 8), more: Math.max(0, held.length - 8) };
+  }).filter((m) => m.shown.length > 0);
+  return { total, trending, popular, guides, tasksByModality };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { total, trending, popular, guides } = loaderData;
+  const { total, trending, popular, guides, tasksByModality } = loaderData;
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
       <section className="max-w-3xl">
@@ -81,20 +92,24 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Tasks
         </h2>
         <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {MODALITIES.map((mod) => {
-            const tasks = Object.entries(TASK_INDEX).filter(([, d]) => d.modality === mod && !d.hideInModels);
-            if (!tasks.length) return null;
-            return (
-              <div key={mod}>
-                <h3 className="text-sm font-semibold text-gray-700 dark:text-gray-300">{MODALITY_LABELS[mod]}</h3>
-                <div className="mt-2 flex flex-wrap gap-1.5">
-                  {tasks.slice(0, 8).map(([id]) => (
-                    <TaskChip key={id} task={id} />
-                  ))}
-                </div>
+          {tasksByModality.map(({ mod, shown, more }) => (
+            <div key={mod} data-home-modality={mod}>
+              <h3 className="text-sm font-semibold text-gray-700 dark:text-gray-300">{MODALITY_LABELS[mod]}</h3>
+              <div className="mt-2 flex flex-wrap gap-1.5">
+                {shown.map(({ id, count }) => (
+                  <span key={id} className="inline-flex items-center gap-1" title={`${formatNumber(count)} ${count === 1 ? "model" : "models"}`}>
+                    <TaskChip task={id} />
+                    <span className="text-xs tabular-nums text-gray-600 dark:text-gray-400">{formatNumber(count)}</span>
+                  </span>
+                ))}
+                {more > 0 ? (
+                  <a href="/tasks" className="text-xs text-indigo-700 underline dark:text-indigo-300">
+                    {more} more
+                  </a>
+                ) : null}
               </div>
-            );
-          })}
+            </div>
+          ))}
         </div>
       </section>
     </div>

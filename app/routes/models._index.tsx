@@ -138,6 +138,10 @@ export default function Models({ loaderData }: Route.ComponentProps) {
         />
       </Form>
 
+      {/* The filters come first in the page; a keyboard user reaches the first result in one step. */}
+      <a href="#results" className="skip-link">
+        Skip to results
+      </a>
       <ListingProblems problems={problems} />
 
       <ActiveFilterChips state={state} active={active} href={listingHref} clearAll={listingHref(clearedState(state), { page: 1 })} />
@@ -161,7 +165,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           </div>
         </aside>
 
-        <section aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading} data-view={listingSearch(state)}>
+        <section id="results" tabIndex={-1} aria-label="Results" className={loading ? "opacity-60 transition-opacity" : undefined} data-testid="results" aria-busy={loading} data-view={listingSearch(state)}>
           {pastEnd ? (
             <ListingPastEnd page={state.page} lastPage={lastPage} count={count} href={listingHref(state, { page: lastPage })} />
           ) : !rowsHtml ? (

@@ -182,8 +182,8 @@ export function InferenceSnippets({ initial }: { initial: InferencePanel }) {
                 copyDescription={`${current.label} ${c.label} code`}
                 badge={
                   c.verified ? (
-                    <span className="rounded bg-green-50 px-1.5 py-0.5 text-[11px] font-medium text-green-800 ring-1 ring-green-200 dark:bg-green-950 dark:text-green-200 dark:ring-green-800" title="This kind of snippet was run against a provider simulator in the test suite">
-                      verified
+                    <span className="rounded bg-green-50 px-1.5 py-0.5 text-[11px] font-medium text-green-800 ring-1 ring-green-200 dark:bg-green-950 dark:text-green-200 dark:ring-green-800" title="This kind of snippet is run in Modelyard's test suite against a simulator of the provider's API, not against the provider itself">
+                      tested on a simulator
                     </span>
                   ) : null
                 }

@@ -16,6 +16,9 @@ export function SiteFooter() {
           <a className="hover:underline" href="/spaces">
             Spaces
           </a>
+          <a className="hover:underline" href="/playground">
+            Playground
+          </a>
           <a className="hover:underline" href="/compare">
             Compare
           </a>

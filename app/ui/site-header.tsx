@@ -7,6 +7,7 @@ const NAV = [
   { to: "/models", label: "Models" },
   { to: "/tasks", label: "Tasks" },
   { to: "/spaces", label: "Spaces" },
+  { to: "/playground", label: "Playground" },
 ] as const;
 
 export function Logo() {

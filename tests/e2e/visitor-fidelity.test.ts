@@ -68,6 +68,48 @@ describe("chat models known by their provider mapping", () => {
   });
 });
 
+describe("facets and finding one's way", () => {
+  it("a library whose name holds a comma filters by it, from its facet link", async () => {
+    await page.goto(`${server.url}/models`);
+    const link = page.locator('a[href*="library=PyTorch"]').first();
+    await link.waitFor({ state: "attached" });
+    await page.goto(`${server.url}${await link.getAttribute("href")}`);
+    const main = await page.locator("main").innerText();
+    expect(main).not.toContain("was ignored");
+    expect(main).toContain("yukiarimo/yuna-ai-v3-atomic");
+    expect(await page.locator('[data-testid="results"] a[href^="/"]').filter({ hasText: "/" }).count()).toBeLessThanOrEqual(2);
+  });
+
+  it("/models has a skip link to its results, and the header and footer link the playground", async () => {
+    await page.goto(`${server.url}/models`);
+    // From the search box, a few Tabs reach it, before the filters' hundred links.
+    await page.locator("#models-search").focus();
+    let presses = 0;
+    while (presses < 6 && (await page.evaluate(() => document.activeElement?.textContent ?? "")) !== "Skip to results") {
+      await page.keyboard.press("Tab");
+      presses += 1;
+    }
+    expect(await page.evaluate(() => document.activeElement?.textContent ?? "")).toBe("Skip to results");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("results");
+    expect(await page.locator("header").getByRole("link", { name: "Playground" }).getAttribute("href")).toBe("/playground");
+    expect(await page.locator("footer").getByRole("link", { name: "Playground" }).getAttribute("href")).toBe("/playground");
+  });
+});
+
+describe("the home page's tasks", () => {
+  it("shows each modality's biggest tasks with their counts, Text Generation among them, and no chip that leads to nothing", async () => {
+    await page.goto(`${server.url}/`);
+    const chips = page.locator("[data-home-modality] a[href^='/models?pipeline_tag=']");
+    const hrefs = await chips.evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+    expect(hrefs).toContain("/models?pipeline_tag=text-generation");
+    expect(hrefs).toContain("/models?pipeline_tag=fill-mask");
+    const counts = await page.locator("[data-home-modality] span.tabular-nums").allInnerTexts();
+    expect(counts.length).toBe(hrefs.length);
+    for (const c of counts) expect(Number(c.replace(/,/g, ""))).toBeGreaterThan(0);
+  });
+});
+
 describe("legacy one-part ids", () => {
   it.each([
     ["gpt2", "openai-community/gpt2"],
