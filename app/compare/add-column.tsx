@@ -4,9 +4,9 @@ import type { CompareCandidate } from "#app/compare/compare-info.ts";
 import type { CompareTask } from "#app/compare/compare-tasks.ts";
 import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 
-export function AddColumn({ task, onAdd, disabled }: { task: CompareTask; onAdd: (modelId: string, route: string) => void; disabled: boolean }) {
+export function AddColumn({ task, onAdd, disabled, initialQuery = "" }: { task: CompareTask; onAdd: (modelId: string, route: string) => void; disabled: boolean; initialQuery?: string }) {
   const id = useId();
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(initialQuery);
   // The term the shown results are for: the box may have changed since.
   const [found, setFound] = useState<{ term: string; candidates: CompareCandidate[] } | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -33,6 +33,8 @@ export interface CompareInfo {
   deadlineMs: number;
   serverKey: boolean;
   modelyardVersion: string;
+  /** The model "Compare with…" came from when nothing here runs it: why it has no column, and a search to start from. */
+  from: { modelId: string; note: string; query: string } | null;
 }
 
 export interface CompareCandidate {

@@ -229,7 +229,13 @@ export function ComparePage({ info }: { info: CompareInfo }) {
           ) : null}
 
           {cmp.columns.length === 0 ? (
-            <p className="rounded-md border border-gray-200 p-3 text-sm dark:border-gray-800">No columns yet: add one below, or open a model page and choose “Compare with…”.</p>
+            info.from ? (
+              <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100" data-compare-from={info.from.modelId}>
+                {info.from.note}
+              </p>
+            ) : (
+              <p className="rounded-md border border-gray-200 p-3 text-sm dark:border-gray-800">No columns yet: add one below, or open a model page and choose “Compare with…”.</p>
+            )
           ) : (
             <div className={`grid gap-3 ${cmp.columns.length > 1 ? "md:grid-cols-2" : ""} ${cmp.columns.length > 2 ? "xl:grid-cols-3" : ""}`} data-compare-columns="">
               {cmp.columns.map((c, i) => (
@@ -371,7 +377,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
           {cmp.columns.length > 0 ? <SummaryRow figures={cmp.columns.map((c) => ({ key: c.key, metrics: latestMetrics(c) }))} label={nameOf} /> : null}
 
           {cmp.columns.length < MAX_COLUMNS ? (
-            <AddColumn task={info.task} disabled={cmp.busy} onAdd={(modelId, route) => void navigate(compareHref({ ...setup, columns: [...setup.columns, { modelId, route }] }), KEEP)} />
+            <AddColumn task={info.task} disabled={cmp.busy} initialQuery={info.from?.query ?? ""} onAdd={(modelId, route) => void navigate(compareHref({ ...setup, columns: [...setup.columns, { modelId, route }] }), KEEP)} />
           ) : (
             <p className="text-xs text-gray-600 dark:text-gray-400">{MAX_COLUMNS} columns is the most a comparison holds.</p>
           )}

@@ -84,9 +84,11 @@ export function compareHref(setup: CompareSetup): string {
 
 /**
  * "Compare with…" from a model: a comparison of the model's task with the model on `route` as its
- * first column (or no column when nothing here runs it), or null when /compare cannot run the task.
+ * first column; when nothing here runs it, the model comes along as `from`, so the page can say so
+ * and search for models like it. Null when /compare cannot run the task.
  */
 export function compareWithHref(modelId: string, task: CompareTask | null, route: string | null): string | null {
   if (task === null) return null;
-  return compareHref({ task, columns: route ? [{ modelId, route }] : [] });
+  if (route === null) return `${compareHref({ task, columns: [] })}&from=${encodeURIComponent(modelId).replace(/%2F/gi, "/")}`;
+  return compareHref({ task, columns: [{ modelId, route }] });
 }

@@ -17,6 +17,7 @@ import { defaultInputs, EMPTY_INPUTS, toTaskExample } from "#app/demos/shared/de
 import type { WidgetInputs } from "#app/demos/shared/widget-info.ts";
 import { hasServerKey, widgetProviders } from "#app/demos/task-widget-info.server.ts";
 import { getDb } from "#app/db/db.server.ts";
+import { checkModelId } from "#app/catalog/model-id.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { readGatewayConfig } from "#app/inference/gateway-config.server.ts";
@@ -111,6 +112,32 @@ export async function loadCompare(url: URL, env: EnvLike): Promise<CompareInfo> 
     deadlineMs: readGatewayConfig(env).deadlineMs,
     serverKey: hasServerKey(env),
     modelyardVersion: modelyardVersion(),
+    from: setup.columns.length === 0 ? await comparedFrom(url.searchParams.get("from"), setup.task, env, problems) : null,
+  };
+}
+
+/** The `from` model of "Compare with…" when nothing here runs it: kept, with the reason and a search for models like it. */
+async function comparedFrom(raw: string | null, task: CompareTask, env: EnvLike, problems: string[]): Promise<CompareInfo["from"]> {
+  if (raw === null || raw === "") return null;
+  const checked = checkModelId(raw);
+  if (!checked.ok) {
+    problems.push(`“${raw.slice(0, 80)}” is not a model id: ${checked.message}.`);
+    return null;
+  }
+  const model = await getModelById(getDb().db, checked.id);
+  if (!model) {
+    problems.push(`There is no model “${checked.id}” in this catalogue.`);
+    return null;
+  }
+  const label = COMPARE_TASKS[task].label.toLowerCase();
+  const runs = columnChoices(model, task, env).length > 0;
+  const name = model.id.split("/").pop() ?? model.id;
+  return {
+    modelId: model.id,
+    note: runs
+      ? `Add ${model.id} below as a column, with the provider of your choice.`
+      : `Nothing here runs ${model.id} for ${label}: no inference provider or configured endpoint serves it. Compare models that can, starting from a search for its name.`,
+    query: name.split(/[-_.]/)[0] ?? name,
   };
 }
 

@@ -17,7 +17,7 @@ const info = (columns: CompareColumnInfo[]): CompareInfo => ({
   inputs: { text: "", context: "", candidateLabels: [], sentences: [], table: [] },
   deadlineMs: 60_000,
   serverKey: false,
-  modelyardVersion: "0.0.0",
+  modelyardVersion: "0.0.0", from: null,
 });
 
 describe("reconcileColumns", () => {

@@ -97,6 +97,26 @@ describe("facets and finding one's way", () => {
   });
 });
 
+describe("Compare with…", () => {
+  it("keeps a model nothing runs, says why, and starts a search for models like it", async () => {
+    const model = "AdamCodd/distilbert-base-uncased-finetuned-sentiment-amazon";
+    await page.goto(`${server.url}/playground/${model}`);
+    const href = await page.locator("[data-compare-with]").getAttribute("href");
+    expect(href).toBe(`/compare?task=text-classification&from=${model}`);
+    await page.goto(`${server.url}${href}`);
+    const note = page.locator(`[data-compare-from="${model}"]`);
+    expect(await note.innerText()).toContain(`Nothing here runs ${model} for text classification`);
+    expect(await page.locator("[data-add-column] input[name=q]").inputValue()).toBe("distilbert");
+  });
+
+  it("opens a live provider, not a staging one, for a model that has both", async () => {
+    await page.goto(`${server.url}/playground/meta-llama/Meta-Llama-3-8B-Instruct`);
+    const href = (await page.locator("[data-compare-with]").getAttribute("href")) ?? "";
+    expect(href).not.toContain("fireworks-ai");
+    expect(href).toMatch(/model=meta-llama\/Meta-Llama-3-8B-Instruct@(hf-inference|together)/);
+  });
+});
+
 describe("the home page's tasks", () => {
   it("shows each modality's biggest tasks with their counts, Text Generation among them, and no chip that leads to nothing", async () => {
     await page.goto(`${server.url}/`);
