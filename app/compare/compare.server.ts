@@ -142,24 +142,36 @@ async function comparedFrom(raw: string | null, task: CompareTask, env: EnvLike,
 }
 
 const CANDIDATE_LIMIT = 12;
+const CANDIDATE_PAGE = 200;
+// Bounded, so a search matching most of a large catalogue still answers at once.
+const CANDIDATE_SCAN_LIMIT = 5_000;
 
 /**
  * Models matching `query` that can run the task here, most downloaded first, each with the
- * providers and endpoints that can run it.
+ * providers and endpoints that can run it. The matches are read page by page until enough can run:
+ * the newest mapped models have no download count, so a first page of the best-downloaded matches
+ * held none of them ("llama" found no Llama 3). Without configured endpoints, a match no provider
+ * maps is passed over by its listing row, without loading its record.
  */
 export async function compareCandidates(task: CompareTask, query: string, env: EnvLike): Promise<CompareCandidate[]> {
   const snapshot = await openSnapshot(getDb());
   // Chat searches text-generation models (its route is "conversational", no pipeline tag); the rest their route's pipeline.
   const pipelineTag = task === "text-generation" ? task : COMPARE_TASKS[task].mappingTask;
   const filters = { ...emptyFilters(), search: query.trim().slice(0, 200) || null, pipelineTag };
-  const page = await search(snapshot, filters, { sort: "downloads", ascending: false, offset: 0, limit: 60, counts: "none" });
+  // Without configured endpoints, only a provider mapping can make a model runnable here.
+  const endpointsConfigured = (env["MODELYARD_ENDPOINTS"] ?? "").trim() !== "";
   const out: CompareCandidate[] = [];
-  for (const summary of page.models) {
-    if (out.length >= CANDIDATE_LIMIT) break;
-    const model = await getModelById(snapshot.handle.db, summary.id);
-    if (!model) continue;
-    const choices = columnChoices(model, task, env);
-    if (choices.length > 0) out.push({ modelId: model.id, choices });
+  for (let offset = 0; out.length < CANDIDATE_LIMIT && offset < CANDIDATE_SCAN_LIMIT; offset += CANDIDATE_PAGE) {
+    const page = await search(snapshot, filters, { sort: "downloads", ascending: false, offset, limit: CANDIDATE_PAGE, counts: "none" });
+    for (const summary of page.models) {
+      if (out.length >= CANDIDATE_LIMIT) break;
+      if (summary.providers.length === 0 && !endpointsConfigured) continue;
+      const model = await getModelById(snapshot.handle.db, summary.id);
+      if (!model) continue;
+      const choices = columnChoices(model, task, env);
+      if (choices.length > 0) out.push({ modelId: model.id, choices });
+    }
+    if (page.models.length < CANDIDATE_PAGE) break;
   }
   return out;
 }

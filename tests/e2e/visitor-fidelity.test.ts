@@ -117,6 +117,18 @@ describe("Compare with…", () => {
   });
 });
 
+describe("Add a column", () => {
+  it("offers the newest runnable models, which have no download count: 'llama' finds Llama 3.1 and 3.3", async () => {
+    const res = await fetch(`${server.url}/api/compare/candidates?task=text-generation&q=llama`);
+    const { candidates } = (await res.json()) as { candidates: Array<{ modelId: string; choices: unknown[] }> };
+    const ids = candidates.map((c) => c.modelId);
+    // Before, the first 60 best-downloaded matches held 4 runnable models and no Llama 3.1 or 3.3.
+    expect(ids.length).toBeGreaterThanOrEqual(8);
+    expect(ids).toEqual(expect.arrayContaining([LLAMA, "meta-llama/Llama-3.1-8B-Instruct"]));
+    for (const c of candidates) expect(c.choices.length).toBeGreaterThan(0);
+  });
+});
+
 describe("the home page's tasks", () => {
   it("shows each modality's biggest tasks with their counts, Text Generation among them, and no chip that leads to nothing", async () => {
     await page.goto(`${server.url}/`);
