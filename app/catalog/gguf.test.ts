@@ -72,6 +72,24 @@ describe("files and quantisations", () => {
     expect(ggufFileOptions(model)[2]).toEqual({ name: "m.Q4_K_M.gguf", label: "Q4_K_M · 4.9 GB (m.Q4_K_M.gguf)" });
     expect(ggufFileOptions(model)[1]?.label).toBe("UD-Q4_K_XL (m.UD-Q4_K_XL.gguf)");
   });
+
+  it("lists a split model once, by its first part, with every part's size; names a bare Q3_K", () => {
+    const model = {
+      siblings: [
+        { rfilename: "big-Q4_K_M-00002-of-00002.gguf", size: 3_000 },
+        { rfilename: "big-Q4_K_M-00001-of-00002.gguf", size: 5_000 },
+        { rfilename: "big-Q8_0-00001-of-00002.gguf", size: 9_000 },
+        { rfilename: "big-Q8_0-00002-of-00002.gguf", size: null },
+        { rfilename: "small-Q3_K.gguf", size: 1_000 },
+      ],
+    };
+    expect(ggufFilesWithQuant(model).map((f) => [f.rfilename, f.quant, f.size, f.parts])).toEqual([
+      ["big-Q8_0-00001-of-00002.gguf", "Q8_0", null, 2],
+      ["big-Q4_K_M-00001-of-00002.gguf", "Q4_K_M", 8_000, 2],
+      ["small-Q3_K.gguf", "Q3_K", 1_000, 1],
+    ]);
+    expect(ggufFileOptions(model)[1]?.label).toBe("Q4_K_M · 8.0 kB · 2 parts (big-Q4_K_M-00001-of-00002.gguf)");
+  });
 });
 
 describe("the GGUF panel", () => {
@@ -97,6 +115,6 @@ describe("the GGUF panel", () => {
     expect(buildGgufPanel(plain)).toBeNull();
     const filesOnly = buildGgufPanel({ ...blank, siblings: [{ rfilename: "x.Q8_0.gguf", size: null }] });
     expect(filesOnly).toMatchObject({ headerImported: false, architecture: null, contextLength: null, params: null, chatTemplate: null });
-    expect(filesOnly?.files).toEqual([{ name: "x.Q8_0.gguf", quant: "Q8_0", size: null, href: "/timm/resnet50.a1_in1k?gguf=x.Q8_0.gguf" }]);
+    expect(filesOnly?.files).toEqual([{ name: "x.Q8_0.gguf", quant: "Q8_0", size: null, parts: 1, href: "/timm/resnet50.a1_in1k?gguf=x.Q8_0.gguf" }]);
   });
 });

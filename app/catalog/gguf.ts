@@ -72,8 +72,10 @@ export interface GgufFile {
   rfilename: string;
   /** The quant label in the file name (Q4_K_M, IQ2_XS, F16, …), as LOCAL_APPS parses it; null when none. */
   quant: string | null;
-  /** Bytes, when the catalogue recorded them. */
+  /** Bytes, when the catalogue recorded them (every part's, for a split file). */
   size: number | null;
+  /** 1, or how many files (`-00001-of-00003.gguf`) the model is split into; `rfilename` is the first, which llama.cpp loads. */
+  parts: number;
 }
 
 const QUANT_RANK: ReadonlyMap<string, number> = new Map(
@@ -87,10 +89,34 @@ function quantRank(label: string | null): number {
   return QUANT_RANK.get(bare) ?? QUANT_RANK.get(bare.replace(/_[A-Z]+$/, "")) ?? Number.MAX_SAFE_INTEGER - 1;
 }
 
-/** The repo's .gguf files with their quantisations, biggest first as on the Hub; names break ties. */
+// Quant schemes @huggingface/tasks' label pattern leaves out (it knows file types such as Q3_K_M,
+// not the bare scheme Q3_K that some repos name their files by).
+const BARE_QUANT = /(?:^|[-._/])(I?Q[1-8]_K|I?Q[1-8]_[01]|I?Q[1-8])(?=[-._]|$)/i;
+
+export function quantLabelOf(filename: string): string | null {
+  return parseGGUFQuantLabel(filename) ?? BARE_QUANT.exec(filename.replace(/\.gguf$/i, ""))?.[1]?.toUpperCase() ?? null;
+}
+
+const SPLIT_PART = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
+
+/**
+ * The repo's .gguf files with their quantisations, biggest first as on the Hub; names break ties.
+ * A model split into parts (`…-00001-of-00002.gguf`) is one entry: its first part, with the
+ * parts' total size.
+ */
 export function ggufFilesWithQuant(model: Pick<CatalogModel, "siblings">): GgufFile[] {
-  return model.siblings
-    .filter((s) => isGgufFilename(s.rfilename))
-    .map((s) => ({ rfilename: s.rfilename, quant: parseGGUFQuantLabel(s.rfilename) ?? null, size: s.size }))
-    .sort((a, b) => quantRank(a.quant) - quantRank(b.quant) || (a.rfilename < b.rfilename ? -1 : a.rfilename > b.rfilename ? 1 : 0));
+  const files = new Map<string, GgufFile>();
+  for (const s of model.siblings) {
+    if (!isGgufFilename(s.rfilename)) continue;
+    const split = SPLIT_PART.exec(s.rfilename);
+    const key = split ? `${split[1]}\u0000${split[3]}` : s.rfilename;
+    const seen = files.get(key);
+    if (!seen) {
+      files.set(key, { rfilename: s.rfilename, quant: quantLabelOf(s.rfilename), size: s.size, parts: split ? Number(split[3]) : 1 });
+      continue;
+    }
+    seen.size = seen.size === null || s.size === null ? null : seen.size + s.size;
+    if (s.rfilename < seen.rfilename) seen.rfilename = s.rfilename;
+  }
+  return [...files.values()].sort((a, b) => quantRank(a.quant) - quantRank(b.quant) || (a.rfilename < b.rfilename ? -1 : a.rfilename > b.rfilename ? 1 : 0));
 }

@@ -43,6 +43,7 @@ export function GgufPanel({ gguf }: { gguf: GgufPanelView | null }) {
               <li key={f.name} className="flex items-baseline justify-between gap-2" data-gguf-file={f.name}>
                 <a href={f.href} className={`${linkCls} block min-w-0 flex-1`} title={`Use ${f.name} in the local-app commands`}>
                   <span className="font-mono font-semibold">{f.quant ?? "unknown quantisation"}</span>
+                  {f.parts > 1 ? <span className="ml-1.5 text-xs text-gray-600 dark:text-gray-400">in {f.parts} parts</span> : null}
                   <span className="block truncate font-mono text-xs text-gray-600 dark:text-gray-400">{f.name}</span>
                 </a>
                 {f.size ? <span className="shrink-0 text-xs text-gray-700 tabular-nums dark:text-gray-300">{f.size}</span> : null}

@@ -16,7 +16,7 @@ export interface GgufPanelView {
   /** Where the GGUF's own chat template is previewed; null when the header holds none. */
   chatTemplate: { href: string; label: string } | null;
   /** Each file links to "Use this model" with that file filled into the commands. */
-  files: Array<{ name: string; quant: string | null; size: string | null; href: string }>;
+  files: Array<{ name: string; quant: string | null; size: string | null; parts: number; href: string }>;
 }
 
 export interface GgufFileOption {
@@ -28,7 +28,7 @@ export interface GgufFileOption {
 export function ggufFileOptions(model: Pick<CatalogModel, "siblings">): GgufFileOption[] {
   return ggufFilesWithQuant(model).map((f) => {
     const size = formatBytes(f.size);
-    const head = [f.quant ?? "unknown quantisation", size].filter((x) => x !== null).join(" · ");
+    const head = [f.quant ?? "unknown quantisation", size, f.parts > 1 ? `${f.parts} parts` : null].filter((x) => x !== null).join(" · ");
     return { name: f.rfilename, label: `${head} (${f.rfilename})` };
   });
 }
@@ -66,6 +66,7 @@ export function buildGgufPanel(model: CatalogModel): GgufPanelView | null {
       name: f.rfilename,
       quant: f.quant,
       size: formatBytes(f.size),
+      parts: f.parts,
       href: `/${model.id}?${new URLSearchParams([["gguf", f.rfilename]]).toString()}`,
     })),
   };
