@@ -4,7 +4,7 @@ import { isKnownLibrary, libraryLabel } from "#app/catalog/library-labels.ts";
 import { type ListingState, PARAM_BUCKETS, listingHref } from "#app/catalog-search/listing-params.ts";
 import { COLOR_CLASSES, MODALITIES, getTaskInfo, isPipelineType, type TaskColor } from "#app/catalog/task-colors.ts";
 import type { CatalogFacets, FacetCount } from "#app/catalog-search/facets.server.ts";
-import { formatCompact } from "#app/utils/format.ts";
+import { formatCompact, formatNumber } from "#app/utils/format.ts";
 
 type Patch = Partial<ListingState>;
 
@@ -62,12 +62,13 @@ function FacetLink({
 }
 
 /** A facet group: the first few values, the rest behind a native disclosure (works without JavaScript). */
-function Group({ title, children, more, open = true }: { title: string; children: ReactNode; more?: ReactNode; open?: boolean }) {
+function Group({ title, children, more, open = true, note }: { title: string; children: ReactNode; more?: ReactNode; open?: boolean; note?: ReactNode }) {
   return (
     <details open={open} className="group border-b border-gray-200 py-3 dark:border-gray-800">
       <summary className="cursor-pointer select-none text-xs font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">
         {title}
       </summary>
+      {note ? <p className="mt-1 px-2 text-xs text-gray-600 dark:text-gray-400">{note}</p> : null}
       <ul className="mt-2 space-y-0.5">{children}</ul>
       {more && (
         <details className="mt-1">
@@ -97,6 +98,7 @@ function SimpleFacet({
   exact,
   shown = 8,
   name,
+  note,
 }: {
   title: string;
   values: FacetCount[];
@@ -108,6 +110,7 @@ function SimpleFacet({
   exact: boolean;
   shown?: number;
   name: string;
+  note?: ReactNode;
 }) {
   const list = withSelected(values, selected);
   if (!list.length) return null;
@@ -126,7 +129,7 @@ function SimpleFacet({
     </FacetLink>
   );
   return (
-    <Group title={title} more={list.length > shown ? list.slice(shown).map(item) : undefined}>
+    <Group title={title} note={note} more={list.length > shown ? list.slice(shown).map(item) : undefined}>
       {list.slice(0, shown).map(item)}
     </Group>
   );
@@ -179,6 +182,14 @@ function TaskFacet({ facets, state }: { facets: CatalogFacets; state: ListingSta
 
 const languageName = (code: string) => (isLanguageCode(code) ? LANGUAGE_NAMES[code] : code);
 
+/** How many of the matches the ranges can place: most list rows carry no parameter count. */
+function paramsNote(facets: CatalogFacets, state: ListingState): string | null {
+  if (!facets.exact || state.params) return null;
+  const known = facets.params.reduce((n, b) => n + b.count, 0);
+  if (known >= facets.total) return null;
+  return `Known for ${formatNumber(known)} of ${formatNumber(facets.total)} models; the rest fall in no range.`;
+}
+
 /**
  * The facet groups as plain markup: no hooks and no handlers, because the server renders them once
  * per view into static HTML (facet-panel-html.server.tsx) and FacetPanel routes their clicks.
@@ -227,6 +238,7 @@ export function FacetGroups({ facets, state }: { facets: CatalogFacets; state: L
         label={bucketLabel}
         exact={facets.exact}
         shown={10}
+        note={paramsNote(facets, state)}
       />
       <SimpleFacet
         name="license"

@@ -80,6 +80,11 @@ describe("facets and finding one's way", () => {
     expect(await page.locator('[data-testid="results"] a[href^="/"]').filter({ hasText: "/" }).count()).toBeLessThanOrEqual(2);
   });
 
+  it("the parameters filter says how few models have a parameter count", async () => {
+    await page.goto(`${server.url}/models`);
+    await expect.poll(async () => /Known for [\d,]+ of 5,240 models; the rest fall in no range\./.test(await page.locator("aside").innerText()), { timeout: 15_000 }).toBe(true);
+  });
+
   it("/models has a skip link to its results, and the header and footer link the playground", async () => {
     await page.goto(`${server.url}/models`);
     // From the search box, a few Tabs reach it, before the filters' hundred links.
