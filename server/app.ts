@@ -33,10 +33,10 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
   app.use(apiGuard.methodGuard);
   // Cross-site changes refused, and a private site's sign-in, before anything reads a body (ADR 0038).
   app.use((req, res, next) => {
-    gateRequest({ method: req.method, url: req.originalUrl, headers: { get: (name) => headerOf(req.headers[name.toLowerCase()]) } }).then(
-      (refusal) => (refusal ? void sendFetchResponse(res, refusal) : next()),
-      next,
-    );
+    const refusal = gateRequest({ method: req.method, url: req.originalUrl, headers: { get: (name) => headerOf(req.headers[name.toLowerCase()]) } });
+    if (refusal === null) return next();
+    if (refusal instanceof Response) return void sendFetchResponse(res, refusal);
+    refusal.then((answer) => (answer ? void sendFetchResponse(res, answer) : next()), next);
   });
   app.post("/api/inference", (req, res) => serveInference(req, res));
   app.use(

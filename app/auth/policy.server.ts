@@ -18,6 +18,11 @@ function isPolicy(value: string | null): value is AccessPolicy {
   return value !== null && (POLICIES as readonly string[]).includes(value);
 }
 
+/** The override as last read, while fresh: undefined when a read is due (null: no override). */
+export function cachedPolicy(db: Kysely<Database>, now = Date.now()): AccessPolicy | null | undefined {
+  return cached && cached.db === db && now - cached.at < POLICY_TTL_MS ? cached.override : undefined;
+}
+
 /** The admin's override, or null when the environment's policy holds. */
 export async function policyOverride(db: Kysely<Database>, now = Date.now()): Promise<AccessPolicy | null> {
   if (cached && cached.db === db && now - cached.at < POLICY_TTL_MS) return cached.override;

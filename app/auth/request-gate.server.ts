@@ -5,7 +5,7 @@
 import { AccessDenied, identify } from "#app/auth/access.server.ts";
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
-import { accessPolicy } from "#app/auth/policy.server.ts";
+import { accessPolicy, cachedPolicy } from "#app/auth/policy.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
@@ -21,7 +21,11 @@ const isApi = (path: string) => /^\/api(\/|$)/i.test(path);
 // What a signed-out visitor of a private site still reaches: the way in, and what that page loads.
 const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|theme|healthz|assets\/.*|favicon\.svg|favicon\.ico|robots\.txt)$/i;
 
-export async function gateRequest(request: GateRequest): Promise<Response | null> {
+/**
+ * Null to let the request through. Answered at once, without a promise, whenever no database read
+ * is due (the policy is cached): every request passes here, the streamed chat's too.
+ */
+export function gateRequest(request: GateRequest): Response | null | Promise<Response | null> {
   const config = readAuthConfig(process.env);
   const path = request.url.split("?")[0] ?? "/";
   const crossSite = crossSiteRefusal(request.method, request.headers, config.publicUrl);
@@ -31,7 +35,13 @@ export async function gateRequest(request: GateRequest): Promise<Response | null
   }
   if (OPEN_IN_PRIVATE.test(path)) return null;
   const db = getDb().db;
-  if ((await accessPolicy(db, config)) !== "private") return null;
+  const cached = cachedPolicy(db);
+  if (cached !== undefined) return (cached ?? config.access) === "private" ? privateGate(request, path) : null;
+  return accessPolicy(db, config).then((policy) => (policy === "private" ? privateGate(request, path) : null));
+}
+
+async function privateGate(request: GateRequest, path: string): Promise<Response | null> {
+  const db = getDb().db;
   try {
     const caller = await identify(db, request.headers, "");
     if (caller.kind !== "anonymous") return null;

@@ -147,6 +147,22 @@ describe("the home page's tasks", () => {
   });
 });
 
+describe("organisation pages", () => {
+  it("/Qwen shows its models per task, its most-liked and newest models, and its Spaces or says there are none", async () => {
+    await page.goto(`${server.url}/Qwen`);
+    const overview = page.locator("[data-org-overview]");
+    await overview.waitFor();
+    const text = await overview.innerText();
+    expect(await overview.locator("a[href='/Qwen?pipeline_tag=text-generation']").count()).toBe(1);
+    expect(text).toMatch(/Most liked[\s\S]*♥ [\d,]+/i);
+    expect(text).toMatch(/Newest[\s\S]*\d{4}-\d{2}-\d{2}/i);
+    expect(text).toMatch(/Spaces \(\d+\)|The catalogue lists no Space by Qwen\./i);
+    // Not on a filtered view: the list is what was asked for.
+    await page.goto(`${server.url}/Qwen?search=coder`);
+    expect(await page.locator("[data-org-overview]").count()).toBe(0);
+  });
+});
+
 describe("legacy one-part ids", () => {
   it.each([
     ["gpt2", "openai-community/gpt2"],

@@ -94,6 +94,8 @@ export interface SpaceListItem {
 
 export interface SpaceListQuery {
   search?: string | null;
+  /** Only this author's Spaces. */
+  author?: string | null;
   model?: string | null;
   task?: string | null;
   offset: number;
@@ -104,6 +106,7 @@ export interface SpaceListQuery {
 export async function listSpaces(db: Kysely<Database>, q: SpaceListQuery): Promise<{ spaces: SpaceListItem[]; total: number }> {
   let base = db.selectFrom("spaces as s");
   if (q.search) base = base.where(sql<boolean>`lower(s.id) like ${likePattern(q.search)} escape '\\'`);
+  if (q.author) base = base.where("s.author", "=", q.author);
   if (q.model) base = base.where("s.id", "in", (eb) => eb.selectFrom("space_models").select("space_id").where("model_id", "=", q.model!));
   if (q.task) base = base.where("s.id", "in", (eb) => eb.selectFrom("space_tasks").select("space_id").where("task", "=", q.task!));
   const [rows, total] = await Promise.all([
