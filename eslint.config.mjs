@@ -41,7 +41,6 @@ const FEATURE_EDGES = {
   // renderers and parameter specs), reads the gateway's deadline, offers columns through catalogue
   // search, and gives each column the snippets builder's code.
   compare: {
-    auth: ["viewer.ts", "key-note.tsx"],
     demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/token.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts",
       // The task widgets' starting inputs, input field and output components (compare-outputs.tsx).
       "shared/default-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx",

@@ -88,7 +88,7 @@ export const DEFAULT_STATE: ListingState = {
 
 const slug = z.string().trim().min(1).max(100).regex(/^[\w.+:-]+$/, "letters, digits and . _ - + : only");
 // A library is whatever a record names as its library_name, which is free text on the Hub
-// ("PyTorch, Transformers"): any printable text, matched exactly.
+// ("PyTorch, Transformers"), so every printable text is taken, matched exactly.
 const librarySchema = z.string().trim().min(1).max(100).regex(/^[^\u0000-\u001f\u007f<>"'`]+$/, "no control characters, quotes or angle brackets");
 const tagSchema = z.string().trim().min(1).max(200).regex(/^[^\s<>"'`]+$/, "no spaces or quotes");
 // Any page number parses: whether it lies past the end depends on the count, so the page answers
