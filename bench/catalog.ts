@@ -200,16 +200,16 @@ async function handlerClasses(h: DatabaseHandle, withBase: boolean): Promise<Cla
   const withoutIndex = (): CatalogSnapshot => ({ ...unremembered(), index: null });
 
   const tl = [
-    F({ pipelineTag: "text-generation", library: "transformers" }),
-    F({ pipelineTag: "text-to-image", library: "diffusers" }),
-    F({ pipelineTag: "automatic-speech-recognition", library: "transformers" }),
+    F({ pipelineTag: "text-generation", tags: ["transformers"] }),
+    F({ pipelineTag: "text-to-image", tags: ["diffusers"] }),
+    F({ pipelineTag: "automatic-speech-recognition", tags: ["transformers"] }),
   ];
   const common = ["llama", "bert", "qwen"].map((s) => F({ search: s }));
   const rare = [F({ search: "zephyr-7b" }), F({ search: "HuggingFaceH4/zephyr-7b-beta" })];
   const combos = [
     F({ search: "llama", pipelineTag: "text-generation" }),
     F({ search: "bert", pipelineTag: "fill-mask" }),
-    F({ search: "qwen", library: "transformers" }),
+    F({ search: "qwen", tags: ["transformers"] }),
     F({ search: "zephyr", pipelineTag: "text-generation", license: "mit" }),
   ];
 

@@ -46,7 +46,7 @@ const ROWS = Array.from({ length: 1_500 }, (_, i) => ({
 const FILTERS: CatalogFilters[] = [
   F({}),
   F({ pipelineTag: "text-generation" }),
-  F({ library: "gguf", license: "mit" }),
+  F({ tags: ["gguf"], license: "mit" }),
   F({ tags: ["conversational", "en"] }),
   F({ tags: ["de"] }),
   F({ pipelineTag: "no-such-task" }),

@@ -5,10 +5,11 @@ import { bucketIndex, FacetIndexBuilder, type FacetSourceRow } from "#app/catalo
 
 const F = (p: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters(), ...p });
 
+// As in every Hub record, a row's library_name is among its tags (library=X filters as the tag X).
 const ROWS: FacetSourceRow[] = [
-  { rid: 1, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7e9, tags: '["en","conversational","license:mit"]', providers: '["together"]', languages: '["en"]' },
-  { rid: 2, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7.5e9, tags: '["conversational","en"]', providers: '["together"]', languages: null },
-  { rid: 3, pipeline_tag: "fill-mask", library_name: "transformers", license: null, params: null, tags: '["en","en"]', providers: "[]", languages: '["en","fr"]' },
+  { rid: 1, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7e9, tags: '["en","conversational","transformers","license:mit"]', providers: '["together"]', languages: '["en"]' },
+  { rid: 2, pipeline_tag: "text-generation", library_name: "transformers", license: "mit", params: 7.5e9, tags: '["transformers","conversational","en"]', providers: '["together"]', languages: null },
+  { rid: 3, pipeline_tag: "fill-mask", library_name: "transformers", license: null, params: null, tags: '["en","transformers","en"]', providers: "[]", languages: '["en","fr"]' },
   { rid: 5, pipeline_tag: null, library_name: "gguf", license: "apache-2.0", params: 130e9, tags: '["gguf","base_model:x/y"]', providers: "[]", languages: "[]" },
   { rid: 6, pipeline_tag: "text-generation", library_name: null, license: "mit", params: 2e9, tags: "[]", providers: '["groq","together"]', languages: null },
 ];
@@ -84,7 +85,7 @@ describe("facet index", () => {
     const cases: Array<[CatalogFilters, (r: FacetSourceRow) => boolean]> = [
       [F({}), () => true],
       [F({ pipelineTag: "text-generation" }), (r) => r.pipeline_tag === "text-generation"],
-      [F({ pipelineTag: "text-generation", license: "mit", library: "transformers" }), (r) => r.rid === 1 || r.rid === 2],
+      [F({ pipelineTag: "text-generation", license: "mit", tags: ["transformers"] }), (r) => r.rid === 1 || r.rid === 2],
       [F({ tags: ["en", "conversational"] }), (r) => r.rid === 1 || r.rid === 2],
       [F({ tags: ["en"] }), (r) => r.rid <= 3],
       // A language only the card names still counts (row 3).

@@ -234,7 +234,6 @@ export class FacetIndex {
       if (buckets === null) return null;
     }
     if (f.pipelineTag) keepWhere(d.pTask, f.pipelineTag, d.tasks);
-    if (f.library) keepWhere(d.pLibrary, f.library, d.libraries);
     if (f.license) keepWhere(d.pLicense, f.license, d.licenses);
     for (const tag of new Set(f.tags)) keepListing(d.pTagEnd, d.tagIds, d.tags.find(tag));
     if (f.provider) keepListing(d.pProviderEnd, d.providerIds, d.providers.find(f.provider));
@@ -360,10 +359,6 @@ export class FacetIndex {
       const id = d.tasks.find(f.pipelineTag);
       tests.push(id === undefined ? never : (p) => d.pTask[p] === id);
     }
-    if (f.library) {
-      const id = d.libraries.find(f.library);
-      tests.push(id === undefined ? never : (p) => d.pLibrary[p] === id);
-    }
     if (f.license) {
       const id = d.licenses.find(f.license);
       tests.push(id === undefined ? never : (p) => d.pLicense[p] === id);
@@ -446,6 +441,17 @@ export class FacetIndex {
       for (let i = 0; i < counts.length; i++) if (counts[i]! > 0) m.set(dict.values[i]!, counts[i]!);
       return m;
     };
+    // A library filters as its tag (CatalogFilters.tags), so its facet counts the tag: GGUF repos
+    // name transformers or nothing as their library, yet `library=gguf` finds them.
+    const libraryCounts = () => {
+      const m = new Map<string, number>();
+      d.libraries.values.forEach((library, i) => {
+        const tag = d.tags.find(library);
+        // Listed when a matching row names it as its library (as the database's count does).
+        if (libraries[i]! > 0) m.set(library, Math.max(libraries[i]!, tag === undefined ? 0 : tags[tag]!));
+      });
+      return m;
+    };
     const done = (): FacetTally => {
       const params = new Map<string, number>();
       buckets.forEach((n, i) => {
@@ -454,7 +460,7 @@ export class FacetIndex {
       return {
         total,
         tasks: toMap(tasks, d.tasks),
-        libraries: toMap(libraries, d.libraries),
+        libraries: libraryCounts(),
         licenses: toMap(licenses, d.licenses),
         params,
         tags: keepTags === undefined ? toMap(tags, d.tags) : this.topTags(tags, keepTags),

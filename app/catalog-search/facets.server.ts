@@ -77,6 +77,16 @@ function sorted(m: Map<string, number>, limit = Infinity): FacetCount[] {
   return out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, limit);
 }
 
+/**
+ * A library filters as its tag (CatalogFilters.tags), so it counts as its tag where the tally has
+ * it: a full count (the database's) holds every tag; the index's tally has done this already.
+ */
+function libraryCounts(c: Counter): Map<string, number> {
+  const m = new Map(c.libraries);
+  for (const [library, n] of m) m.set(library, Math.max(n, c.tags.get(library) ?? 0));
+  return m;
+}
+
 /** Languages and free tags come from model_tags; prefixed tags (license:, dataset:, arxiv:, …) are other facets or too many to list. */
 export function facetsFromTally(c: Counter, exact: boolean, generation: number): CatalogFacets {
   const languages = new Map<string, number>();
@@ -91,7 +101,7 @@ export function facetsFromTally(c: Counter, exact: boolean, generation: number):
     stale: false,
     generation,
     tasks: sorted(c.tasks),
-    libraries: sorted(c.libraries),
+    libraries: sorted(libraryCounts(c)),
     licenses: sorted(c.licenses),
     languages: sorted(languages),
     tags: sorted(tags, MAX_TAG_VALUES),

@@ -80,7 +80,8 @@ export function parseListParams(params: URLSearchParams): ListParams {
     if (!isCatalogueTask(task)) throw new ParamError("pipeline_tag", `Unknown pipeline_tag '${task}'`, PIPELINE_TYPES);
     filters.pipelineTag = task;
   }
-  filters.library = parseToken(params, "library", "a library name such as transformers");
+  const library = parseToken(params, "library", "a library name such as transformers");
+  if (library) filters.tags.push(library);
   const license = parseToken(params, "license", "a license id such as apache-2.0");
   if (license) filters.license = license.toLowerCase().replace(/^license:/, "");
   const language = parseToken(params, "language", "an ISO 639-1 code such as en");

@@ -27,6 +27,14 @@ export const MAX_PAGE = Math.floor(MAX_OFFSET / PAGE_SIZE) + 1;
  */
 export const COUNT_CAP = 10_000;
 export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * The words of a search: an id matches when it contains every one, in any order. "whisper large"
+ * finds openai/whisper-large-v3, as the Hub's search does; a single word is a substring, as before.
+ */
+export function searchWords(search: string): string[] {
+  return [...new Set(search.toLowerCase().split(/\s+/).filter((w) => w !== ""))].slice(0, 8);
+}
 export const MAX_TAGS = 5;
 
 /** Parameter-count ranges for the size facet, in billions; the upper bound is exclusive. */
@@ -48,9 +56,12 @@ export interface CatalogFilters {
   search: string | null;
   author: string | null;
   pipelineTag: string | null;
-  library: string | null;
   license: string | null;
-  /** Every tag must be present (AND); language codes are tags too. */
+  /**
+   * Every tag must be present (AND). Language codes are tags, and so is a library: as on the Hub,
+   * `library=gguf` is the `gguf` tag, which every record whose library_name is gguf also carries
+   * (and 1,500 GGUF repos named for transformers or nothing do too).
+   */
   tags: string[];
   provider: string | null;
   paramsMin: number | null;
@@ -270,9 +281,8 @@ export function stateToFilters(state: ListingState): CatalogFilters {
     search: state.search || null,
     author: state.author,
     pipelineTag: state.pipelineTag,
-    library: state.library,
     license: state.license,
-    tags: [...(state.language ? [state.language] : []), ...state.other],
+    tags: [...(state.library ? [state.library] : []), ...(state.language ? [state.language] : []), ...state.other],
     provider: state.provider,
     paramsMin: range?.min ?? null,
     paramsMax: range?.max ?? null,
@@ -280,7 +290,7 @@ export function stateToFilters(state: ListingState): CatalogFilters {
 }
 
 export function emptyFilters(): CatalogFilters {
-  return { search: null, author: null, pipelineTag: null, library: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
+  return { search: null, author: null, pipelineTag: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
 }
 
 /** A stable key for a filter set: the same filters in any order give the same key. */
@@ -289,7 +299,6 @@ export function filtersKey(f: CatalogFilters): string {
     f.search?.toLowerCase() ?? null,
     f.author,
     f.pipelineTag,
-    f.library,
     f.license,
     [...f.tags].sort(),
     f.provider,
@@ -300,6 +309,6 @@ export function filtersKey(f: CatalogFilters): string {
 
 export function isUnfiltered(f: CatalogFilters): boolean {
   return (
-    !f.search && !f.author && !f.pipelineTag && !f.library && !f.license && f.tags.length === 0 && !f.provider && f.paramsMin === null && f.paramsMax === null
+    !f.search && !f.author && !f.pipelineTag && !f.license && f.tags.length === 0 && !f.provider && f.paramsMin === null && f.paramsMax === null
   );
 }

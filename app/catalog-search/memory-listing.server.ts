@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { CatalogCount, Counted } from "#app/catalog-search/counts.server.ts";
 import type { FacetIndex, RowMatch } from "#app/catalog-search/facet-index.server.ts";
 import { MAX_TAG_VALUES, facetsFromTally } from "#app/catalog-search/facets.server.ts";
-import { type CatalogFilters, filtersKey } from "#app/catalog-search/listing-params.ts";
+import { type CatalogFilters, filtersKey, searchWords } from "#app/catalog-search/listing-params.ts";
 import { type CatalogPage, type PageQuery, pageOfRids, rowsByRid } from "#app/catalog-search/planner.server.ts";
 import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
@@ -84,9 +84,25 @@ function rowMatch(snap: CatalogSnapshot, index: FacetIndex, filters: CatalogFilt
   });
 }
 
-/** Rows whose id contains the term; shared by every filter set with that search. */
-function searchRows(snap: CatalogSnapshot, index: FacetIndex, term: string): Promise<Uint32Array | null> {
-  return remembered(snap, `search\u0000${term.toLowerCase()}`, () => index.listing!.ids.find(term, yieldToEventLoop));
+/** Rows whose id contains every word of the search (searchWords), in the first word's order. */
+async function searchRows(snap: CatalogSnapshot, index: FacetIndex, search: string): Promise<Uint32Array | null> {
+  let rows: Uint32Array | null = null;
+  for (const word of searchWords(search)) {
+    const found = await wordRows(snap, index, word);
+    if (!found) return null;
+    if (rows === null) rows = found;
+    else {
+      const keep = new Set(found);
+      rows = rows.filter((rid) => keep.has(rid));
+    }
+    if (rows.length === 0) break;
+  }
+  return rows;
+}
+
+/** Rows whose id contains the word; shared by every filter set with that word. */
+function wordRows(snap: CatalogSnapshot, index: FacetIndex, word: string): Promise<Uint32Array | null> {
+  return remembered(snap, `search\u0000${word}`, () => index.listing!.ids.find(word, yieldToEventLoop));
 }
 
 /** An author's rows, from the author index. */

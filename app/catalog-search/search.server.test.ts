@@ -33,9 +33,12 @@ const FILTERS: CatalogFilters[] = [
   F({ search: "xx" }),
   F({ search: "100%_" }),
   F({ search: "no-such-thing-here" }),
+  F({ search: "whisper large" }),
+  F({ search: "instruct llama 3" }),
+  F({ search: "qwen  INSTRUCT", pipelineTag: "text-generation" }),
   F({ pipelineTag: "text-generation" }),
-  F({ pipelineTag: "text-generation", library: "transformers" }),
-  F({ pipelineTag: "text-to-image", library: "diffusers", license: "openrail++" }),
+  F({ pipelineTag: "text-generation", tags: ["transformers"] }),
+  F({ pipelineTag: "text-to-image", tags: ["diffusers"], license: "openrail++" }),
   F({ search: "bert", pipelineTag: "fill-mask" }),
   F({ tags: ["en", "conversational"] }),
   F({ tags: ["gguf"], search: "7b" }),
@@ -230,6 +233,24 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
     expect(total).toMatchObject({ models: [], next: null, facets: null, count: { value: await baselineCount(h, F({ author: "google" })), exact: true } });
     const api = await search(snap, f, { ...page, counts: "none" });
     expect(api).toMatchObject({ count: null, facets: null });
+  });
+
+  it("a search of several words finds every id holding each word, in any order, from memory and from SQL", async () => {
+    const snap = await warm();
+    const all = (await h.db.selectFrom("models").select("id").execute()).map((r) => r.id.toLowerCase());
+    for (const term of ["whisper large", "large whisper", "llama 3.3 instruct", "qwen2.5 coder instruct", "gguf q4 8b"]) {
+      const words = term.split(" ");
+      const expected = all.filter((id) => words.every((w) => id.includes(w))).sort();
+      expect(expected.length, term).toBeGreaterThan(0);
+      const page = { sort: "downloads" as const, ascending: false, offset: 0, limit: 500 };
+      for (const s of [snap, { ...snap, index: null, memos: newMemos() }]) {
+        const found = await search(s, F({ search: term }), { ...page, counts: "total" });
+        expect(found.models.map((m) => m.id.toLowerCase()).sort(), `${term} (${s.index ? "memory" : "sql"})`).toEqual(expected);
+        expect(found.count?.value, term).toBe(expected.length);
+      }
+    }
+    const whisper = await search(snap, F({ search: "whisper large" }), { sort: "downloads", ascending: false, offset: 0, limit: 10, counts: "none" });
+    expect(whisper.models.map((m) => m.id)).toContain("openai/whisper-large-v3");
   });
 
   it("records the task guides' Spaces once, idempotently, and links models to theirs", async () => {

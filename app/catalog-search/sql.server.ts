@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
-import type { CatalogFilters } from "#app/catalog-search/listing-params.ts";
+import { type CatalogFilters, searchWords } from "#app/catalog-search/listing-params.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DialectName } from "#app/db/client.server.ts";
@@ -79,14 +79,14 @@ export function searchDriver(dialect: DialectName, term: string): RawBuilder<unk
 
 export function buildPredicates(dialect: DialectName, f: CatalogFilters): Pred[] {
   const preds: Pred[] = [];
-  if (f.search) {
+  for (const word of f.search ? searchWords(f.search) : []) {
     preds.push({
       kind: "search",
-      value: f.search,
-      where: searchWhere(dialect, f.search),
-      driver: searchDriver(dialect, f.search),
+      value: word,
+      where: searchWhere(dialect, word),
+      driver: searchDriver(dialect, word),
       // PostgreSQL would answer LIKE through pg_trgm and sort every match, the very cost a walk avoids.
-      walkWhere: dialect === "postgres" ? sql`strpos(lower(m.id), ${f.search.toLowerCase()}) > 0` : undefined,
+      walkWhere: dialect === "postgres" ? sql`strpos(lower(m.id), ${word}) > 0` : undefined,
     });
   }
   if (f.author) {
@@ -98,14 +98,6 @@ export function buildPredicates(dialect: DialectName, f: CatalogFilters): Pred[]
       value: f.pipelineTag,
       where: sql`m.pipeline_tag = ${f.pipelineTag}`,
       driver: sql`select rid from models where pipeline_tag = ${f.pipelineTag}`,
-    });
-  }
-  if (f.library) {
-    preds.push({
-      kind: "library",
-      value: f.library,
-      where: sql`m.library_name = ${f.library}`,
-      driver: sql`select rid from models where library_name = ${f.library}`,
     });
   }
   if (f.license) {

@@ -26,6 +26,30 @@ export interface BaseModelLink {
   relation: BaseModelRelation;
 }
 
+function isBaseModelRelation(v: string): v is (typeof BASE_MODEL_RELATIONS)[number] {
+  return (BASE_MODEL_RELATIONS as readonly string[]).includes(v);
+}
+
+/**
+ * The bases a model's tags name: `base_model:<relation>:<id>`, or `base_model:<id>` (relation
+ * unknown, "derived"). A list-API row carries only tags, so this is its whole tree.
+ */
+export function baseModelsFromTags(tags: readonly string[]): Map<string, BaseModelRelation> {
+  const relations = new Map<string, BaseModelRelation>();
+  for (const t of tags) {
+    if (!t.startsWith("base_model:")) continue;
+    const rest = t.slice("base_model:".length);
+    const [first, ...others] = rest.split(":");
+    if (others.length && first !== undefined && isBaseModelRelation(first)) {
+      relations.set(others.join(":"), first);
+    } else if (!relations.has(rest)) {
+      relations.set(rest, "derived");
+    }
+  }
+  relations.delete("");
+  return relations;
+}
+
 export type ProviderStatus = "live" | "staging" | null;
 
 export interface ProviderMapping {

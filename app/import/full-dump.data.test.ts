@@ -11,6 +11,7 @@ import { z } from "zod";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
+import { getModelById } from "#app/db/queries/models.server.ts";
 
 const DATA = sharedDataDir();
 const facetCounts = z
@@ -50,5 +51,21 @@ describe("the 760k-row Hub dump on SQLite", () => {
       expect(tasks.get(task), task).toBeLessThanOrEqual(n);
       expect(tasks.get(task), task).toBeGreaterThanOrEqual(n - lost);
     }
+  });
+
+  // Issue 32: list rows carry their bases only as tags, and the page must still show the tree.
+  it("every model whose tags name a base has a model tree on its page, both ways", { timeout: 600_000 }, async () => {
+    const rows = await sql<{ id: string; base_id: string }>`select m.id, b.base_id from model_bases b join models m on m.rid = b.rid order by m.id`.execute(t.handle.db);
+    expect(rows.rows.length).toBeGreaterThan(1000);
+    const basesOf = new Map<string, Set<string>>();
+    for (const r of rows.rows) basesOf.set(r.id, (basesOf.get(r.id) ?? new Set()).add(r.base_id));
+    const missing: string[] = [];
+    for (const [id, bases] of basesOf) {
+      const model = await getModelById(t.handle.db, id);
+      const shown = new Set(model?.baseModels.map((b) => b.id));
+      if ([...bases].some((b) => !shown.has(b))) missing.push(id);
+    }
+    console.log(`${basesOf.size} models with a base model; ${missing.length} without their tree`);
+    expect(missing.slice(0, 20)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import type {
   ModelSibling,
   ProviderMapping,
 } from "#app/catalog/model-record.ts";
-import { BASE_MODEL_RELATIONS } from "#app/catalog/model-record.ts";
+import { BASE_MODEL_RELATIONS, baseModelsFromTags } from "#app/catalog/model-record.ts";
 import type { ImportRecord } from "#app/import/record-schema.ts";
 
 /**
@@ -171,17 +171,7 @@ export function deriveFacts(tags: string[], cardData: Record<string, unknown> | 
     ]),
   ];
 
-  const relations = new Map<string, BaseModelRelation>();
-  for (const t of tags) {
-    if (!t.startsWith("base_model:")) continue;
-    const rest = t.slice("base_model:".length);
-    const [first, ...others] = rest.split(":");
-    if (others.length && (BASE_MODEL_RELATIONS as readonly string[]).includes(first!)) {
-      relations.set(others.join(":"), first as BaseModelRelation);
-    } else if (!relations.has(rest)) {
-      relations.set(rest, "derived");
-    }
-  }
+  const relations = baseModelsFromTags(tags);
   const cardRelation = cardData?.["base_model_relation"];
   for (const b of asStringList(cardData?.["base_model"])) {
     const rel =

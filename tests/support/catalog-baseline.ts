@@ -17,21 +17,23 @@ import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 
 export async function baselinePage(handle: DatabaseHandle, filters: CatalogFilters, page: PageQuery): Promise<CatalogModelSummary[]> {
   const preds = buildPredicates(handle.dialect, filters);
-  const search = preds.find((p) => p.kind === "search");
+  // One word through its text index, as a search box would; more words are each a plain LIKE.
+  const searches = preds.filter((p) => p.kind === "search");
+  const search = searches.length === 1 ? searches[0] : undefined;
   const others = preds.filter((p) => p !== search).map((p) => p.where);
   let from: RawBuilder<unknown> = sql`models m`;
   let cte: RawBuilder<unknown> = sql``;
-  if (search && filters.search) {
-    if (handle.dialect === "sqlite" && [...filters.search].length < 3) {
+  if (search) {
+    if (handle.dialect === "sqlite" && [...search.value].length < 3) {
       // FTS5 trigrams need three characters; shorter terms can only be scanned for.
       others.push(search.where);
     } else if (handle.dialect === "sqlite") {
       // FTS first (CROSS JOIN): otherwise SQLite may walk a sort index and re-run the MATCH per row.
       from = sql`models_fts f cross join models m on m.rid = f.rowid`;
-      others.push(sql`models_fts match ${ftsPhrase(filters.search)}`);
+      others.push(sql`models_fts match ${ftsPhrase(search.value)}`);
     } else {
       // Every trigram match first, then sort: what pg_trgm alone does for a search box.
-      cte = sql`with d as materialized (select rid from models where lower(id) like ${likePattern(filters.search)}) `;
+      cte = sql`with d as materialized (select rid from models where lower(id) like ${likePattern(search.value)}) `;
       from = sql`d join models m on m.rid = d.rid`;
     }
   }

@@ -10,7 +10,7 @@ import type {
   ModelSibling,
   ProviderMapping,
 } from "#app/catalog/model-record.ts";
-import { isTransformersInfoSource } from "#app/catalog/model-record.ts";
+import { baseModelsFromTags, isTransformersInfoSource } from "#app/catalog/model-record.ts";
 import type { ListExtras } from "#app/catalog/hub-api.ts";
 import type { Database, ModelsTable } from "#app/db/schema.ts";
 import { type DerivationInput, deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
@@ -79,7 +79,8 @@ export async function getModelById(db: Kysely<Database>, id: string): Promise<Ca
     sha: row.sha ?? null,
     languages: parse<string[]>(row.languages, tags.filter((t) => /^[a-z]{2}$/.test(t))),
     datasets: parse<string[]>(row.datasets, tags.filter((t) => t.startsWith("dataset:")).map((t) => t.slice(8))),
-    baseModels: parse<BaseModelLink[]>(row.base_models, []),
+    // A list-API row has no details row; its tags still name its bases.
+    baseModels: parse<BaseModelLink[]>(row.base_models, [...baseModelsFromTags(tags)].map(([id, relation]) => ({ id, relation }))),
     cardMarkdown: row.card_md ?? null,
     cardData: parse<Record<string, unknown> | null>(row.card_data, null),
     config: parse<Record<string, unknown> | null>(row.config, null),
