@@ -14,6 +14,8 @@ import {
   maskedTokenValue,
 } from "#app/snippets/inference-snippets.ts";
 import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
+import { snippetTaskFor } from "#app/snippets/providers.ts";
+import { correctSnippets } from "#app/snippets/snippet-corrections.ts";
 
 const models = loadInferenceFixtures();
 const modelOf = (id: string) => fixtureById(models, id);
@@ -95,7 +97,7 @@ function golden(id: string, sections: Array<{ c: Case; result: InferenceSnippets
     .join("\n");
 }
 
-describe("getInferenceSnippetsFor returns the library's text unchanged", () => {
+describe("getInferenceSnippetsFor returns the library's text, changed only where snippet-corrections.ts corrects it", () => {
   for (const id of [...Object.keys(CHAT_PROVIDERS), ...Object.keys(NON_CHAT_PROVIDERS)]) {
     it(id, async () => {
       const model = modelOf(id);
@@ -106,8 +108,8 @@ describe("getInferenceSnippetsFor returns the library's text unchanged", () => {
         expect(result.error, `${c.provider}`).toBeUndefined();
         const direct = libraryOutput(model, data, c.provider, { streaming: c.streaming });
         expect(direct.length, `${c.provider} has snippets`).toBeGreaterThan(0);
-        // Same snippets, same order, byte-identical content.
-        expect(flat(result)).toStrictEqual(direct);
+        // Same snippets, same order, byte-identical content, but for the corrections.
+        expect(flat(result)).toStrictEqual(correctSnippets(direct, snippetTaskFor(model), c.provider));
         sections.push({ c, result });
       }
       await expect(golden(id, sections)).toMatchFileSnapshot(`./__snapshots__/inference/${slug(id)}.txt`);

@@ -1,6 +1,7 @@
 /**
  * Inference snippets panel: the code @huggingface/inference 3.13.1 generates for a model and
- * provider, grouped by language, with the text exactly as the library returns it.
+ * provider, grouped by language, with the text exactly as the library returns it except where it
+ * cannot work as printed (snippet-corrections.ts).
  *
  * Token handling: the library prints whatever access token it is given. Without a visitor token we
  * give it TOKEN_PLACEHOLDER ("hf_***"), so the placeholder appears where the library would put a
@@ -16,6 +17,7 @@ import { getModelInputSnippet, inferenceSnippetLanguages } from "@huggingface/ta
 import { z } from "zod";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
 import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
+import { correctSnippets } from "#app/snippets/snippet-corrections.ts";
 import { type VisitorParameters, withVisitorParameters } from "#app/snippets/visitor-parameters.ts";
 import {
   AUTO_POLICY,
@@ -225,6 +227,7 @@ export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceS
     // e.g. 3.13.1 refuses HF tokens (the placeholder included) for the "openai" provider.
     return { provider, languages: [], error: error instanceof Error ? error.message : String(error) };
   }
+  list = correctSnippets(list, task, provider);
   if (inputs !== undefined && task !== null && TEXT_INPUT_TASKS.has(task)) {
     const example = getModelInputSnippet(modelData);
     if (typeof example === "string") list = list.map((s) => ({ ...s, content: withVisitorInput(s.content, s.language, example, inputs) }));

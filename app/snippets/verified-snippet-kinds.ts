@@ -1,6 +1,7 @@
 // Snippet kinds (provider x task x language x client) that have been EXECUTED and returned a
-// well-formed answer: the snippets @huggingface/inference 3.13.1 generates (snippets.getInferenceSnippets)
-// were run unchanged in Node (JS) and bash (curl) against the provider simulator in
+// well-formed answer: the snippets @huggingface/inference 3.13.1 generates (snippets.getInferenceSnippets),
+// with the page's corrections (snippet-corrections.ts) and otherwise unchanged, as the model page
+// shows them, were run in Node (JS) and bash (curl) against the provider simulator in
 // tests/simulators/, with upstream hosts mapped to it. tests/snippets-run/snippets-run.test.ts
 // fails if this list names a kind that was not executed and verified, or misses one that was.
 // Python snippets are not listed: huggingface_hub and openai for Python are not installable here.
@@ -49,9 +50,10 @@ export const VERIFIED_SNIPPET_KINDS: readonly VerifiedSnippetKind[] = [
   ...kinds("hf-inference", "fill-mask", FETCH_HFJS_CURL),
   ...kinds("hf-inference", "summarization", FETCH_HFJS_CURL),
   ...kinds("hf-inference", "feature-extraction", FETCH_HFJS_CURL),
-  ...kinds("hf-inference", "image-classification", [["sh", "curl"]]),
+  ...kinds("hf-inference", "image-classification", FETCH_HFJS_CURL),
   ...kinds("hf-inference", "text-to-image", [["js", "fetch"], ["js", "huggingface.js"]]),
-  ...kinds("hf-inference", "automatic-speech-recognition", [["sh", "curl"]]),
+  ...kinds("hf-inference", "automatic-speech-recognition", FETCH_HFJS_CURL),
+  ...kinds("fal-ai", "automatic-speech-recognition", [["js", "fetch"]]),
   ...kinds("fal-ai", "text-to-image", [["js", "huggingface.js"]]),
   ...kinds("fal-ai", "text-to-video", [["js", "huggingface.js"]]),
   ...kinds("replicate", "text-to-image", [["js", "huggingface.js"]]),

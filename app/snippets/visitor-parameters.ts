@@ -11,7 +11,7 @@
  * - Raw HTTP (fetch, requests, cURL): a body in the HF Inference form (with `inputs`) gets
  *   `"parameters": {…}` beside `inputs`; a provider's own body (no `inputs`) gets them spread at
  *   its top level, or inside replicate's `input`, as the 3.13.1 provider helpers build it. A raw
- *   file body cannot carry them: a comment says so.
+ *   file body (fetch as snippet-corrections.ts writes it too) cannot carry them: a comment says so.
  * - fal_client: beside the prompt in `arguments`, as fal takes them.
  * The rest of the library's text is left exactly as it was.
  */
@@ -225,7 +225,11 @@ function jsWithMembers(code: string, open: number, parameters: VisitorParameters
 
 function jsFetch(code: string, parameters: VisitorParameters): string {
   const call = code.lastIndexOf("query({");
-  if (call < 0) return code;
+  if (call < 0) {
+    // A file-input task's fetch (snippet-corrections.ts) sends the file as the whole body.
+    const raw = /^query\(/m.exec(code);
+    return raw ? commentAbove(code, raw.index, `// The file is the whole request body here, so it cannot carry these parameters: ${jsLiteral(parameters)}`) : code;
+  }
   const open = call + "query(".length;
   const close = closingIndex(code, open);
   const hfForm = close >= 0 && topLevelValueStart(code.slice(open + 1, close), /inputs:\s*/y) >= 0;

@@ -18,6 +18,7 @@ import {
   suggestTasks,
 } from "#app/task-guides/tasks.server.ts";
 import { taskAssetUrl } from "#app/catalog/task-assets.ts";
+import { correctGuide } from "#app/task-guides/guide-corrections.ts";
 
 const tasksDir = path.join(path.dirname(createRequire(import.meta.url).resolve("@huggingface/tasks/package.json")), "src", "tasks");
 
@@ -71,9 +72,9 @@ describe("listTaskGroups", () => {
 });
 
 describe("loadTaskGuide", () => {
-  it("reads about.md of the installed package and caches it", async () => {
+  it("reads about.md of the installed package (with its code corrected) and caches it", async () => {
     const md = await loadTaskGuide("text-generation");
-    expect(md).toBe(headingSpaces(readFileSync(path.join(tasksDir, "text-generation", "about.md"), "utf8")));
+    expect(md).toBe(correctGuide("text-generation", headingSpaces(readFileSync(path.join(tasksDir, "text-generation", "about.md"), "utf8"))));
     expect(loadTaskGuide("text-generation")).toBe(loadTaskGuide("text-generation"));
   });
 

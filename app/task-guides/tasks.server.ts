@@ -28,6 +28,7 @@ import {
   type TaskData,
 } from "@huggingface/tasks";
 import { getTaskInfo, isPipelineType, type TaskColor } from "#app/catalog/task-colors.ts";
+import { correctGuide } from "#app/task-guides/guide-corrections.ts";
 
 export type { TaskData, TaskDemoEntry, ExampleRepo } from "@huggingface/tasks";
 
@@ -199,7 +200,8 @@ export function headingSpaces(md: string): string {
 
 /**
  * The guide (about.md) of a task with real guide data, read once per process: the package does
- * not change while the server runs. Null for placeholders, unknown ids and missing files.
+ * not change while the server runs, with code the pinned libraries cannot run corrected
+ * (guide-corrections.ts). Null for placeholders, unknown ids and missing files.
  * Task folders are named after the task id; placeholders share src/tasks/placeholder, which is a
  * template for contributors and is not shown.
  */
@@ -207,7 +209,7 @@ export function loadTaskGuide(id: string): Promise<string | null> {
   if (!isPipelineType(id) || getTaskGuideData(id) === null) return Promise.resolve(null);
   let pending = guideCache.get(id);
   if (!pending) {
-    pending = readFile(path.join(getTasksSourceDir(), id, "about.md"), "utf8").then(headingSpaces, (error: unknown) => {
+    pending = readFile(path.join(getTasksSourceDir(), id, "about.md"), "utf8").then((md) => correctGuide(id, headingSpaces(md)), (error: unknown) => {
       if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
       guideCache.delete(id);
       throw error;

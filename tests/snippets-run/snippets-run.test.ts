@@ -1,5 +1,6 @@
 // Executes the snippets a model page shows (snippets.getInferenceSnippets of @huggingface/inference
-// 3.13.1), unchanged: JavaScript in a child Node process, curl in bash, against the provider
+// 3.13.1, with the page's corrections from app/snippets/snippet-corrections.ts and nothing else
+// changed): JavaScript in a child Node process, curl in bash, against the provider
 // SIMULATOR (tests/simulators/). Hosts are mapped to the simulator: for JS by a preloaded global
 // fetch hook (fetch-override-preload.ts), for curl by rewriting `https://<host>` in the command to
 // `<simulator>/<host>`. Every generated JS/sh snippet must end up either verified (a well-formed
@@ -12,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { snippets } from "@huggingface/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { correctSnippets } from "#app/snippets/snippet-corrections.ts";
 import { VERIFIED_SNIPPET_KINDS, snippetKindKey, type SnippetClient, type SnippetLanguage, type VerifiedSnippetKind } from "#app/snippets/verified-snippet-kinds.ts";
 import { makeFlac, makePng, sniffMedia } from "../simulators/media.ts";
 import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
@@ -207,39 +209,7 @@ interface KnownUnverified {
   check: (r: RunResult) => void;
 }
 
-const fsNotDefined = (r: RunResult): void => {
-  expect(r.exitCode).not.toBe(0);
-  expect(r.stderr).toContain("ReferenceError: fs is not defined");
-};
-
 const KNOWN_UNVERIFIED: KnownUnverified[] = [
-  {
-    provider: "hf-inference",
-    task: "image-classification",
-    language: "js",
-    client: "fetch",
-    reason: "sends JSON.stringify({inputs: \"cats.jpg\"}) labelled image/jpeg instead of the image bytes",
-    check: (r) => expect(JSON.parse(r.stdout.toString("utf8"))).toEqual({ error: "cannot identify image file" }),
-  },
-  { provider: "hf-inference", task: "image-classification", language: "js", client: "huggingface.js", reason: "uses fs.readFileSync without importing fs", check: fsNotDefined },
-  {
-    provider: "hf-inference",
-    task: "automatic-speech-recognition",
-    language: "js",
-    client: "fetch",
-    reason: "sends JSON.stringify({inputs: \"sample1.flac\"}) labelled audio/flac instead of the audio bytes",
-    check: (r) => expect(JSON.parse(r.stdout.toString("utf8"))).toMatchObject({ error: expect.stringContaining("Soundfile is either not in the correct format") as string }),
-  },
-  { provider: "hf-inference", task: "automatic-speech-recognition", language: "js", client: "huggingface.js", reason: "uses fs.readFileSync without importing fs", check: fsNotDefined },
-  {
-    provider: "fal-ai",
-    task: "automatic-speech-recognition",
-    language: "js",
-    client: "fetch",
-    reason: "sends JSON.stringify({inputs: \"sample1.flac\"}) labelled audio/flac; fal takes {audio_url}",
-    check: (r) => expect(JSON.parse(r.stdout.toString("utf8"))).toHaveProperty("detail"),
-  },
-  { provider: "fal-ai", task: "automatic-speech-recognition", language: "js", client: "huggingface.js", reason: "uses fs.readFileSync without importing fs", check: fsNotDefined },
   {
     provider: "fal-ai",
     task: "automatic-speech-recognition",
@@ -300,12 +270,16 @@ describe.concurrent("model-page snippets executed against the provider simulator
 });
 
 async function runCase(sim: ProviderSimulator, c: SnippetCase): Promise<void> {
-  const generated = snippets.getInferenceSnippets(
-    c.model,
-    c.accessToken,
-    c.provider as "together",
-    { hfModelId: c.model.id, providerId: c.providerId, status: "live", task: c.task as "conversational" },
-    { streaming: c.streaming },
+  const generated = correctSnippets(
+    snippets.getInferenceSnippets(
+      c.model,
+      c.accessToken,
+      c.provider as "together",
+      { hfModelId: c.model.id, providerId: c.providerId, status: "live", task: c.task as "conversational" },
+      { streaming: c.streaming },
+    ),
+    c.task,
+    c.provider,
   );
   const runnable = generated.filter((s) => s.language === "js" || s.language === "sh");
   expect(runnable.length).toBeGreaterThan(0);
