@@ -31,6 +31,7 @@ export default [
   route("api/chat-template/render", "routes/api.chat-template.render.ts"),
   route("api/models", "routes/api.models.ts"),
   route("api/models/*", "routes/api.models.$.ts"),
+  route("api/suggest", "routes/api.suggest.ts"),
   route("api/compare/candidates", "routes/api.compare.candidates.ts"),
   route("api/compare/snippet", "routes/api.compare.snippet.ts"),
   route("api/*", "routes/api.$.ts"),

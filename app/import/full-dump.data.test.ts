@@ -54,7 +54,7 @@ describe("the 760k-row Hub dump on SQLite", () => {
   });
 
   // Issue 32: list rows carry their bases only as tags, and the page must still show the tree.
-  it("every model whose tags name a base has a model tree on its page, both ways", { timeout: 600_000 }, async () => {
+  it("every model whose tags name a base has its model tree on its page", { timeout: 600_000 }, async () => {
     const rows = await sql<{ id: string; base_id: string }>`select m.id, b.base_id from model_bases b join models m on m.rid = b.rid order by m.id`.execute(t.handle.db);
     expect(rows.rows.length).toBeGreaterThan(1000);
     const basesOf = new Map<string, Set<string>>();

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, NavLink, useLocation } from "react-router";
+import { NavLink, useLocation } from "react-router";
+import { SiteSearch } from "#app/ui/site-search.tsx";
 import { ThemeSwitch } from "#app/ui/theme-switch.tsx";
 import type { Theme } from "#app/utils/theme.ts";
 
@@ -33,21 +34,7 @@ export function SiteHeader({ theme, account }: { theme: Theme; account?: ReactNo
           <Logo />
           <span>Modelyard</span>
         </a>
-        <Form method="get" action="/models" role="search" className="order-last w-full sm:order-none sm:w-auto sm:flex-1 sm:max-w-md">
-          <label htmlFor="site-search" className="sr-only">
-            Search models
-          </label>
-          <input
-            id="site-search"
-            type="search"
-            name="search"
-            defaultValue={location.pathname === "/models" ? search : ""}
-            key={location.pathname === "/models" ? search : "site"}
-            placeholder="Search models, e.g. llama"
-            autoComplete="off"
-            className="w-full rounded-lg border border-gray-300 bg-gray-50 px-3 py-1.5 text-sm placeholder:text-gray-500 focus:border-indigo-500 focus:bg-white dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400 dark:focus:bg-gray-950"
-          />
-        </Form>
+        <SiteSearch initial={location.pathname === "/models" ? search : ""} inputKey={location.pathname === "/models" ? search : "site"} />
         <nav aria-label="Main" className="flex items-center gap-1">
           {NAV.map((n) => (
             <NavLink

@@ -4,9 +4,12 @@
  * chat, with every provider and chat code; legacy one-part ids redirect as the Hub's do.
  * Providers are the SIMULATOR; nothing is run unless a test sends a message.
  */
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
+import { allowOnlyLoopback, launchBrowser, waitForHydration } from "./support/browser.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
 
@@ -70,7 +73,8 @@ describe("chat models known by their provider mapping", () => {
 
 describe("facets and finding one's way", () => {
   it("a library whose name holds a comma filters by it, from its facet link", async () => {
-    await page.goto(`${server.url}/models`);
+    // The facet lists the 30 largest libraries; a search for the model brings its library in.
+    await page.goto(`${server.url}/models?search=yuna-ai`);
     const link = page.locator('a[href*="library=PyTorch"]').first();
     await link.waitFor({ state: "attached" });
     await page.goto(`${server.url}${await link.getAttribute("href")}`);
@@ -181,5 +185,69 @@ describe("legacy one-part ids", () => {
   it("a one-part id that names nothing still answers 404 with suggestions", async () => {
     const res = await fetch(`${server.url}/no-such-model-anywhere`, { redirect: "manual" });
     expect(res.status).toBe(404);
+  });
+});
+
+describe("search as people type it", () => {
+  it("'whisper large' finds openai/whisper-large-v3, and 'large whisper' finds it too", async () => {
+    for (const q of ["whisper large", "large whisper"]) {
+      await page.goto(`${server.url}/models?search=${encodeURIComponent(q)}`);
+      const results = page.locator('[data-testid="results"]');
+      await results.locator('a[href="/openai/whisper-large-v3"]').first().waitFor();
+      for (const href of await results.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""))) {
+        if (/^\/[^/?]+\/[^/?]+$/.test(href)) expect(href.toLowerCase(), q).toMatch(/(?=.*whisper)(?=.*large)/);
+      }
+    }
+  });
+
+  it("the header search suggests models, organisations and tasks as one types, and the keyboard opens one", async () => {
+    await page.goto(`${server.url}/tasks`);
+    const box = page.locator("#site-search");
+    await waitForHydration(page, "#site-search");
+    await box.click();
+    await box.pressSequentially("whisper lar", { delay: 20 });
+    const list = page.getByRole("listbox", { name: "Suggestions" });
+    await list.getByRole("option", { name: /openai\/whisper-large-v3/ }).waitFor();
+    expect(await box.getAttribute("aria-expanded")).toBe("true");
+    const labels = await list.getByRole("option").allInnerTexts();
+    const first = labels.findIndex((l) => l.includes("openai/whisper-large-v3"));
+    for (let i = 0; i <= first; i++) await box.press("ArrowDown");
+    expect(await box.getAttribute("aria-activedescendant")).toBeTruthy();
+    await box.press("Enter");
+    await page.waitForURL(`${server.url}/openai/whisper-large-v3`);
+
+    await box.fill("");
+    await box.pressSequentially("text class", { delay: 20 });
+    await list.getByRole("group", { name: "Tasks" }).getByRole("option", { name: /Text Classification/ }).waitFor();
+    await box.fill("");
+    await box.pressSequentially("qwen", { delay: 20 });
+    await list.getByRole("group", { name: "Organisations" }).getByRole("option", { name: /^Qwen/ }).waitFor();
+    await box.press("Escape");
+    expect(await box.getAttribute("aria-expanded")).toBe("false");
+  });
+});
+
+describe("GGUF repos", () => {
+  it("library=gguf finds every model tagged gguf, as the Hub does, and its facet says as many", async () => {
+    const bundled = zlib.gunzipSync(fs.readFileSync(path.resolve(import.meta.dirname, "../../catalogue/hub-catalogue-2024-07-11.jsonl.gz"))).toString("utf8");
+    const tagged = bundled.split("\n").filter((l) => l.trim() !== "" && ((JSON.parse(l) as { tags?: string[] }).tags ?? []).includes("gguf")).length;
+    expect(tagged).toBeGreaterThan(1000);
+    await page.goto(`${server.url}/models?library=gguf`);
+    expect(await page.locator('[data-testid="result-count"]').innerText()).toContain(tagged.toLocaleString("en-US"));
+    // A GGUF repo that names no library is among them.
+    await page.goto(`${server.url}/models?library=gguf&search=${encodeURIComponent("Qwen2-0.5B-Instruct-GGUF")}`);
+    await page.locator('[data-testid="results"] a[href="/Qwen/Qwen2-0.5B-Instruct-GGUF"]').first().waitFor();
+  });
+});
+
+describe("model tree", () => {
+  it("a GGUF repo known only by its list row shows its base, and the base lists it", async () => {
+    await page.goto(`${server.url}/legraphista/gemma-2-27b-it-IMat-GGUF`);
+    const tree = page.locator("section[aria-labelledby=model-tree]");
+    await tree.locator('a[href="/google/gemma-2-27b-it"]').waitFor();
+    await page.goto(`${server.url}/google/gemma-2-27b-it`);
+    const base = page.locator("section[aria-labelledby=model-tree]");
+    await base.locator("summary").first().click();
+    await base.locator('a[href="/legraphista/gemma-2-27b-it-IMat-GGUF"]').waitFor();
   });
 });
