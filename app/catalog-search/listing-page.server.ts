@@ -1,6 +1,7 @@
 import { type ListingState, MAX_PAGE, PAGE_SIZE, isPastEnd, lastPageOf, stateToFilters } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
 import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { sortCoverage } from "#app/catalog-search/sort-coverage.server.ts";
 import { countSpacesForModels } from "#app/db/queries/spaces.server.ts";
 
 /**
@@ -20,11 +21,14 @@ export async function loadListingView(snapshot: CatalogSnapshot, state: ListingS
   });
   const pastEnd = isPastEnd(state.page, beyond ? 0 : result.models.length);
   const models = pastEnd ? [] : result.models;
-  const spaces = await countSpacesForModels(
-    snapshot.handle.db,
-    models.map((m) => m.id),
-  );
   const count = result.count;
+  const [spaces, coverage] = await Promise.all([
+    countSpacesForModels(
+      snapshot.handle.db,
+      models.map((m) => m.id),
+    ),
+    sortCoverage(snapshot, stateToFilters(state), state.sort, count.exact ? count.value : null),
+  ]);
   const lastPage = lastPageOf(count);
   // A count known only as a lower bound may run past the last numbered page.
   const more = !count.exact && state.page >= lastPage && state.page < MAX_PAGE && models.length === PAGE_SIZE;
@@ -32,7 +36,7 @@ export async function loadListingView(snapshot: CatalogSnapshot, state: ListingS
   // value not listed is still one search or URL away.
   const f = result.facets;
   const facets = { ...f, libraries: f.libraries.slice(0, 30), licenses: f.licenses.slice(0, 25), languages: f.languages.slice(0, 30), tags: f.tags.slice(0, 50) };
-  return { models, count, facets, spaces, lastPage, more, pastEnd };
+  return { models, count, facets, spaces, lastPage, more, pastEnd, coverage };
 }
 
 export type ListingView = Awaited<ReturnType<typeof loadListingView>>;

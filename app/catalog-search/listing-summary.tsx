@@ -6,6 +6,7 @@ import { SORT_KEYS, type SortKey } from "#app/catalog/sort-keys.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { PastEnd } from "#app/ui/past-end.tsx";
 import { formatNumber } from "#app/utils/format.ts";
+import type { SortCoverage } from "#app/catalog-search/sort-coverage.server.ts";
 
 /** An exact count is shown whole, however large; a lower bound (a capped collection) as "10,000+". */
 export function countText(count: { value: number; exact: boolean }): string {
@@ -19,6 +20,47 @@ export function rangeText(page: number, rows: number, count: { value: number; ex
   const first = (page - 1) * PAGE_SIZE + 1;
   const of = count.exact ? formatNumber(count.value) : `${formatNumber(COUNT_CAP)}+`;
   return `Models ${formatNumber(first)}–${formatNumber(first + rows - 1)} of ${of}`;
+}
+
+const RECEIVED_ORDER = "in the order the catalogue received them";
+
+/**
+ * What the sort cannot rank, in words: the snapshot the trending scores come from, and how many of
+ * the matches follow the ranked ones unranked. Null when there is nothing to say.
+ */
+export function sortNoteText(coverage: SortCoverage | null, count: { value: number; exact: boolean }): string | null {
+  if (!coverage || count.value === 0) return null;
+  const { unranked } = coverage;
+  const all = count.exact && unranked >= count.value;
+  // "184 of these 5,240 models have", or without an exact count "184 of these models have".
+  const some = (n: number, verb: [string, string]) =>
+    `${formatNumber(n)} of these ${count.exact ? `${formatNumber(count.value)} ` : ""}models ${n === 1 ? verb[0] : verb[1]}`;
+  if (coverage.sort === "updated") {
+    if (unranked === 0) return null;
+    if (all) return `None of these models has an update date: they are listed ${RECEIVED_ORDER}.`;
+    if (!count.exact) return `${some(unranked, ["has", "have"])} no update date and ${unranked === 1 ? "comes" : "come"} last, ${RECEIVED_ORDER}.`;
+    const dated = count.value - unranked;
+    return `${some(dated, ["has", "have"])} an update date and ${dated === 1 ? "comes" : "come"} first; the other ${formatNumber(unranked)} follow ${RECEIVED_ORDER}.`;
+  }
+  const { asOf } = coverage;
+  const snapshot = asOf ? `Trending is the ranking of the ${asOf.from === asOf.to ? `${asOf.from} snapshot` : `snapshots of ${asOf.from} to ${asOf.to}`}.` : null;
+  if (unranked === 0) return snapshot;
+  const fromIt = asOf ? (asOf.from === asOf.to ? " from it" : " from them") : "";
+  const rest = all
+    ? `None of these models has a trending score${fromIt}: they are listed ${RECEIVED_ORDER}.`
+    : `${some(unranked, ["has", "have"])} no trending score${fromIt} and ${unranked === 1 ? "comes" : "come"} last, ${RECEIVED_ORDER}.`;
+  return snapshot ? `${snapshot} ${rest}` : rest;
+}
+
+/** The sort's note above the results (see sortNoteText). */
+export function SortNote({ coverage, count }: { coverage: SortCoverage | null; count: { value: number; exact: boolean } }) {
+  const text = sortNoteText(coverage, count);
+  if (!text) return null;
+  return (
+    <p className="mb-2 text-xs text-gray-600 dark:text-gray-400" data-testid="sort-note">
+      {text}
+    </p>
+  );
 }
 
 /** Builds a link to the same view with a patch; /models and /<org> each pass their own. */

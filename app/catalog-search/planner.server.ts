@@ -163,7 +163,7 @@ async function completeSearchIds(snap: CatalogSnapshot, driver: Estimate): Promi
 }
 
 /** A planner input that only changes with the data (an estimate, a walk's edge), per generation. */
-function memoized<T>(snap: CatalogSnapshot, key: string, compute: () => Promise<T>): Promise<T> {
+export function memoized<T>(snap: CatalogSnapshot, key: string, compute: () => Promise<T>): Promise<T> {
   if (!memoizable(snap)) return compute();
   const memo = snap.memos.plan;
   const k = `${snap.generation}\u0000${key}`;

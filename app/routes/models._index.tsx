@@ -15,7 +15,7 @@ import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { modelRowsHtml } from "#app/catalog-search/model-rows-html.server.tsx";
 import { HtmlIsland } from "#app/ui/html-island.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
-import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, ListingPastEnd, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
+import { ActiveFilterChips, EmptyResults, FilterHiddenFields, ListingProblems, SortAndSubmit, SortNote, ListingPastEnd, activeFilters, countText, rangeText } from "#app/catalog-search/listing-summary.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
@@ -55,7 +55,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 }
 
 export default function Models({ loaderData }: Route.ComponentProps) {
-  const { state, problems, shown, count, facetsHtml, rowsHtml, lastPage, more, pastEnd } = loaderData;
+  const { state, problems, shown, count, facetsHtml, rowsHtml, lastPage, more, pastEnd, coverage } = loaderData;
   const navigate = useNavigate();
   const navigation = useNavigation();
   const [query, setQuery] = useState(state.search);
@@ -173,6 +173,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           ) : (
             <>
             {range && <p className="mb-2 text-xs text-gray-600 dark:text-gray-400" data-testid="result-range">{range}</p>}
+            <SortNote coverage={coverage} count={count} />
             <HtmlIsland island={rowsHtml} />
             </>
           )}

@@ -1,0 +1,100 @@
+/**
+ * What the bundled catalogue's pages claim, checked against what the data holds (issue 32, items
+ * 10 and 12), in Chromium against the real server: the sorts say what they cannot rank, the guide's
+ * example recording says when it cannot play, /playground picks a model, and on a phone the Files
+ * tab's names and the model page's tabs read whole. Nothing here leaves the machine.
+ */
+import Database from "better-sqlite3";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+/** One number from the server's own database, read beside it (the test's copy of the bundled catalogue). */
+function count(query: string, ...params: string[]): number {
+  const db = new Database(server.databaseUrl.replace(/^sqlite:/, ""), { readonly: true, fileMustExist: true });
+  try {
+    return Number((db.prepare(query).get(...params) as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openContext(options: Parameters<Browser["newContext"]>[0] = { viewport: { width: 1280, height: 900 } }): Promise<void> {
+  await context?.close();
+  context = await browser.newContext(options);
+  await allowOnlyLoopback(context);
+  page = await context.newPage();
+}
+
+beforeEach(async () => {
+  await openContext();
+});
+
+describe("sort notes", () => {
+  it("Trending names the snapshot it ranks and how many models it cannot rank", async () => {
+    const total = count("select count(*) as n from models");
+    const unscored = count("select count(*) as n from models where trending_score <= 0");
+    const dates = count("select count(distinct stats_as_of) as n from models where trending_score > 0");
+    expect(unscored).toBeGreaterThan(0);
+    expect(dates).toBe(1);
+    await page.goto(`${server.url}/models`);
+    expect(await page.locator("[data-testid=sort-note]").innerText()).toBe(
+      `Trending is the ranking of the 2024-07-11 snapshot. ${fmt(unscored)} of these ${fmt(total)} models have no trending score from it and come last, in the order the catalogue received them.`,
+    );
+    // Where the note says the ranking stops, the listing's rows stop having counts (the models
+    // without a score are the ones the snapshot did not hold).
+    const ranked = total - unscored;
+    await page.goto(`${server.url}/models?page=${Math.floor(ranked / 30) + 1}`);
+    const rows = await page.locator("[data-testid=model-list] > li").allInnerTexts();
+    const firstUnranked = ranked % 30;
+    if (firstUnranked > 0) expect(rows[firstUnranked - 1]).toContain("↓");
+    expect(rows[firstUnranked]).not.toContain("↓");
+  });
+
+  it("Recently updated says how many of the matches have an update date, for the catalogue and for a search", async () => {
+    const total = count("select count(*) as n from models");
+    const dated = count("select count(*) as n from models where last_modified is not null");
+    expect(dated).toBeLessThan(total);
+    await page.goto(`${server.url}/models?sort=updated`);
+    expect(await page.locator("[data-testid=sort-note]").innerText()).toBe(
+      `${fmt(dated)} of these ${fmt(total)} models have an update date and come first; the other ${fmt(total - dated)} follow in the order the catalogue received them.`,
+    );
+    const matches = count("select count(*) as n from models where id like ?", "%llama%");
+    const datedMatches = count("select count(*) as n from models where id like ? and last_modified is not null", "%llama%");
+    await page.goto(`${server.url}/models?sort=updated&search=llama`);
+    await expect.poll(() => page.locator("[data-testid=result-count]").innerText()).toBe(`${fmt(matches)} models`);
+    expect(await page.locator("[data-testid=sort-note]").innerText()).toContain(`${fmt(datedMatches)} of these ${fmt(matches)} models have an update date`);
+    // The page the note points at: the first one whose rows run past the dated ones shows an undated row.
+    const pageOfFirstUndated = Math.floor(datedMatches / 30) + 1;
+    await page.goto(`${server.url}/models?sort=updated&search=llama&page=${pageOfFirstUndated}`);
+    const rows = await page.locator("[data-testid=model-list] > li").allInnerTexts();
+    const undatedFrom = datedMatches % 30;
+    if (undatedFrom > 0) expect(rows[undatedFrom - 1]).toContain("Updated");
+    expect(rows[undatedFrom]).not.toContain("Updated");
+  });
+
+  it("Most downloads has no note: it ranks every model", async () => {
+    await page.goto(`${server.url}/models?sort=downloads`);
+    await page.locator("[data-testid=result-range]").waitFor();
+    expect(await page.locator("[data-testid=sort-note]").count()).toBe(0);
+  });
+});
