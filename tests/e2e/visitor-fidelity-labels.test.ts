@@ -98,3 +98,16 @@ describe("sort notes", () => {
     expect(await page.locator("[data-testid=sort-note]").count()).toBe(0);
   });
 });
+
+describe("the task guide's example recording, offline", () => {
+  it("openai/whisper-large-v3 says its example recording cannot play before anyone presses play", async () => {
+    await page.goto(`${server.url}/openai/whisper-large-v3`);
+    const media = page.locator("#demo [data-example-side=inputs] [data-example-media=audio]");
+    await expect.poll(() => media.evaluate((el) => el.tagName), { timeout: 15_000 }).toBe("P");
+    const text = await media.innerText();
+    expect(text).toContain("input.flac");
+    expect(text).toContain("cannot be played here");
+    expect(text).toContain("huggingface.co");
+    expect(await page.locator("#demo [data-example-side=inputs] audio").count()).toBe(0);
+  });
+});

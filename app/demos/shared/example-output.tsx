@@ -18,25 +18,40 @@ type MediaEntry = Extract<ExampleEntry, { type: "media" }>;
 function MediaName({ entry, reason }: { entry: MediaEntry; reason: string }) {
   return (
     <p data-example-media={entry.kind} className="rounded border border-dashed border-gray-300 px-2 py-1.5 text-xs text-gray-700 dark:border-gray-700 dark:text-gray-300">
-      {entry.kind === "image" ? "An image" : "A recording"}, <code className="break-all">{entry.filename}</code>, not shown here: {reason}.
+      {entry.kind === "image" ? "An image" : "A recording"}, <code className="break-all">{entry.filename}</code>,{" "}
+      {entry.kind === "image" ? "not shown here" : "cannot be played here"}: {reason}.
     </p>
   );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "its asset host";
+  }
 }
 
 /**
  * A guide's image or recording from its asset host, captioned with its file name. A load that
  * fails (offline, host down; also one that failed before hydration, seen as a complete image with
- * no width) is replaced by the file's name, never a broken-image icon.
+ * no width or a recording with no source) is replaced by the file's name, never a broken-image
+ * icon or a player that does nothing.
  */
 function ExampleMedia({ entry, side }: { entry: MediaEntry; side: "input" | "output" }) {
   const ref = useRef<HTMLImageElement>(null);
+  const audioRef = useRef<HTMLAudioElement>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     const img = ref.current;
     if (img && img.complete && img.naturalWidth === 0) setFailed(true);
+    const audio = audioRef.current;
+    if (audio && (audio.error !== null || audio.networkState === HTMLMediaElement.NETWORK_NO_SOURCE)) setFailed(true);
   }, []);
   if (!entry.url) return <MediaName entry={entry} reason="the task guide keeps its media on its asset host" />;
-  if (failed) return <MediaName entry={entry} reason="the task guide’s asset host could not be reached" />;
+  if (failed) {
+    return <MediaName entry={entry} reason={`it is on the task guide’s asset host, ${hostOf(entry.url)}, which this browser could not reach (offline, or the host is down)`} />;
+  }
   const description = `Example ${side} ${entry.kind === "image" ? "image" : "recording"} from the task guide (${entry.filename})`;
   return (
     <figure data-example-media={entry.kind} className="space-y-1">
@@ -49,8 +64,9 @@ function ExampleMedia({ entry, side }: { entry: MediaEntry; side: "input" | "out
           className="h-auto max-h-56 w-full max-w-md rounded border border-gray-200 object-contain dark:border-gray-700"
         />
       ) : (
-        // Nothing is fetched before the visitor presses play.
-        <audio controls preload="none" src={entry.url} aria-label={description} onError={() => setFailed(true)} className="w-full" />
+        // Its length is asked for at once, as the image beside it is loaded: with preload="none" an
+        // unreachable host showed a player that looked ready and did nothing when pressed.
+        <audio ref={audioRef} controls preload="metadata" src={entry.url} aria-label={description} onError={() => setFailed(true)} className="w-full" />
       )}
       <figcaption className="text-xs text-gray-700 dark:text-gray-300">
         <code className="break-all">{entry.filename}</code>

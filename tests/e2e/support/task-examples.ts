@@ -79,7 +79,7 @@ export async function expectExampleMedia(side: Locator, kind: "image" | "audio",
   } else {
     const audio = figure.locator("audio");
     expect(await audio.getAttribute("src")).toBe(url);
-    // preload="none": nothing is fetched until asked, so ask.
+    // Loaded again here, so the poll below waits on a load it asked for (the page may have aborted its own).
     await audio.evaluate((el: HTMLAudioElement) => el.load());
     await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.duration || 0)).toBeGreaterThan(0);
   }
