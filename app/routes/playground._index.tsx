@@ -1,29 +1,133 @@
+import { Form } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/playground._index";
 import { emptyFilters, listingHref, DEFAULT_STATE } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
+import { findPlaygroundModels } from "#app/compare/playground-models.server.ts";
+import { PICKER_MAX_PAGE, PICKER_PAGE_SIZE, type PlaygroundModel } from "#app/compare/playground-picker.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { WIDGET_TASKS } from "#app/demos/widget-tasks.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { Pagination } from "#app/ui/pagination.tsx";
 import { formatNumber } from "#app/utils/format.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Playground · Modelyard" },
-  { name: "description", content: "Try a catalogue model live through an inference provider: open it from its page or its task's guide." },
+  { name: "description", content: "Try a catalogue model live through an inference provider: search the models that can run here, or open one from its page or its task's guide." },
 ];
+
+const pickerQuery = z.object({
+  q: z.string().catch("").transform((q) => q.slice(0, 200)),
+  page: z.coerce.number().int().min(1).max(PICKER_MAX_PAGE).catch(1),
+});
 
 /**
  * /playground on its own: the playground runs one model, at /playground/<org>/<name>. This page
- * says so and offers ways in, the catalogue's models by inference provider among them.
+ * says so and offers ways in: a search of the models something here can run, and the catalogue's
+ * models by inference provider.
  */
-export async function loader() {
-  const { facets } = await search(await openSnapshot(getDb()), emptyFilters(), { sort: "downloads", ascending: false, offset: 0, limit: 0, counts: "facets" });
-  return { providers: facets?.providers ?? [], exact: facets?.exact ?? false };
+export async function loader({ url }: Route.LoaderArgs) {
+  const { q, page } = pickerQuery.parse({ q: url.searchParams.get("q") ?? "", page: url.searchParams.get("page") ?? "1" });
+  const [{ facets }, picker] = await Promise.all([
+    search(await openSnapshot(getDb()), emptyFilters(), { sort: "downloads", ascending: false, offset: 0, limit: 0, counts: "facets" }),
+    findPlaygroundModels(q, page, process.env),
+  ]);
+  return { providers: facets?.providers ?? [], exact: facets?.exact ?? false, q, page, picker };
+}
+
+const pickerHref = (q: string, page: number) => {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (page > 1) params.set("page", String(page));
+  const qs = params.toString();
+  return qs ? `/playground?${qs}#pick` : "/playground#pick";
+};
+
+/** The runners named on a line: a few, then how many more (a chat model may have nine). */
+function runnersText(m: PlaygroundModel): string {
+  const shown = m.runners.slice(0, 3).join(", ");
+  return m.runners.length > 3 ? `${shown} and ${m.runners.length - 3} more` : shown;
+}
+
+function ModelPicker({ q, page, picker }: { q: string; page: number; picker: Route.ComponentProps["loaderData"]["picker"] }) {
+  const first = (page - 1) * PICKER_PAGE_SIZE + 1;
+  return (
+    <section id="pick" aria-labelledby="pick-heading" className="mt-8" data-playground-picker="">
+      <h2 id="pick-heading" className="text-lg font-semibold">
+        Pick a model
+      </h2>
+      <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+        Models an inference provider or a configured endpoint can run here, most downloaded first. A run needs your token or this server’s key.
+      </p>
+      <Form method="get" action="/playground" role="search" className="mt-3 flex gap-2">
+        <label htmlFor="playground-search" className="sr-only">
+          Search models you can run
+        </label>
+        <input
+          key={q}
+          id="playground-search"
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={200}
+          autoComplete="off"
+          placeholder="Search by id, e.g. llama or whisper"
+          className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm placeholder:text-gray-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
+        />
+        <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500">
+          Search
+        </button>
+      </Form>
+      {picker.models.length === 0 ? (
+        <p className="mt-3 text-sm text-gray-700 dark:text-gray-300" data-playground-none="">
+          {page > 1 ? (
+            <>
+              There is no page {formatNumber(page)} of these models.{" "}
+              <a href={pickerHref(q, 1)} className="underline">
+                Back to the first page
+              </a>
+              .
+            </>
+          ) : q ? (
+            <>No model whose id contains “{q}” can run here. Search matches any part of a model id, such as “llama” or “bert”.</>
+          ) : (
+            <>No model in this catalogue can run here: none has an inference provider mapping or a configured endpoint.</>
+          )}
+        </p>
+      ) : (
+        <>
+          <p className="mt-3 text-xs text-gray-600 dark:text-gray-400" data-playground-range="">
+            {q ? `Matching “${q}”: ` : ""}models {formatNumber(first)}–{formatNumber(first + picker.models.length - 1)}
+            {picker.more ? "" : ` of ${formatNumber(first + picker.models.length - 1)}`}
+          </p>
+          <ul className="mt-2 divide-y divide-gray-200 rounded-lg border border-gray-200 dark:divide-gray-800 dark:border-gray-800" data-playground-models="">
+            {picker.models.map((m) => (
+              <li key={m.id}>
+                <a href={`/playground/${m.id}`} className="block px-3 py-2 hover:bg-gray-50 dark:hover:bg-gray-900">
+                  <span className="block font-medium break-words text-indigo-700 dark:text-indigo-300">{m.id}</span>
+                  <span className="block text-xs text-gray-600 dark:text-gray-400">
+                    {m.kind} · {runnersText(m)}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {picker.partial ? (
+        <p className="mt-2 text-xs text-gray-600 dark:text-gray-400">
+          Some providers map more models than one search reads; type more of a name to find the rest.
+        </p>
+      ) : null}
+      <Pagination page={page} last={picker.models.length === 0 ? 1 : picker.more ? page + 1 : page} more={false} href={(p) => pickerHref(q, p)} />
+    </section>
+  );
 }
 
 export default function PlaygroundIndex({ loaderData }: Route.ComponentProps) {
-  const { providers, exact } = loaderData;
+  const { providers, exact, q, page, picker } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Playground</h1>
@@ -41,6 +145,7 @@ export default function PlaygroundIndex({ loaderData }: Route.ComponentProps) {
         ))}
         .
       </p>
+      <ModelPicker q={q} page={page} picker={picker} />
       <h2 className="mt-8 text-lg font-semibold">Models by inference provider</h2>
       {providers.length ? (
         <>

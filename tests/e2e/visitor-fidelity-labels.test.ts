@@ -111,3 +111,46 @@ describe("the task guide's example recording, offline", () => {
     expect(await page.locator("#demo [data-example-side=inputs] audio").count()).toBe(0);
   });
 });
+
+describe("the playground's model picker", () => {
+  it("searches the models that can run here and links each to its playground", async () => {
+    await page.goto(`${server.url}/playground`);
+    await page.locator("#playground-search").fill("llama");
+    await page.getByRole("button", { name: "Search", exact: true }).last().click();
+    await page.waitForURL(/\/playground\?q=llama/);
+    const links = page.locator("[data-playground-models] a");
+    await expect.poll(() => links.count()).toBeGreaterThan(5);
+    const hrefs = await links.evaluateAll((els) => els.map((e) => e.getAttribute("href") ?? ""));
+    for (const href of hrefs) expect(href.toLowerCase()).toMatch(/^\/playground\/[^/]+\/[^/]*llama/);
+    // The newest ones, with no download count, are there too.
+    expect(hrefs).toContain("/playground/meta-llama/Llama-3.3-70B-Instruct");
+    await page.locator('[data-playground-models] a[href="/playground/meta-llama/Llama-3.3-70B-Instruct"]').click();
+    await page.waitForSelector("[data-chat-demo]");
+    expect(await page.locator("main").innerText()).not.toContain("cannot be run");
+  });
+
+  it("pages through every runnable model, without JavaScript too", async () => {
+    await openContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    await page.goto(`${server.url}/playground`);
+    const first = await page.locator("[data-playground-models] a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+    expect(first.length).toBe(20);
+    await page.locator("nav[aria-label=Pagination]").getByRole("link", { name: "Page 2" }).click();
+    await page.waitForURL(/page=2/);
+    const second = await page.locator("[data-playground-models] a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+    expect(second.length).toBe(20);
+    expect(second.filter((h) => first.includes(h))).toEqual([]);
+    expect(await page.locator("[data-playground-range]").innerText()).toContain("models 21–40");
+    // The search is a plain GET form.
+    await page.locator("#playground-search").fill("whisper-large-v3");
+    await page.locator("#playground-search").press("Enter");
+    await page.waitForURL(/q=whisper-large-v3/);
+    const found = await page.locator("[data-playground-models] a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+    expect(found).toContain("/playground/openai/whisper-large-v3");
+    expect(await page.locator("[data-playground-models]").innerText()).toContain("Automatic Speech Recognition");
+  });
+
+  it("says when nothing matching can run here", async () => {
+    await page.goto(`${server.url}/playground?q=no-such-model-anywhere`);
+    expect(await page.locator("[data-playground-none]").innerText()).toContain("No model whose id contains “no-such-model-anywhere” can run here");
+  });
+});
