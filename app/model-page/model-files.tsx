@@ -96,7 +96,8 @@ export function ModelFiles({ files, modelId }: { files: FilesView; modelId: stri
             <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
               {files.files.map((f) => (
                 <tr key={f.path}>
-                  <td className="truncate py-1.5 pr-3 font-mono">
+                  {/* Whole names, wrapped where they must: truncated, a GGUF repo's files all read as the same prefix. */}
+                  <td className="py-1.5 pr-3 font-mono break-words">
                     <a href={f.viewable ? viewHref(modelId, f.path) : files.blobBase + encodeURI(f.path)} className={linkCls} title={f.path}>
                       {f.path}
                     </a>

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
+const GGUF_REPO = "QuantFactory/llama3-turbcat-instruct-8b-GGUF";
 
 let server: TestServer;
 let browser: Browser;
@@ -152,5 +154,28 @@ describe("the playground's model picker", () => {
   it("says when nothing matching can run here", async () => {
     await page.goto(`${server.url}/playground?q=no-such-model-anywhere`);
     expect(await page.locator("[data-playground-none]").innerText()).toContain("No model whose id contains “no-such-model-anywhere” can run here");
+  });
+});
+
+describe("on a phone", () => {
+  it(`the Files tab of ${GGUF_REPO} shows each GGUF file's whole name`, async () => {
+    await openContext(PHONE);
+    await page.goto(`${server.url}/${GGUF_REPO}?tab=files`);
+    const links = page.locator('section[aria-labelledby=file-list] td a[href$=".gguf"], section[aria-labelledby=file-list] td a[href*=".gguf?"]');
+    await expect.poll(() => links.count()).toBeGreaterThan(5);
+    const shown = await links.evaluateAll((els) =>
+      els.map((a) => {
+        const cell = a.closest("td")!;
+        const r = a.getBoundingClientRect();
+        return { text: (a as HTMLElement).innerText.replace(/\s+/g, ""), clipped: cell.scrollWidth > cell.clientWidth, right: r.right };
+      }),
+    );
+    for (const s of shown) {
+      expect(s.clipped, s.text).toBe(false);
+      expect(s.right, s.text).toBeLessThanOrEqual(390);
+    }
+    const texts = shown.map((s) => s.text);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(texts).toContain("llama3-turbcat-instruct-8b.Q4_K_M.gguf");
   });
 });
