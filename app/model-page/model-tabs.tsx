@@ -15,8 +15,10 @@ const LABELS: Record<ModelTab, string> = {
 
 export function ModelTabs({ modelId, current, tabs }: { modelId: string; current: ModelTab; tabs: readonly ModelTab[] }) {
   return (
-    <nav aria-label="Model page sections" className="mt-4 overflow-x-auto border-b border-gray-200 dark:border-gray-800">
-      <ul className="flex gap-1">
+    // The row wraps rather than scrolls: a phone showed the active "Chat template" tab as "Ch", cut
+    // at the edge of a row that gave no sign it scrolled.
+    <nav aria-label="Model page sections" className="mt-4 border-b border-gray-200 dark:border-gray-800">
+      <ul className="flex flex-wrap gap-x-1">
         {tabs.map((t) => (
           <li key={t}>
             <a

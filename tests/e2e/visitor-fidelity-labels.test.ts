@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
 const GGUF_REPO = "QuantFactory/llama3-turbcat-instruct-8b-GGUF";
+const CHAT_MODEL = "meta-llama/Meta-Llama-3-8B-Instruct";
 
 let server: TestServer;
 let browser: Browser;
@@ -177,5 +178,25 @@ describe("on a phone", () => {
     const texts = shown.map((s) => s.text);
     expect(new Set(texts).size).toBe(texts.length);
     expect(texts).toContain("llama3-turbcat-instruct-8b.Q4_K_M.gguf");
+  });
+
+  it(`the model page's tabs read whole, the active "Chat template" among them`, async () => {
+    await openContext(PHONE);
+    await page.goto(`${server.url}/${CHAT_MODEL}?tab=chat-template`);
+    const nav = page.locator("nav[aria-label='Model page sections']");
+    const tabs = await nav.locator("a").evaluateAll((els) => {
+      const box = els[0]!.closest("nav")!.getBoundingClientRect();
+      return els.map((a) => {
+        const r = a.getBoundingClientRect();
+        return { text: (a as HTMLElement).innerText, current: a.getAttribute("aria-current"), inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5, whole: a.scrollWidth <= a.clientWidth };
+      });
+    });
+    expect(tabs.map((t) => t.text)).toEqual(["Model card", "Files", "Inference providers", "Chat template"]);
+    for (const t of tabs) {
+      expect(t.inside, t.text).toBe(true);
+      expect(t.whole, t.text).toBe(true);
+    }
+    expect(tabs.find((t) => t.current === "page")?.text).toBe("Chat template");
+    expect(await nav.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   });
 });
