@@ -1,7 +1,6 @@
 // @ts-check
 // Type-aware lint plus the import boundaries of docs/decisions/0020-lint-boundaries.md.
 import { builtinModules } from "node:module";
-import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
@@ -162,21 +161,6 @@ export default tseslint.config(
       // AsyncIterable contract; the rule flags those contracts, not bugs.
       "@typescript-eslint/require-await": "off",
     },
-  },
-  {
-    // No import cycles (ADR 0039): a module that reaches itself again through its imports loads
-    // half-initialised. Type-only imports are erased and the rule skips them; shared type modules
-    // (catalog-search/answer-types.ts, chat-template/render-types.ts) keep those acyclic too. The
-    // depth bound keeps the walk, and lint time, small: the cycles this code had were 2 to 6 long.
-    files: [`app/${TS}`, `cli/${TS}`, `server/${TS}`],
-    plugins: { "import-x": importX },
-    settings: {
-      "import-x/resolver-next": [createNodeResolver()],
-      // The rule reads each imported module itself, and reads only the files these name.
-      "import-x/extensions": [".ts", ".tsx"],
-      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
-    },
-    rules: { "import-x/no-cycle": ["error", { maxDepth: 8 }] },
   },
   // Import boundaries, one block per folder of app/ (a later block replaces a rule's options, so
   // each block carries the folder's whole list).
