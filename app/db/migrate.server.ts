@@ -9,6 +9,7 @@ import * as m0006 from "#app/db/migrations/0006-postgres-sort-index-ids.ts";
 import * as m0007 from "#app/db/migrations/0007-transformers-info-source.ts";
 import * as m0008 from "#app/db/migrations/0008-undated-missing-counts.ts";
 import * as m0009 from "#app/db/migrations/0009-accounts.ts";
+import * as m0010 from "#app/db/migrations/0010-usage-endpoint.ts";
 
 interface Migration {
   name: string;
@@ -26,6 +27,7 @@ const MIGRATIONS: Migration[] = [
   { name: "0007-transformers-info-source", up: m0007.up },
   { name: "0008-undated-missing-counts", up: m0008.up },
   { name: "0009-accounts", up: m0009.up },
+  { name: "0010-usage-endpoint", up: m0010.up },
 ];
 
 /**

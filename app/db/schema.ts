@@ -167,6 +167,8 @@ export interface UsageRecordsTable {
   tokens_in: number | null;
   tokens_out: number | null;
   bill_to: string | null;
+  /** The route the call came through: /api/inference or a /v1 path (migration 0010). */
+  endpoint: Generated<string>;
 }
 
 export interface RateCountersTable {

@@ -15,7 +15,16 @@ import { SSE_HEADERS, type StreamPumpOptions } from "#app/inference/stream.serve
 
 /** The answer, for the adapter to write: JSON text, media bytes, or an event stream to pump. */
 export type GatewayOutcome =
-  | { kind: "json"; status: number; headers: Record<string, string>; body: string }
+  | {
+      kind: "json";
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+      /** An error answer's cause, for routes that word errors their own way (the /v1 routes). */
+      error?: GatewayErrorBody;
+      /** A successful answer's output before it was written into `body`, for the same routes. */
+      output?: unknown;
+    }
   | { kind: "blob"; status: number; headers: Record<string, string>; blob: Blob }
   | { kind: "stream"; status: number; headers: Record<string, string>; stream: StreamPumpOptions };
 
@@ -139,6 +148,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
         status: 200,
         body: JSON.stringify({ output: result.data, provider: providerLabel, model, task: target.task, timing: { totalMs: ms } }),
         headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
+        output: result.data,
       };
     } catch (error) {
       return ctx.fail(classify(error), { ...baseLog, retries });

@@ -26,7 +26,8 @@ import { GatewayError, type GatewayErrorBody } from "#app/inference/errors.serve
 import { executeCall, type GatewayOutcome, type LogFields } from "#app/inference/execute.server.ts";
 import { readGatewayConfig, type GatewayConfig } from "#app/inference/gateway-config.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
-import { parseInferenceRequest, type RequestBodySource } from "#app/inference/parse-request.server.ts";
+import { type ParsedRequest, parseInferenceRequest, type RequestBodySource } from "#app/inference/parse-request.server.ts";
+import type { InferenceRequest } from "#app/inference/request-schema.ts";
 import { type InferenceTarget, resolveTarget } from "#app/inference/resolve-target.server.ts";
 import { jsonErrorBody } from "#app/utils/http.server.ts";
 
@@ -49,20 +50,57 @@ export interface GatewayInput extends RequestBodySource {
   socketAddress: string;
 }
 
-export interface InferenceGateway {
-  run(input: GatewayInput): Promise<GatewayOutcome>;
-  config: GatewayConfig;
-  access: AuthConfig;
+/**
+ * How one route uses the gateway's single path. /api/inference takes the defaults; the
+ * OpenAI-compatible /v1 routes (app/openai-api) read their own bodies, plan a failover list of
+ * providers and word errors as OpenAI does. Auth, quotas, cost caps, credentials, the deadline,
+ * the log line and the usage record are the same for every route.
+ */
+export interface RunOptions {
+  /** The route, as usage records name it. */
+  endpoint: string;
+  /** Reads and checks the body (default: the /api/inference body). */
+  parse?: (source: RequestBodySource, maxBodyBytes: number) => Promise<ParsedRequest>;
+  /**
+   * The calls to try, in order, once the caller is known: a later one is tried only when the one
+   * before failed before its first byte with a status `failover` accepts. Default: the body alone.
+   */
+  plan?: (body: InferenceRequest, context: PlanContext) => Promise<InferenceRequest[]>;
+  /** Whether a failed attempt's error lets the next planned call be tried. */
+  failover?: (error: GatewayErrorBody) => boolean;
+  /** The error answer's body text (default: the gateway's own JSON error). */
+  errorBody?: (error: GatewayErrorBody) => string;
 }
 
-function errorOutcome(body: GatewayErrorBody, headersExtra: Record<string, string> = {}): GatewayOutcome {
-  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headersExtra };
-  if (body.retryAfterSec !== undefined) headers["Retry-After"] = String(body.retryAfterSec);
+export interface PlanContext {
+  db: Kysely<Database>;
+  /** Whether the caller may spend the server's keys. */
+  serverKeys: boolean;
+  /** The caller's own provider token, if they sent one. */
+  visitorToken: string | undefined;
+}
+
+export interface InferenceGateway {
+  run(input: GatewayInput, options?: RunOptions): Promise<GatewayOutcome>;
+  config: GatewayConfig;
+  access: AuthConfig;
+  env: EnvLike;
+}
+
+const API_INFERENCE: RunOptions = { endpoint: "/api/inference" };
+
+function gatewayErrorText(body: GatewayErrorBody): string {
   const details: Record<string, unknown> = { code: body.code };
   if (body.hint) details["hint"] = body.hint;
   if (body.upstreamStatus !== undefined) details["upstreamStatus"] = body.upstreamStatus;
   if (body.field !== undefined) details["field"] = body.field;
-  return { kind: "json", status: body.status, headers, body: jsonErrorBody(body.message, details) };
+  return jsonErrorBody(body.message, details);
+}
+
+function errorOutcome(body: GatewayErrorBody, format: (body: GatewayErrorBody) => string, headersExtra: Record<string, string> = {}): GatewayOutcome {
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headersExtra };
+  if (body.retryAfterSec !== undefined) headers["Retry-After"] = String(body.retryAfterSec);
+  return { kind: "json", status: body.status, headers, body: format(body), error: body };
 }
 
 function deniedBody(denied: AccessDenied): GatewayErrorBody {
@@ -89,7 +127,8 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
   const log = deps.log ?? ((line: string) => console.log(line));
   const secretsFromEnv = serverSecrets(deps.env);
 
-  async function run(request: GatewayInput): Promise<GatewayOutcome> {
+  async function run(request: GatewayInput, options: RunOptions = API_INFERENCE): Promise<GatewayOutcome> {
+    const format = options.errorBody ?? gatewayErrorText;
     const startedAt = performance.now();
     const at = new Date();
     const visitorToken = visitorTokenFrom(request.headers);
@@ -119,6 +158,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         tokens_in: tokensIn,
         tokens_out: tokensOut,
         bill_to: target?.call.billTo ?? null,
+        endpoint: options.endpoint,
       })
         .then(() => chargeTokens(db, caller, (tokensIn ?? 0) + (tokensOut ?? 0), access))
         .catch((error: unknown) => console.error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
@@ -137,7 +177,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       // after it (stream.server.ts logs that): one outcome for both in the log.
       const outcome = body.code === "client_closed" ? "cancelled" : undefined;
       logLine({ status: body.status, code: body.code, outcome, ms: Math.round(performance.now() - startedAt), ...extra });
-      return errorOutcome(body, headers);
+      return errorOutcome(body, format, headers);
     };
 
     const db = deps.database();
@@ -151,6 +191,9 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     }
 
     let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+    let parsed: ParsedRequest;
+    let policy: Awaited<ReturnType<typeof accessPolicy>>;
+    let planned: InferenceRequest[];
     try {
       // Reading the body counts in the deadline: a body trickled in a byte at a time is cut off.
       const bodyDeadline = new Promise<never>((_, reject) => {
@@ -159,19 +202,35 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
           config.deadlineMs,
         );
       });
-      const { body, file } = await Promise.race([parseInferenceRequest(request, config.maxBodyBytes), bodyDeadline]);
+      const parse = options.parse ?? parseInferenceRequest;
+      parsed = await Promise.race([parse(request, config.maxBodyBytes), bodyDeadline]);
       clearTimeout(deadlineTimer);
-      const policy = await accessPolicy(db, access);
-      target = await resolveTarget(body, visitorToken, { ...deps, serverKeys: mayUseServerKeys(caller, policy), caps: config.caps, billToAllowed: access.billToAllowed }, file);
-      if (caller.kind === "anonymous" && target.credential.source !== "visitor" && target.credential.source !== "none") await admitAnonymousServerSpend(db, access);
+      policy = await accessPolicy(db, access);
+      const serverKeys = mayUseServerKeys(caller, policy);
+      planned = options.plan ? await options.plan(parsed.body, { db, serverKeys, visitorToken }) : [parsed.body];
     } catch (error) {
       clearTimeout(deadlineTimer);
       if (error instanceof GatewayError) return fail(error.body, {}, error.body.status === 408 ? { Connection: "close" } : {});
       if (error instanceof AccessDenied) return fail(deniedBody(error));
       throw error;
     }
-    return executeCall(target, { catalog: deps.catalog, env: deps.env, config, startedAt, signal: request.signal, secrets, logLine, fail });
+    let outcome: GatewayOutcome | null = null;
+    for (const [attempt, body] of planned.entries()) {
+      try {
+        target = await resolveTarget(body, visitorToken, { ...deps, serverKeys: mayUseServerKeys(caller, policy), caps: config.caps, billToAllowed: access.billToAllowed }, parsed.file);
+        if (attempt === 0 && caller.kind === "anonymous" && target.credential.source !== "visitor" && target.credential.source !== "none") await admitAnonymousServerSpend(db, access);
+      } catch (error) {
+        if (error instanceof GatewayError) return fail(error.body);
+        if (error instanceof AccessDenied) return fail(deniedBody(error));
+        throw error;
+      }
+      outcome = await executeCall(target, { catalog: deps.catalog, env: deps.env, config, startedAt, signal: request.signal, secrets, logLine, fail });
+      const last = attempt === planned.length - 1;
+      if (last || outcome.kind !== "json" || !outcome.error || !options.failover?.(outcome.error) || request.signal.aborted) break;
+    }
+    // plan() returns at least one call; an empty plan is the planner's own 4xx.
+    return outcome ?? fail({ status: 404, code: "model_not_on_provider", message: "No provider serves this model here." });
   }
 
-  return { run, config, access };
+  return { run, config, access, env: deps.env };
 }

@@ -59,7 +59,7 @@ describe("MultipartParser", () => {
   });
 
   it("a form without a file has only the request", () => {
-    expect(parse(form([{ name: "request", body: "{}" }]), 5)).toEqual({ request: "{}", file: null });
+    expect(parse(form([{ name: "request", body: "{}" }]), 5)).toEqual({ request: "{}", fields: { request: "{}" }, file: null });
   });
 
   it("refuses a form without `request`, naming the field", () => {

@@ -23,8 +23,28 @@ export interface UploadedFile {
 export interface MultipartForm {
   /** The `request` field's text, or null when the form had none. */
   request: string | null;
+  /** Every text field's value, by name (the `request` field included). */
+  fields: Record<string, string>;
   file: UploadedFile | null;
 }
+
+/** Which fields a form may hold: text fields, one file field, and the text field it must have. */
+export interface FormShape {
+  textFields: readonly string[];
+  fileField: string;
+  /** A text field the form cannot do without (null: none). */
+  requiredText: string | null;
+  /** What to say when a field is not one the route takes. */
+  describe: string;
+}
+
+/** POST /api/inference's form: the JSON body in `request`, the file in `inputs`. */
+export const GATEWAY_FORM: FormShape = {
+  textFields: [REQUEST_FIELD],
+  fileField: FILE_FIELD,
+  requiredText: REQUEST_FIELD,
+  describe: `send \`${REQUEST_FIELD}\` (the JSON body) and \`${FILE_FIELD}\` (the file)`,
+};
 
 // Part headers are a Content-Disposition and a Content-Type: anything longer is not a browser's form.
 const MAX_PART_HEADER_BYTES = 8 * 1024;
@@ -70,13 +90,15 @@ export class MultipartParser {
   private state: "preamble" | "after-boundary" | "headers" | "body" | "done" = "preamble";
   private part: PartSink | null = null;
   private framingBytes = 0;
-  private request: string | null = null;
+  private readonly fields: Record<string, string> = {};
+  private textBytes = 0;
   private file: UploadedFile | null = null;
   private readonly seen = new Set<string>();
 
   constructor(
     boundary: string,
     private readonly maxRequestBytes: number,
+    private readonly shape: FormShape = GATEWAY_FORM,
   ) {
     this.delimiter = Buffer.from(`\r\n--${boundary}`, "latin1");
   }
@@ -88,10 +110,16 @@ export class MultipartParser {
 
   end(): MultipartForm {
     if (this.state !== "done") throw badForm("The multipart body ended before its closing boundary.");
-    if (this.request === null) {
-      throw badForm(`A multipart request needs a \`${REQUEST_FIELD}\` field holding the JSON body (model, task, parameters, ...), with the file in \`${FILE_FIELD}\`.`, REQUEST_FIELD);
+    const required = this.shape.requiredText;
+    if (required !== null && this.fields[required] === undefined) {
+      throw badForm(
+        required === REQUEST_FIELD
+          ? `A multipart request needs a \`${REQUEST_FIELD}\` field holding the JSON body (model, task, parameters, ...), with the file in \`${FILE_FIELD}\`.`
+          : `A multipart request needs a \`${required}\` field.`,
+        required,
+      );
     }
-    return { request: this.request, file: this.file };
+    return { request: this.fields[REQUEST_FIELD] ?? null, fields: { ...this.fields }, file: this.file };
   }
 
   private countFraming(bytes: number): void {
@@ -177,29 +205,29 @@ export class MultipartParser {
     }
     if (disposition === null || !/^form-data\b/i.test(disposition)) throw badForm("Every multipart part needs a Content-Disposition: form-data header.");
     const name = dispositionParam(disposition, "name");
-    if (name !== REQUEST_FIELD && name !== FILE_FIELD) {
-      throw badForm(`The multipart field \`${name ?? "(unnamed)"}\` is not one the gateway takes: send \`${REQUEST_FIELD}\` (the JSON body) and \`${FILE_FIELD}\` (the file).`, name);
+    if (name === null || (name !== this.shape.fileField && !this.shape.textFields.includes(name))) {
+      throw badForm(`The multipart field \`${name ?? "(unnamed)"}\` is not one the gateway takes: ${this.shape.describe}.`, name);
     }
     if (this.seen.has(name)) throw badForm(`The multipart field \`${name}\` is given twice.`, name);
     this.seen.add(name);
-    return name === REQUEST_FIELD ? this.requestSink() : this.fileSink(dispositionParam(disposition, "filename"));
+    return name === this.shape.fileField ? this.fileSink(dispositionParam(disposition, "filename")) : this.textSink(name);
   }
 
-  private requestSink(): PartSink {
+  private textSink(name: string): PartSink {
     const chunks: Buffer[] = [];
-    let size = 0;
     return {
       write: (chunk) => {
-        size += chunk.length;
-        if (size > this.maxRequestBytes) throw tooLarge(`The \`${REQUEST_FIELD}\` field is larger than ${this.maxRequestBytes} bytes, the gateway's limit for the JSON body.`, REQUEST_FIELD);
+        // The text fields together are held to the JSON body's limit.
+        this.textBytes += chunk.length;
+        if (this.textBytes > this.maxRequestBytes) throw tooLarge(`The \`${name}\` field is larger than ${this.maxRequestBytes} bytes, the gateway's limit for the JSON body.`, name);
         chunks.push(Buffer.from(chunk));
       },
       finish: () => {
         const text = Buffer.concat(chunks);
         try {
-          this.request = new TextDecoder("utf-8", { fatal: true }).decode(text);
+          this.fields[name] = new TextDecoder("utf-8", { fatal: true }).decode(text);
         } catch {
-          throw badForm(`The \`${REQUEST_FIELD}\` field is not valid UTF-8.`, REQUEST_FIELD);
+          throw badForm(`The \`${name}\` field is not valid UTF-8.`, name);
         }
       },
     };
@@ -218,8 +246,8 @@ export class MultipartParser {
         throw new GatewayError({
           status: 415,
           code: "unsupported_media_type",
-          message: `The file in \`${FILE_FIELD}\` is not a type the gateway accepts, judging by its bytes. Accepted: ${all.join("; ")}.`,
-          field: FILE_FIELD,
+          message: `The file in \`${this.shape.fileField}\` is not a type the gateway accepts, judging by its bytes. Accepted: ${all.join("; ")}.`,
+          field: this.shape.fileField,
         });
       }
       return found;
@@ -234,11 +262,11 @@ export class MultipartParser {
         }
         if (media !== null && size > limit) {
           chunks.length = 0;
-          throw tooLarge(`The ${media.label} file in \`${FILE_FIELD}\` is larger than ${formatLimit(limit)}, the gateway's limit for ${media.kinds.join(" or ")} uploads.`, FILE_FIELD);
+          throw tooLarge(`The ${media.label} file in \`${this.shape.fileField}\` is larger than ${formatLimit(limit)}, the gateway's limit for ${media.kinds.join(" or ")} uploads.`, this.shape.fileField);
         }
       },
       finish: () => {
-        if (size === 0) throw badForm(`The file in \`${FILE_FIELD}\` is empty.`, FILE_FIELD);
+        if (size === 0) throw badForm(`The file in \`${this.shape.fileField}\` is empty.`, this.shape.fileField);
         media ??= sniff();
         this.file = { bytes: Buffer.concat(chunks, size), media, filename };
       },
@@ -250,14 +278,14 @@ export class MultipartParser {
  * The form from Node's request. On a refusal the rest of the body is read and dropped (never kept),
  * so the JSON error can still reach the client.
  */
-export function readNodeMultipart(req: IncomingMessage, boundary: string, maxRequestBytes: number): Promise<MultipartForm> {
+export function readNodeMultipart(req: IncomingMessage, boundary: string, maxRequestBytes: number, shape: FormShape = GATEWAY_FORM): Promise<MultipartForm> {
   const maxBytes = maxFormBytes(maxRequestBytes);
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > maxBytes) {
     req.resume();
-    return Promise.reject(tooLarge(`The request body is larger than ${formatLimit(maxBytes)}, more than any form the gateway takes.`, FILE_FIELD));
+    return Promise.reject(tooLarge(`The request body is larger than ${formatLimit(maxBytes)}, more than any form the gateway takes.`, shape.fileField));
   }
-  const parser = new MultipartParser(boundary, maxRequestBytes);
+  const parser = new MultipartParser(boundary, maxRequestBytes, shape);
   return new Promise((resolve, reject) => {
     const detach = () => {
       req.off("data", onData);

@@ -40,7 +40,7 @@ export async function handleNodeRequest(gateway: InferenceGateway, req: Incoming
     const outcome = await gateway.run({
       headers: { get: (name) => headerValue(req, name) },
       readBody: (maxBytes) => readNodeBodyLimited(req, maxBytes),
-      readMultipart: (boundary, maxRequestBytes) => readNodeMultipart(req, boundary, maxRequestBytes),
+      readMultipart: (boundary, maxRequestBytes, shape) => readNodeMultipart(req, boundary, maxRequestBytes, shape),
       signal: controller.signal,
       socketAddress: req.socket.remoteAddress ?? "",
     });

@@ -4,7 +4,7 @@
  * 413 too large, 400 unreadable, not JSON or not the schema).
  */
 import { GatewayError } from "#app/inference/errors.server.ts";
-import { boundaryOf, FILE_FIELD, type MultipartForm, REQUEST_FIELD, type UploadedFile } from "#app/inference/multipart.server.ts";
+import { boundaryOf, FILE_FIELD, type FormShape, type MultipartForm, REQUEST_FIELD, type UploadedFile } from "#app/inference/multipart.server.ts";
 import { describeIssues, inferenceRequestSchema, type InferenceRequest } from "#app/inference/request-schema.ts";
 
 /** What parsing reads from an incoming request, whichever HTTP adapter received it. */
@@ -13,7 +13,7 @@ export interface RequestBodySource {
   /** The body as text; throws a GatewayError (413) past maxBytes. */
   readBody(maxBytes: number): Promise<string>;
   /** The multipart form (multipart.server.ts); throws a GatewayError on a malformed, oversized or unknown upload. */
-  readMultipart(boundary: string, maxRequestBytes: number): Promise<MultipartForm>;
+  readMultipart(boundary: string, maxRequestBytes: number, shape?: FormShape): Promise<MultipartForm>;
 }
 
 export interface ParsedRequest {

@@ -10,10 +10,19 @@ const contentPart = z.union([
   z.strictObject({ type: z.literal("image_url"), image_url: z.strictObject({ url: z.string().max(8_000_000) }) }),
 ]);
 
+const toolCall = z.object({
+  id: z.string().max(200),
+  type: z.literal("function"),
+  function: z.object({ name: z.string().max(200), arguments: z.string().max(200_000) }),
+});
+
 export const chatMessageSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"]),
-  content: z.union([z.string().max(200_000), z.array(contentPart).max(64)]),
+  // An assistant turn that only calls tools has no content (null in OpenAI's own messages).
+  content: z.union([z.string().max(200_000), z.array(contentPart).max(64), z.null()]),
   name: z.string().max(200).optional(),
+  tool_calls: z.array(toolCall).max(64).optional(),
+  tool_call_id: z.string().max(200).optional(),
 });
 
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -243,7 +243,17 @@ export async function callLibrary(call: TaskCall, options: LibraryOptions): Prom
 }
 
 /** Streamed chunks, as the library yields them (chat deltas or text-generation tokens). */
-export type StreamChunk = { kind: "chat"; delta: string; finishReason: string | null; usage: Usage | null; model: string | null } | { kind: "text"; delta: string; finished: boolean; generatedTokens: number | null };
+export type StreamChunk =
+  | {
+      kind: "chat";
+      delta: string;
+      finishReason: string | null;
+      usage: Usage | null;
+      model: string | null;
+      /** The provider's chunk as it came (tool-call deltas, logprobs), for the OpenAI-compatible /v1 stream. */
+      raw: unknown;
+    }
+  | { kind: "text"; delta: string; finished: boolean; generatedTokens: number | null };
 
 export interface Usage {
   promptTokens: number | null;
@@ -318,7 +328,7 @@ export function streamLibrary(call: TaskCall, options: LibraryOptions): ChunkStr
       const choice = chunk.choices?.[0];
       const delta = typeof choice?.delta?.content === "string" ? choice.delta.content : "";
       const usage = "usage" in chunk ? toUsage((chunk as { usage?: unknown }).usage) : null;
-      return { kind: "chat", delta, finishReason: choice?.finish_reason ?? null, usage, model: typeof chunk.model === "string" ? chunk.model : null };
+      return { kind: "chat", delta, finishReason: choice?.finish_reason ?? null, usage, model: typeof chunk.model === "string" ? chunk.model : null, raw: chunk };
     });
   }
   if (call.task === "text-generation") {

@@ -16,6 +16,35 @@ export function eventText(event: StreamEvent): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/** How a stream ended, for the encoder's last words. */
+export interface StreamSummary {
+  content: string;
+  finishReason: string | null;
+  usage: StreamUsage;
+  timing: { timeToFirstTokenMs: number | null; totalMs: number; tokensPerSecond: number | null };
+  provider: string | null;
+  model: string | null;
+}
+
+/**
+ * The SSE dialect a stream is written in: the gateway's own events (token, final, done, error) on
+ * /api/inference, OpenAI's chunks on /v1 (app/openai-api). The pump does the counting either way.
+ */
+export interface StreamEncoder {
+  /** The text for one upstream chunk ("" for nothing); `tokenIndex` numbers the chunks with text. */
+  chunk(chunk: StreamChunk, tokenIndex: number): string;
+  end(summary: StreamSummary): string;
+  error(body: { status: number; code: string; message: string; hint?: string }): string;
+}
+
+export const GATEWAY_STREAM: StreamEncoder = {
+  chunk: (chunk, index) => (chunk.delta === "" ? "" : eventText({ type: "token", index, delta: chunk.delta })),
+  end: (s) =>
+    eventText({ type: "final", message: { role: "assistant", content: s.content }, finishReason: s.finishReason, usage: s.usage, timing: s.timing, provider: s.provider, model: s.model }) +
+    eventText({ type: "done" }),
+  error: (error) => eventText({ type: "error", error }) + eventText({ type: "done" }),
+};
+
 /** Where the pump writes: SSE text as events are ready, then one close. */
 export interface StreamSink {
   write(text: string): void;
@@ -49,7 +78,7 @@ export const SSE_HEADERS: Record<string, string> = {
  * Runs the stream into `sink`. Returns cancel(), for when the visitor goes away: it stops the
  * pump, aborts upstream and lets the library's reader release its socket.
  */
-export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => void {
+export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: StreamEncoder = GATEWAY_STREAM): () => void {
   let cancelled = false;
   const run = async () => {
     let content = "";
@@ -60,8 +89,8 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => voi
     let reported: StreamUsage | null = null;
     let counted = 0;
     let model = opts.model;
-    const emit = (event: StreamEvent) => {
-      if (!cancelled) sink.write(eventText(event));
+    const emit = (text: string) => {
+      if (!cancelled && text !== "") sink.write(text);
     };
     const handle = (chunk: StreamChunk) => {
       if (chunk.kind === "chat") {
@@ -72,13 +101,13 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => voi
         if (chunk.finished) finishReason = finishReason ?? "stop";
         if (chunk.generatedTokens !== null) reported = { promptTokens: null, completionTokens: chunk.generatedTokens, totalTokens: null, source: "provider" };
       }
+      emit(encoder.chunk(chunk, index));
       if (chunk.delta === "") return;
       const now = performance.now();
       firstTokenAt ??= now;
       lastTokenAt = now;
       counted += 1;
       content += chunk.delta;
-      emit({ type: "token", index, delta: chunk.delta });
       index += 1;
     };
     try {
@@ -94,20 +123,20 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => voi
       const completion = usage.completionTokens ?? counted;
       const genSeconds = firstTokenAt !== null && lastTokenAt !== null ? (lastTokenAt - firstTokenAt) / 1000 : 0;
       const ttft = firstTokenAt !== null ? firstTokenAt - opts.startedAt : null;
-      emit({
-        type: "final",
-        message: { role: "assistant", content },
-        finishReason,
-        usage,
-        timing: {
-          timeToFirstTokenMs: ttft === null ? null : round(ttft),
-          totalMs: round(end - opts.startedAt),
-          tokensPerSecond: completion > 1 && genSeconds > 0 ? round((completion - 1) / genSeconds) : null,
-        },
-        provider: opts.provider,
-        model,
-      });
-      emit({ type: "done" });
+      emit(
+        encoder.end({
+          content,
+          finishReason,
+          usage,
+          timing: {
+            timeToFirstTokenMs: ttft === null ? null : round(ttft),
+            totalMs: round(end - opts.startedAt),
+            tokensPerSecond: completion > 1 && genSeconds > 0 ? round((completion - 1) / genSeconds) : null,
+          },
+          provider: opts.provider,
+          model,
+        }),
+      );
       opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt, promptTokens: usage.promptTokens, completionTokens: completion });
       sink.close();
     } catch (error) {
@@ -120,8 +149,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink): () => voi
         return;
       }
       const body = opts.toError(error);
-      emit({ type: "error", error: body });
-      emit({ type: "done" });
+      emit(encoder.error(body));
       opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code });
       sink.close();
     }

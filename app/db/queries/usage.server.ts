@@ -16,6 +16,36 @@ export async function insertUsageRecord(db: Db, record: UsageRecordInput): Promi
   await db.insertInto("usage_records").values(record).execute();
 }
 
+/**
+ * Each provider's median time to first token for `model` over its successful streamed calls since
+ * `since` (at most the newest `perProvider` of each), for the /v1 routing policy "fastest".
+ */
+export async function providerSpeeds(db: Db, model: string, since: string, perProvider = 50): Promise<Map<string, { medianTtftMs: number; calls: number }>> {
+  const rows = await db
+    .selectFrom("usage_records")
+    .select(["provider", "ttft_ms"])
+    .where("model", "=", model)
+    .where("at", ">=", since)
+    .where("status", "=", 200)
+    .where("ttft_ms", "is not", null)
+    .where("provider", "is not", null)
+    .orderBy("at", "desc")
+    .limit(perProvider * 20)
+    .execute();
+  const byProvider = new Map<string, number[]>();
+  for (const r of rows) {
+    const list = byProvider.get(r.provider!) ?? [];
+    if (list.length < perProvider) list.push(Number(r.ttft_ms));
+    byProvider.set(r.provider!, list);
+  }
+  const out = new Map<string, { medianTtftMs: number; calls: number }>();
+  for (const [provider, list] of byProvider) {
+    const sorted = [...list].sort((a, b) => a - b);
+    out.set(provider, { medianTtftMs: sorted[Math.floor((sorted.length - 1) / 2)]!, calls: sorted.length });
+  }
+  return out;
+}
+
 export interface UsageFilter {
   /** Inclusive ISO time. */
   since: string;
