@@ -8,18 +8,17 @@
  * task's own output component, its recordings from a local stand-in for the guide's asset host,
  * and compared with @huggingface/tasks), and offline on the model page.
  */
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
+import type { Locator } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { lastTaskRequest, openWidget, runWidget, setupBrowser, setupOfflinePage, setupServer, setupSimulator, setupTaskAssetHost, simulatedInference } from "#tests/e2e/support/journey.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
-import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
-import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 import { makeFlac, makeWav } from "#tests/simulators/media.ts";
-import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
+const DESKTOP = { width: 1100, height: 900 };
+const PHONE = { width: 390, height: 844 };
 
 /** Bundled catalogue models with an hf-inference mapping for their audio task (whisper-large-v3 is in the simulator's Hub fixture with all three providers). */
 const HUB_MODELS: Array<[string, string]> = [
@@ -28,121 +27,64 @@ const HUB_MODELS: Array<[string, string]> = [
   ["espnet/kan-bayashi_ljspeech_vits", "text-to-speech"],
 ];
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let blocked: string[];
-let assets: TaskAssetHost;
-
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  assets = await startTaskAssetHost();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
-  await importUnservedModels(server, WIDGET_FAMILIES.audio);
-  // Chromium's fake microphone (a beep), for this file only; permission is still asked per context.
-  browser = await launchBrowser({ args: ["--use-fake-device-for-media-stream"] });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-  await assets?.close();
-});
-
-async function newPage(opts: { microphone?: boolean; phone?: boolean } = {}): Promise<void> {
-  await context?.close();
-  context = await browser.newContext({ viewport: opts.phone ? { width: 390, height: 844 } : { width: 1100, height: 900 } });
-  if (opts.microphone) await context.grantPermissions(["microphone"], { origin: server.url });
-  blocked = await allowOnlyLoopback(context);
-  page = await context.newPage();
-}
-
-beforeEach(async () => {
-  sim.reset();
-  for (const [id, task] of HUB_MODELS) sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
-  await newPage();
-});
-
-async function openWidget(url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
-  await page.waitForSelector("[data-task-widget] button[type=submit]");
-  await page.waitForLoadState("networkidle");
-  // The inputs start with the task's example: typing before React owns them can land in front of it.
-  await waitForHydration(page, "[data-task-widget] button[type=submit]");
-}
+const sim = setupSimulator({ onReset: (s) => { for (const [id, task] of HUB_MODELS) s.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } }); } });
+const assets = setupTaskAssetHost();
+const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY, { MODELYARD_TASK_ASSET_BASE: assets.base }) }), (s) => importUnservedModels(s, WIDGET_FAMILIES.audio));
+// Chromium's fake microphone (a beep), for this file only; permission is still asked per context.
+const browser = setupBrowser({ args: ["--use-fake-device-for-media-stream"] });
+const { page, context, blocked, reopen } = setupOfflinePage(browser, { viewport: DESKTOP });
 
 async function upload(name: string, bytes: Buffer, mimeType: string): Promise<void> {
   await page.locator("[data-audio-input] input[type=file]").setInputFiles({ name, mimeType, buffer: bytes });
   await page.locator(`[data-audio-chosen="${name}"] audio`).waitFor();
 }
 
-async function runAndWait(): Promise<string> {
-  await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
-  const result = page.locator("[data-widget-result]");
-  await page.locator("[data-widget-result], [data-widget-error]").first().waitFor({ timeout: 20_000 });
-  const error = page.locator("[data-widget-error]");
-  expect(await error.count(), (await error.count()) > 0 ? await error.innerText() : "").toBe(0);
-  expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via (hf-inference|fal-ai|replicate)$/);
-  return result.innerText();
-}
-
-
-function lastTaskRequest(): { originalUrl: string; bodyMedia: unknown; bodyJson: unknown } {
-  const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
-  if (!found) throw new Error(`no provider request; saw ${sim.requests.map((r) => r.originalUrl).join(", ")}`);
-  return { originalUrl: found.originalUrl, bodyMedia: found.bodyMedia, bodyJson: found.bodyJson };
-}
-
 describe("audio task widgets on the playground", () => {
   it("automatic-speech-recognition: a FLAC upload, its player, then the transcript", async () => {
     const model = "openai/whisper-large-v3";
-    await openWidget(`${server.url}/playground/${model}`);
+    await openWidget(page, `${server.url}/playground/${model}`);
     expect(await page.locator("h1").innerText()).toBe(`Automatic Speech Recognition with ${model}`);
     // Nothing chosen yet: Run says what is missing, in place.
     await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
     expect(await page.locator("[data-widget-error]").innerText()).toContain("Upload or record some audio first.");
     await upload("hello.flac", makeFlac("hello world"), "audio/flac");
     await page.locator("[data-task-widget] select[name=provider]").selectOption("hf-inference");
-    await runAndWait();
+    await runWidget(page);
     expect((await page.locator("[data-transcript]").innerText()).length).toBeGreaterThan(3);
-    expect(lastTaskRequest()).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyMedia: "flac" });
+    expect(lastTaskRequest(sim)).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyMedia: "flac" });
     await auditWidget(page, "automatic-speech-recognition", { blocked });
     // fal-ai takes no FLAC (3.13.1 says so before sending); a WAV goes as a data: audio_url.
     await page.locator("[data-task-widget] select[name=provider]").selectOption("fal-ai");
     await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
     expect(await page.locator("[data-widget-error]").innerText()).toContain("Provider fal-ai does not support blob type audio/flac");
     await upload("hello.wav", makeWav("hello world"), "audio/wav");
-    await runAndWait();
+    await runWidget(page);
     expect((await page.locator("[data-transcript]").innerText()).length).toBeGreaterThan(3);
-    expect(String((lastTaskRequest().bodyJson as { audio_url?: string }).audio_url)).toMatch(/^data:audio\/wav;base64,/);
+    expect(String((lastTaskRequest(sim).bodyJson as { audio_url?: string }).audio_url)).toMatch(/^data:audio\/wav;base64,/);
   });
 
   it("a file that is not audio is refused before it is sent", async () => {
-    await openWidget(`${server.url}/playground/openai/whisper-large-v3`);
+    await openWidget(page, `${server.url}/playground/openai/whisper-large-v3`);
     await page.locator("[data-audio-input] input[type=file]").setInputFiles({ name: "notes.wav", mimeType: "audio/wav", buffer: Buffer.from("just some text, not a recording") });
     expect(await page.locator("[data-audio-problem]").innerText()).toMatch(/^This file is not a recording\. Accepted formats: /);
     expect(await page.locator("[data-audio-chosen]").count()).toBe(0);
   });
 
   it("audio-classification: a WAV upload, a bar per label with a table for screen readers", async () => {
-    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await openWidget(page, `${server.url}/playground/superb/hubert-large-superb-er`);
     await upload("clip.wav", makeWav("hello world"), "audio/wav");
-    await runAndWait();
+    await runWidget(page);
     const bars = await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")));
     expect(bars.sort()).toEqual(["applause", "dog bark", "music", "silence", "speech"]);
     expect(await page.locator("[data-widget-result] table tbody tr").count()).toBe(5);
-    expect(lastTaskRequest().bodyMedia).toBe("wav");
+    expect(lastTaskRequest(sim).bodyMedia).toBe("wav");
     await auditWidget(page, "audio-classification", { blocked });
   });
 
   it("audio-to-audio: one player per returned track, with its label and a download", async () => {
-    await openWidget(`${server.url}/playground/speechbrain/sepformer-wham`);
+    await openWidget(page, `${server.url}/playground/speechbrain/sepformer-wham`);
     await upload("mix.wav", makeWav("two voices"), "audio/wav");
-    await runAndWait();
+    await runWidget(page);
     const tracks = page.locator("[data-audio-track]");
     expect(await tracks.evaluateAll((els) => els.map((e) => e.getAttribute("data-audio-track")))).toEqual(["speech", "noise"]);
     expect(await tracks.locator("audio").count()).toBe(2);
@@ -157,10 +99,10 @@ describe("audio task widgets on the playground", () => {
   });
 
   it("text-to-speech: text in, a player and a download out", async () => {
-    await openWidget(`${server.url}/playground/espnet/kan-bayashi_ljspeech_vits`);
+    await openWidget(page, `${server.url}/playground/espnet/kan-bayashi_ljspeech_vits`);
     expect(await page.locator("textarea[name=inputs]").inputValue()).toBe("I love audio models on the Hub!");
     await page.locator("textarea[name=inputs]").fill("Hello there");
-    await runAndWait();
+    await runWidget(page);
     const out = page.locator("[data-media-output=audio]");
     expect(await out.locator("figcaption").innerText()).toMatch(/^audio\/wav · [\d.]+ (B|KB)/);
     const link = out.getByRole("link", { name: "Download hello-there.wav" });
@@ -172,15 +114,15 @@ describe("audio task widgets on the playground", () => {
       return a.duration;
     });
     expect(duration).toBeGreaterThan(0);
-    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: "Hello there" });
+    expect(lastTaskRequest(sim).bodyJson).toMatchObject({ inputs: "Hello there" });
     await auditWidget(page, "text-to-speech", { blocked });
   });
 
   it("on a phone: the audio input and a result fit the screen", async () => {
-    await newPage({ phone: true });
-    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await reopen({ viewport: PHONE });
+    await openWidget(page, `${server.url}/playground/superb/hubert-large-superb-er`);
     await upload("clip.wav", makeWav("phone"), "audio/wav");
-    await runAndWait();
+    await runWidget(page);
     // The chart's screen-reader table once widened the page by 21 px here.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await auditWidget(page, "audio-classification-phone", { blocked });
@@ -189,22 +131,22 @@ describe("audio task widgets on the playground", () => {
 
 describe("recording from the microphone", () => {
   it("records from the (fake) microphone when allowed, plays it back and classifies it", async () => {
-    await newPage({ microphone: true });
-    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await reopen({ viewport: DESKTOP, permissions: ["microphone"] });
+    await openWidget(page, `${server.url}/playground/superb/hubert-large-superb-er`);
     await page.getByRole("button", { name: "Record from microphone" }).click();
     const stop = page.locator("[data-recording]");
-    await stop.waitFor();
-    await page.waitForTimeout(1200);
+    // A second of the fake microphone's beep, as the button counts it.
+    await page.getByRole("button", { name: "Stop recording (1 s)" }).waitFor();
     await stop.click();
     await page.locator('[data-audio-chosen^="recording."] audio').waitFor();
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-widget-result] [data-bar]").count()).toBe(5);
-    expect(["webm", "ogg", "mp4"]).toContain(lastTaskRequest().bodyMedia);
+    expect(["webm", "ogg", "mp4"]).toContain(lastTaskRequest(sim).bodyMedia);
     await auditWidget(page, "audio-recorded", { blocked });
   });
 
   it("says so when the visitor refuses the microphone, and keeps upload", async () => {
-    await openWidget(`${server.url}/playground/superb/hubert-large-superb-er`);
+    await openWidget(page, `${server.url}/playground/superb/hubert-large-superb-er`);
     await page.getByRole("button", { name: "Record from microphone" }).click();
     const problem = page.locator("[data-audio-problem]");
     await problem.waitFor();
@@ -241,7 +183,7 @@ const EXAMPLE_CHECKS: Record<(typeof WIDGET_FAMILIES.audio)[number], (output: Lo
 
 describe("the task guide's example instead of a live result", () => {
   it.each(WIDGET_FAMILIES.audio.map((task) => [task] as const))("%s: nothing serves the model, the guide's example drawn as a run would be", async (task) => {
-    await openWidget(`${server.url}/playground/${unservedModelId(task)}`);
+    await openWidget(page, `${server.url}/playground/${unservedModelId(task)}`);
     const output = await expectExampleNotLive(page);
     expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
     await EXAMPLE_CHECKS[task](output, page.locator("[data-widget-example] [data-example-side=inputs]"));

@@ -8,22 +8,17 @@
  * offline (also on the model page). Screenshots of every widget (light and dark) go to
  * test-results/screenshots/.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
+import type { Locator } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { lastTaskRequest, openWidget, runWidget, screenshot, simulatedInference, setupBrowser, setupOfflinePage, setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
-import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { percent } from "#app/demos/shared/label-score-chart.tsx";
 import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
-import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 
 /** Catalogue models (bundled, with an hf-inference mapping for their task) the simulator's Hub may lack. */
 const EXTRA_HUB_MODELS: Array<[string, string]> = [
@@ -35,72 +30,23 @@ const EXTRA_HUB_MODELS: Array<[string, string]> = [
   ["google/tapas-base-finetuned-wtq", "table-question-answering"],
 ];
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let blocked: string[];
-
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
-  await importUnservedModels(server, WIDGET_FAMILIES.text);
-  browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
-
-beforeEach(async () => {
-  sim.reset();
-  for (const [id, task] of EXTRA_HUB_MODELS) sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  blocked = await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
-
-async function openWidget(url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
-  await page.waitForSelector("[data-task-widget] button[type=submit]");
-  await page.waitForLoadState("networkidle");
-  // The inputs start with the task's example: typing before React owns them can land in front of it.
-  await waitForHydration(page, "[data-task-widget] button[type=submit]");
-}
-
-async function runAndWait(): Promise<string> {
-  await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
-  const result = page.locator("[data-widget-result]");
-  await result.waitFor({ timeout: 20_000 });
-  expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via (hf-inference|together)$/);
-  return result.innerText();
-}
-
-
-function lastTaskRequest(): { originalUrl: string; bodyJson: unknown } {
-  const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
-  if (!found) throw new Error(`no provider request; saw ${sim.requests.map((r) => r.originalUrl).join(", ")}`);
-  return { originalUrl: found.originalUrl, bodyJson: found.bodyJson };
-}
+const sim = setupSimulator({ onReset: (s) => { for (const [id, task] of EXTRA_HUB_MODELS) s.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } }); } });
+const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY) }), (s) => importUnservedModels(s, WIDGET_FAMILIES.text));
+const browser = setupBrowser();
+const { page, context, blocked } = setupOfflinePage(browser, { viewport: { width: 1100, height: 900 } });
 
 describe("text task widgets on the playground", () => {
   it("text-classification: a bar per label with a table for screen readers", async () => {
     const model = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
-    await openWidget(`${server.url}/playground/${model}`);
+    await openWidget(page, `${server.url}/playground/${model}`);
     expect(await page.locator("h1").innerText()).toBe(`Text Classification with ${model}`);
     expect(await page.locator("textarea[name=inputs]").inputValue()).toBe("I love Hugging Face!");
     await page.locator("textarea[name=inputs]").fill("What a wonderful, happy day");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-widget-result] [data-bar]").first().getAttribute("data-bar")).toBe("POSITIVE");
     const rows = await page.locator("[data-widget-result] table tbody tr").allInnerTexts();
     expect(rows[0]).toMatch(/^POSITIVE\s+9\d\.\d%$/);
-    expect(lastTaskRequest()).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyJson: { inputs: "What a wonderful, happy day" } });
+    expect(lastTaskRequest(sim)).toMatchObject({ originalUrl: `https://router.huggingface.co/hf-inference/models/${model}`, bodyJson: { inputs: "What a wonderful, happy day" } });
     // The snippets panel is there for the widget's task and provider, with the visitor's text in
     // place of the library's example.
     await page.waitForFunction(() => document.querySelector("[data-inference-panel]")?.textContent?.includes('"What a wonderful, happy day"'), undefined, { timeout: 10_000 });
@@ -111,12 +57,12 @@ describe("text task widgets on the playground", () => {
   });
 
   it("text-classification: a spec parameter reaches the provider, and a wrong one is refused in place", async () => {
-    await openWidget(`${server.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`);
+    await openWidget(page, `${server.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`);
     await page.locator("[data-widget-parameters] summary").click();
     await page.locator("input[name=top_k]").fill("1");
     await page.locator("select[name=function_to_apply]").selectOption("softmax");
-    await runAndWait();
-    expect(lastTaskRequest().bodyJson).toMatchObject({ parameters: { top_k: 1, function_to_apply: "softmax" } });
+    await runWidget(page);
+    expect(lastTaskRequest(sim).bodyJson).toMatchObject({ parameters: { top_k: 1, function_to_apply: "softmax" } });
     await page.locator("input[name=top_k]").fill("1.5");
     await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
     expect(await page.locator("[data-widget-error]").innerText()).toContain("top_k must be a whole number");
@@ -124,7 +70,7 @@ describe("text task widgets on the playground", () => {
 
   it("text-classification: the snippets panel carries the parameters set in the widget, in every client", async () => {
     const model = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
-    await openWidget(`${server.url}/playground/${model}`);
+    await openWidget(page, `${server.url}/playground/${model}`);
     await page.locator("[data-widget-parameters] summary").click();
     await page.locator("input[name=top_k]").fill("1");
     await page.locator("select[name=function_to_apply]").selectOption("softmax");
@@ -146,13 +92,13 @@ describe("text task widgets on the playground", () => {
   });
 
   it("zero-shot-classification: candidate labels in, labels by score out", async () => {
-    await openWidget(`${server.url}/playground/facebook/bart-large-mnli`);
+    await openWidget(page, `${server.url}/playground/facebook/bart-large-mnli`);
     await page.locator("textarea[name=inputs]").fill("We watched a movie last night");
     await page.locator("input[name=candidate_labels]").fill("music, movie, art");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-widget-result] [data-bar]").first().getAttribute("data-bar")).toBe("movie");
     expect(await page.locator("[data-widget-result] [data-bar]").count()).toBe(3);
-    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: "We watched a movie last night", parameters: { candidate_labels: ["music", "movie", "art"] } });
+    expect(lastTaskRequest(sim).bodyJson).toMatchObject({ inputs: "We watched a movie last night", parameters: { candidate_labels: ["music", "movie", "art"] } });
     // The code beside the widget is this request, as typed.
     const code = await page.locator("[data-widget-request-code] [data-code]").innerText();
     expect(code).toContain(`curl '${server.url}/api/inference'`);
@@ -162,9 +108,9 @@ describe("text task widgets on the playground", () => {
   });
 
   it("token-classification: entities highlighted in the text, with a legend", async () => {
-    await openWidget(`${server.url}/playground/Babelscape/wikineural-multilingual-ner`);
+    await openWidget(page, `${server.url}/playground/Babelscape/wikineural-multilingual-ner`);
     await page.locator("textarea[name=inputs]").fill("my friend Sarah lives in London");
-    await runAndWait();
+    await runWidget(page);
     const marks = await page.locator("[data-widget-result] mark").evaluateAll((els) => els.map((e) => [e.getAttribute("data-span"), e.firstChild?.textContent]));
     expect(marks.map((m) => m[1])).toEqual(["Sarah", "London"]);
     expect(await page.locator("[data-widget-result] [aria-label=Legend] li").count()).toBe(new Set(marks.map((m) => m[0])).size);
@@ -172,10 +118,10 @@ describe("text task widgets on the playground", () => {
   });
 
   it("fill-mask: the model's mask token in the example, candidates ranked", async () => {
-    await openWidget(`${server.url}/playground/google-bert/bert-base-uncased`);
+    await openWidget(page, `${server.url}/playground/google-bert/bert-base-uncased`);
     expect(await page.locator("textarea[name=inputs]").inputValue()).toContain("[MASK]");
     await page.locator("textarea[name=inputs]").fill("The capital of France is [MASK].");
-    await runAndWait();
+    await runWidget(page);
     const items = await page.locator("[data-fill-mask] li").allInnerTexts();
     expect(items).toHaveLength(5);
     expect(items[0]).toMatch(/^1\.\s+paris\s+the capital of france is paris\.\s+50\.0%$/);
@@ -183,69 +129,69 @@ describe("text task widgets on the playground", () => {
   });
 
   it("question-answering: the answer highlighted in its context", async () => {
-    await openWidget(`${server.url}/playground/deepset/bert-base-uncased-squad2`);
+    await openWidget(page, `${server.url}/playground/deepset/bert-base-uncased-squad2`);
     await page.locator("input[name=question]").fill("What is my name?");
     await page.locator("textarea[name=context]").fill("My name is Clara and I live in Berkeley.");
-    await runAndWait();
+    await runWidget(page);
     const answer = await page.locator("[data-qa-answer]").innerText();
     expect(answer).toBe("Berkeley");
     expect(await page.locator("[data-widget-result] mark").first().evaluate((e) => e.firstChild?.textContent)).toBe(answer);
-    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: { question: "What is my name?", context: "My name is Clara and I live in Berkeley." } });
+    expect(lastTaskRequest(sim).bodyJson).toMatchObject({ inputs: { question: "What is my name?", context: "My name is Clara and I live in Berkeley." } });
     await auditWidget(page, "question-answering", { blocked });
   });
 
   it("summarization and translation: text in, text out", async () => {
-    await openWidget(`${server.url}/playground/facebook/bart-large-cnn`);
+    await openWidget(page, `${server.url}/playground/facebook/bart-large-cnn`);
     await page.locator("textarea[name=inputs]").fill("The tower is tall. It stands in Paris.");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-generated-text]").innerText()).toBe("The tower is tall.");
     await auditWidget(page, "summarization", { blocked });
 
-    await openWidget(`${server.url}/playground/Helsinki-NLP/opus-mt-ru-en`);
+    await openWidget(page, `${server.url}/playground/Helsinki-NLP/opus-mt-ru-en`);
     expect(await page.locator("h1").innerText()).toBe("Translation with Helsinki-NLP/opus-mt-ru-en");
     await page.locator("textarea[name=inputs]").fill("Привет, мир");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-generated-text]").innerText()).toBe("[simulated translation] Привет, мир");
     await auditWidget(page, "translation", { blocked });
   });
 
   it("text-generation (not chat): the prompt continued", async () => {
     const model = "meta-llama/Llama-2-70b-hf";
-    await openWidget(`${server.url}/playground/${model}`);
+    await openWidget(page, `${server.url}/playground/${model}`);
     expect(await page.locator("h1").innerText()).toBe(`Text Generation with ${model}`);
     await page.locator("textarea[name=inputs]").fill("Once upon a time,");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-generated-text]").innerText()).toMatch(/^Once upon a time, and so the simulated together completion continues \(\w{6}\)\.$/);
     // Streamed: together's completion chunks (choices[0].text) come through as tokens.
-    expect(lastTaskRequest()).toMatchObject({ originalUrl: "https://router.huggingface.co/together/v1/completions", bodyJson: { stream: true } });
+    expect(lastTaskRequest(sim)).toMatchObject({ originalUrl: "https://router.huggingface.co/together/v1/completions", bodyJson: { stream: true } });
     await auditWidget(page, "text-generation", { blocked });
   });
 
   it("feature-extraction: the vector's shape and first values", async () => {
-    await openWidget(`${server.url}/playground/BAAI/bge-small-en-v1.5`);
+    await openWidget(page, `${server.url}/playground/BAAI/bge-small-en-v1.5`);
     await page.locator("textarea[name=inputs]").fill("Today is a sunny day");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-vector-shape]").innerText()).toBe("[32]");
     expect((await page.locator("[data-vector-preview]").innerText()).split(", ")).toHaveLength(8);
     await auditWidget(page, "feature-extraction", { blocked });
   });
 
   it("sentence-similarity: a score per sentence, in the order given", async () => {
-    await openWidget(`${server.url}/playground/sentence-transformers/paraphrase-xlm-r-multilingual-v1`);
+    await openWidget(page, `${server.url}/playground/sentence-transformers/paraphrase-xlm-r-multilingual-v1`);
     await page.locator("input[name=source_sentence]").fill("That is a happy person");
     await page.locator("textarea[name=sentences]").fill("That is a happy dog\nToday is a sunny day");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")))).toEqual(["That is a happy dog", "Today is a sunny day"]);
-    expect(lastTaskRequest().bodyJson).toMatchObject({ inputs: { source_sentence: "That is a happy person", sentences: ["That is a happy dog", "Today is a sunny day"] } });
+    expect(lastTaskRequest(sim).bodyJson).toMatchObject({ inputs: { source_sentence: "That is a happy person", sentences: ["That is a happy dog", "Today is a sunny day"] } });
     await auditWidget(page, "sentence-similarity", { blocked });
   });
 
   it("table-question-answering: an editable table, the answer's cell marked", async () => {
-    await openWidget(`${server.url}/playground/google/tapas-base-finetuned-wtq`);
+    await openWidget(page, `${server.url}/playground/google/tapas-base-finetuned-wtq`);
     await page.locator("[data-table-input] input[aria-label='Row 3, No.of reigns']").fill("9");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-table-answer]").innerText()).toBe("9");
-    const body = lastTaskRequest().bodyJson as { inputs: { query: string; table: Record<string, string[]> } };
+    const body = lastTaskRequest(sim).bodyJson as { inputs: { query: string; table: Record<string, string[]> } };
     expect(body.inputs.query).toBe("What is the number of reigns for Harley Race?");
     expect(body.inputs.table["No.of reigns"]).toEqual(["3", "8", "9"]);
     await page.locator("[data-task-widget]").getByRole("button", { name: "Add row" }).click();
@@ -276,9 +222,9 @@ describe("text task widgets on the model page", () => {
     console.log(`model page JS (gzip): initial ${initialJs} B; loaded later ${gzip(lazyPaths)} B in ${lazyPaths.length} chunks`);
 
     await page.locator("#demo textarea[name=inputs]").fill("I hate waiting");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("#demo [data-bar]").first().getAttribute("data-bar")).toBe("NEGATIVE");
-    await page.locator("#demo").screenshot({ path: path.join(SHOTS, "task-widget-model-page.png") });
+    await page.locator("#demo").screenshot({ path: screenshot("task-widget-model-page.png") });
   });
 
   it("the inference tab's snippets follow the widget beside them: its text and its parameters", async () => {
@@ -335,15 +281,15 @@ describe("text task widgets on the model page", () => {
     const violations = await runAxe(page);
     expect(violations, describeViolations(violations)).toEqual([]);
     const tab = page.locator("[data-inference-tab]");
-    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-desktop-light.png") });
+    await tab.screenshot({ path: screenshot("model-page-inference-widget-desktop-light.png") });
     await page.emulateMedia({ colorScheme: "dark" });
     const dark = await runAxe(page);
     expect(dark, describeViolations(dark)).toEqual([]);
-    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-desktop-dark.png") });
+    await tab.screenshot({ path: screenshot("model-page-inference-widget-desktop-dark.png") });
     await page.setViewportSize({ width: 390, height: 844 });
-    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-phone-dark.png") });
+    await tab.screenshot({ path: screenshot("model-page-inference-widget-phone-dark.png") });
     await page.emulateMedia({ colorScheme: "light" });
-    await tab.screenshot({ path: path.join(SHOTS, "model-page-inference-widget-phone-light.png") });
+    await tab.screenshot({ path: screenshot("model-page-inference-widget-phone-light.png") });
     const phone = await runAxe(page);
     expect(phone, describeViolations(phone)).toEqual([]);
     expect(blocked).toEqual([]);
@@ -433,7 +379,7 @@ const EXAMPLE_CHECKS: Record<(typeof WIDGET_FAMILIES.text)[number], (output: Loc
 
 describe("the task guide's example instead of a live result", () => {
   it.each(WIDGET_FAMILIES.text.map((task) => [task] as const))("%s: nothing serves the model, the guide's example drawn as a run would be", async (task) => {
-    await openWidget(`${server.url}/playground/${unservedModelId(task)}`);
+    await openWidget(page, `${server.url}/playground/${unservedModelId(task)}`);
     const output = await expectExampleNotLive(page);
     expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
     await EXAMPLE_CHECKS[task](output);
@@ -447,7 +393,7 @@ describe("the task guide's example instead of a live result", () => {
   });
 
   it("when the machine is offline", async () => {
-    await openWidget(`${server.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`);
+    await openWidget(page, `${server.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`);
     await context.setOffline(true);
     const example = page.locator("[data-widget-example]");
     await example.waitFor();
@@ -471,24 +417,18 @@ describe("the task guide's example instead of a live result", () => {
 });
 
 describe("without a server key", () => {
-  let bare: TestServer;
-  beforeAll(async () => {
-    bare = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
-  });
-  afterAll(async () => {
-    await bare?.stop();
-  });
+  const bare = setupServer(() => ({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } }));
 
   it("shows the example until the visitor adds a token, then runs live", async () => {
     const url = `${bare.url}/playground/distilbert/distilbert-base-uncased-finetuned-sst-2-english`;
-    await openWidget(url);
+    await openWidget(page, url);
     const example = page.locator("[data-widget-example]");
     expect(await example.innerText()).toContain("needs a Hugging Face token");
     expect(await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).isDisabled()).toBe(true);
     await page.evaluate(() => window.localStorage.setItem("modelyard.hfToken", "hf_e2eVisitorKey111111111"));
-    await openWidget(url);
+    await openWidget(page, url);
     expect(await page.locator("[data-widget-example]").count()).toBe(0);
-    await runAndWait();
+    await runWidget(page);
     // The server holds no key, so the token that reached the provider is the visitor's.
     expect(sim.requests.find((r) => r.service === "router")?.authorization.tokenKind).toBe("hf-token");
   });

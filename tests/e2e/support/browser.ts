@@ -25,11 +25,10 @@ export async function launchBrowser(options: { args?: string[] } = {}): Promise<
 
 /**
  * Lets a context reach only loopback addresses (the tests' own servers) and aborts every other
- * request, so a test can never touch the network. Returns the aborted URLs, in order, so tests
- * can assert that nothing tried to leave.
+ * request, so a test can never touch the network. Returns the aborted URLs, in order (in
+ * `blocked` when given), so tests can assert that nothing tried to leave.
  */
-export async function allowOnlyLoopback(context: BrowserContext): Promise<string[]> {
-  const blocked: string[] = [];
+export async function allowOnlyLoopback(context: BrowserContext, blocked: string[] = []): Promise<string[]> {
   await context.route("**/*", async (route) => {
     const url = route.request().url();
     let host = "";
