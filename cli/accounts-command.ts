@@ -9,11 +9,12 @@ import { readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { findApiToken, findUserRowByEmail, listApiTokens, listUsers, revokeApiToken } from "#app/db/queries/accounts.server.ts";
+import { configEnv, getEnv } from "#app/utils/env.server.ts";
 
 const SEE_HELP = "Run `modelyard help` for the accounts commands.";
 
 async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
-  const handle = openDatabase(process.env["DATABASE_URL"]);
+  const handle = openDatabase(getEnv().DATABASE_URL);
   try {
     await migrate(handle);
     return await fn(handle);
@@ -35,7 +36,7 @@ const positiveInt = (value: string | undefined, flag: string): number | null | E
 
 export async function runUsers(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const config = readAuthConfig(process.env);
+  const config = readAuthConfig(configEnv());
   if (sub === "add") {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { role: { type: "string", default: "member" } } });
     const [email] = positionals;

@@ -15,7 +15,7 @@ export interface EventLoopProbe {
 }
 
 export function startEventLoopProbe(): EventLoopProbe | null {
-  if (process.env["MODELYARD_BENCH_EVENT_LOOP"] !== "1") return null;
+  if (!["1", "true"].includes(process.env["MODELYARD_BENCH_EVENT_LOOP"] ?? "")) return null;
   // 1 ms resolution: the goal is a p99 of 10 ms, and a finer timer would itself load the loop.
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();

@@ -4,6 +4,7 @@ import { openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type ImportSummary, importPaths } from "#app/import/importer.server.ts";
 import { ImportFileError } from "#app/import/read-sources.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { closeTemplateValidator, loadTemplateValidator } from "#cli/template-validator.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 
@@ -32,7 +33,7 @@ export async function runImport(
     console.error("--batch must be a whole number from 1 to 50000");
     return 2;
   }
-  const handle = openDatabase(process.env["DATABASE_URL"]);
+  const handle = openDatabase(getEnv().DATABASE_URL);
   try {
     await migrate(handle);
     const validateTemplate = await loadTemplateValidator();

@@ -96,7 +96,8 @@ async function main(args: string[], host: CliHost): Promise<number> {
     case "migrate": {
       const { openDatabase } = await import("#app/db/client.server.ts");
       const { migrate } = await import("#app/db/migrate.server.ts");
-      const handle = openDatabase(process.env["DATABASE_URL"]);
+      const { getEnv } = await import("#app/utils/env.server.ts");
+      const handle = openDatabase(getEnv().DATABASE_URL);
       const applied = await migrate(handle);
       console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
       await handle.close();

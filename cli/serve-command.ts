@@ -88,7 +88,9 @@ export async function ensureBuild(): Promise<void> {
  */
 export async function runServe(opts: { port?: number; stopTypeScript?: () => Promise<void> }): Promise<number> {
   const started = performance.now();
-  if (process.env["MODELYARD_SKIP_BUILD"] !== "1") await ensureBuild();
+  // Read raw because the build, which carries the configuration module, is not loaded yet (ADR 0019);
+  // declared with the rest in app/utils/env.server.ts.
+  if (!["1", "true"].includes(process.env["MODELYARD_SKIP_BUILD"] ?? "")) await ensureBuild();
   // The build is JavaScript, and every TypeScript module serve runs is loaded by now: through tsx,
   // the 8 MB bundle gained an inline source map that Node kept parsed, some 30 MB of heap, and
   // a second of start-up (docs/decisions/0030-serve-loads-the-build-without-tsx.md).
@@ -103,7 +105,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   if (applied.length) console.log(`Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
   setDb(handle);
 
-  if ((await countModels(handle.db)) === 0 && process.env["MODELYARD_SKIP_BUNDLED"] !== "1") {
+  if ((await countModels(handle.db)) === 0 && !env.MODELYARD_SKIP_BUNDLED) {
     console.log("The catalogue is empty: loading the bundled catalogue (Hub snapshot of 2024-07-11)…");
     const progress = createProgressReporter();
     const summary = await importPaths(handle, [BUNDLED_CATALOGUE], {

@@ -22,6 +22,7 @@ import {
 } from "#app/db/queries/accounts.server.ts";
 import { addToCounter } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 export const emailSchema = z
   .string({ error: "e-mail is required" })
@@ -180,5 +181,5 @@ export function parseExpiry(value: string): number | null {
 export function siteOrigin(config: AuthConfig, requestUrl: string | null): string {
   if (config.publicUrl) return config.publicUrl;
   if (requestUrl) return new URL(requestUrl).origin;
-  return `http://localhost:${process.env["PORT"] ?? "3000"}`;
+  return `http://localhost:${getEnv().PORT}`;
 }

@@ -1,57 +1,32 @@
 /**
- * Who may do what, from the environment (validated; a bad value names its variable). ADR 0038
- * explains the policies; README's "Access" section lists every variable.
+ * Who may do what, from the environment (declared in app/utils/env.server.ts; a bad value names
+ * its variable). ADR 0038 explains the policies; README's "Access" section tells how they combine.
  */
 import { BlockList, isIP } from "node:net";
-import { z } from "zod";
 import type { AccessPolicy } from "#app/auth/viewer.ts";
-import type { EnvLike } from "#app/inference/credentials.server.ts";
+import { type EnvLike, readConfig } from "#app/utils/env.server.ts";
 
 export type { AccessPolicy } from "#app/auth/viewer.ts";
 
-const list = z
-  .string()
-  .default("")
-  .transform((v) =>
-    v
-      .split(",")
-      .map((s) => s.trim().toLowerCase())
-      .filter((s) => s !== ""),
-  );
-const intFrom = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
-const optionalInt = (min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return null;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}, or empty for no limit` });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-const schema = z.object({
-  MODELYARD_ACCESS: z.enum(["open", "members", "private"], { error: "MODELYARD_ACCESS must be open, members or private" }).default("members"),
-  MODELYARD_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  MODELYARD_OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
-  MODELYARD_OIDC_CLIENT_ID: z.string().min(1).optional(),
-  MODELYARD_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  MODELYARD_OIDC_ALLOWED: list,
-  MODELYARD_ADMIN_EMAILS: list,
-  MODELYARD_TRUSTED_PROXIES: list,
-  MODELYARD_BILL_TO_ALLOWED: list,
-  MODELYARD_SESSION_DAYS: intFrom(30, 1, 365),
-  MODELYARD_USAGE_RETENTION_DAYS: intFrom(90, 1, 3650),
-  MODELYARD_MEMBER_RPM: intFrom(60, 1, 1_000_000),
-  MODELYARD_MEMBER_TOKENS_PER_DAY: optionalInt(1, 1_000_000_000_000),
-  MODELYARD_ANONYMOUS_DAILY_REQUESTS: intFrom(1_000, 0, 100_000_000),
+const AUTH_VARS = [
+  "MODELYARD_ACCESS",
+  "MODELYARD_PUBLIC_URL",
+  "MODELYARD_OIDC_ISSUER",
+  "MODELYARD_OIDC_CLIENT_ID",
+  "MODELYARD_OIDC_CLIENT_SECRET",
+  "MODELYARD_OIDC_ALLOWED",
+  "MODELYARD_ADMIN_EMAILS",
+  "MODELYARD_TRUSTED_PROXIES",
+  "MODELYARD_BILL_TO_ALLOWED",
+  "MODELYARD_SESSION_DAYS",
+  "MODELYARD_USAGE_RETENTION_DAYS",
+  "MODELYARD_MEMBER_RPM",
+  "MODELYARD_MEMBER_TOKENS_PER_DAY",
+  "MODELYARD_ANONYMOUS_DAILY_REQUESTS",
   // The per-address limit is the gateway's older setting, kept: it now counts in the database.
-  MODELYARD_INFERENCE_RATE_LIMIT: intFrom(30, 1, 1_000_000),
-  MODELYARD_INFERENCE_RATE_WINDOW_MS: intFrom(60_000, 1_000, 86_400_000),
-});
+  "MODELYARD_INFERENCE_RATE_LIMIT",
+  "MODELYARD_INFERENCE_RATE_WINDOW_MS",
+] as const;
 
 export interface OidcConfig {
   issuer: string;
@@ -100,13 +75,7 @@ const cache = new WeakMap<object, AuthConfig>();
 export function readAuthConfig(env: EnvLike): AuthConfig {
   const cached = cache.get(env);
   if (cached) return cached;
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in schema.shape && v !== undefined && v !== ""));
-  const parsed = schema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid access settings: ${lines.join("; ")}`);
-  }
-  const c = parsed.data;
+  const c = readConfig(env, AUTH_VARS, "access settings");
   const oidcParts = [c.MODELYARD_OIDC_ISSUER, c.MODELYARD_OIDC_CLIENT_ID, c.MODELYARD_OIDC_CLIENT_SECRET];
   if (oidcParts.some((v) => v !== undefined) && oidcParts.some((v) => v === undefined)) {
     throw new Error("Invalid access settings: OpenID Connect needs all of MODELYARD_OIDC_ISSUER, MODELYARD_OIDC_CLIENT_ID and MODELYARD_OIDC_CLIENT_SECRET");
@@ -124,7 +93,7 @@ export function readAuthConfig(env: EnvLike): AuthConfig {
     sessionDays: c.MODELYARD_SESSION_DAYS,
     usageRetentionDays: c.MODELYARD_USAGE_RETENTION_DAYS,
     memberRpm: c.MODELYARD_MEMBER_RPM,
-    memberTokensPerDay: c.MODELYARD_MEMBER_TOKENS_PER_DAY,
+    memberTokensPerDay: c.MODELYARD_MEMBER_TOKENS_PER_DAY ?? null,
     anonymousDailyRequests: c.MODELYARD_ANONYMOUS_DAILY_REQUESTS,
     anonymousRate: { limit: c.MODELYARD_INFERENCE_RATE_LIMIT, windowMs: c.MODELYARD_INFERENCE_RATE_WINDOW_MS },
   };

@@ -9,10 +9,11 @@ import { policyOverride } from "#app/auth/policy.server.ts";
 import { countUsers, deleteExpiredSessions } from "#app/db/queries/accounts.server.ts";
 import { deleteCountersBefore, deleteUsageBefore } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { configEnv } from "#app/utils/env.server.ts";
 
 export async function accessStartNotes(db: Kysely<Database>): Promise<string[]> {
-  const config = readAuthConfig(process.env);
-  const keys = serverHoldsKeys(process.env);
+  const config = readAuthConfig(configEnv());
+  const keys = serverHoldsKeys(configEnv());
   const notes: string[] = [];
   const override = await policyOverride(db);
   const policy = override ?? config.access;
@@ -33,7 +34,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export async function pruneAccountData(db: Kysely<Database>, now = Date.now()): Promise<{ usage: number; sessions: number; counters: number }> {
-  const config = readAuthConfig(process.env);
+  const config = readAuthConfig(configEnv());
   const usage = await deleteUsageBefore(db, new Date(now - config.usageRetentionDays * DAY_MS).toISOString());
   const sessions = await deleteExpiredSessions(db, new Date(now).toISOString());
   // A rate window is kept one window past its end (the sliding estimate reads it); days two days.

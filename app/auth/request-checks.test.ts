@@ -4,7 +4,8 @@ import { emailAllowed, readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
 import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
 import { safeRedirect } from "#app/auth/viewer.server.ts";
-import { checkCostCaps, DEFAULT_COST_CAPS } from "#app/inference/cost-caps.server.ts";
+import { checkCostCaps } from "#app/inference/cost-caps.server.ts";
+import { readGatewayConfig } from "#app/inference/gateway-config.server.ts";
 import { GatewayError } from "#app/inference/errors.server.ts";
 import { nestingDepth } from "#app/inference/parse-request.server.ts";
 
@@ -61,7 +62,7 @@ describe("allow-lists and redirects", () => {
 describe("cost caps", () => {
   const capped = (task: string, parameters: unknown, inputs?: unknown) => {
     try {
-      checkCostCaps(task, parameters, inputs, DEFAULT_COST_CAPS);
+      checkCostCaps(task, parameters, inputs, readGatewayConfig({}).caps);
       return null;
     } catch (error) {
       return error instanceof GatewayError ? error.body : error;

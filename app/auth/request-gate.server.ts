@@ -8,6 +8,7 @@ import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
 import { accessPolicy, cachedPolicy } from "#app/auth/policy.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
+import { configEnv } from "#app/utils/env.server.ts";
 
 export interface GateRequest {
   method: string;
@@ -26,7 +27,7 @@ const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|
  * is due (the policy is cached): every request passes here, the streamed chat's too.
  */
 export function gateRequest(request: GateRequest): Response | null | Promise<Response | null> {
-  const config = readAuthConfig(process.env);
+  const config = readAuthConfig(configEnv());
   const path = request.url.split("?")[0] ?? "/";
   const crossSite = crossSiteRefusal(request.method, request.headers, config.publicUrl);
   if (crossSite !== null) {

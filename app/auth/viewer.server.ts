@@ -10,9 +10,10 @@ import { safeEqual, sha256Hex } from "#app/auth/secrets.server.ts";
 import type { User } from "#app/db/queries/accounts.server.ts";
 import type { RootAccess } from "#app/auth/viewer.ts";
 import { getDb } from "#app/db/db.server.ts";
+import { configEnv } from "#app/utils/env.server.ts";
 
 export function authConfig(): AuthConfig {
-  return readAuthConfig(process.env);
+  return readAuthConfig(configEnv());
 }
 
 /** What the root loader tells every page about who is looking. */

@@ -6,6 +6,7 @@ import pg from "pg";
 import type { Database } from "#app/db/schema.ts";
 import { SqliteReaderDialect, SqliteReaderPool } from "#app/db/sqlite-readers.server.ts";
 import { statementCache } from "#app/db/statement-cache.server.ts";
+import { readConfig } from "#app/utils/env.server.ts";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -33,13 +34,9 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Worker threads reading a SQLite file: two, so one long search leaves the other free; 0 turns them off. */
+/** Worker threads reading a SQLite file: two by default, so one long search leaves the other free; 0 turns them off. */
 function readerThreads(): number {
-  const raw = process.env["MODELYARD_SQLITE_READERS"];
-  if (raw === undefined || raw.trim() === "") return 2;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 16) throw new Error(`MODELYARD_SQLITE_READERS must be a whole number from 0 to 16, got '${raw}'`);
-  return n;
+  return readConfig(process.env, ["MODELYARD_SQLITE_READERS"]).MODELYARD_SQLITE_READERS;
 }
 
 export const DEFAULT_SQLITE_PATH = "./data/modelyard.db";

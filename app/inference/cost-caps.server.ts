@@ -21,8 +21,6 @@ export interface CostCaps {
   speechChars: number;
 }
 
-export const DEFAULT_COST_CAPS: CostCaps = { maxTokens: 4096, choices: 4, imageSide: 2048, steps: 100, frames: 241, speechChars: 5000 };
-
 const CAP_OF: Record<string, { cap: keyof CostCaps; what: string }> = {
   max_tokens: { cap: "maxTokens", what: "tokens" },
   max_new_tokens: { cap: "maxTokens", what: "tokens" },

@@ -1,23 +1,20 @@
-/** The gateway's settings, from the environment (validated; a bad value names its variable). */
-import { z } from "zod";
-import { type CostCaps, DEFAULT_COST_CAPS } from "#app/inference/cost-caps.server.ts";
-import type { EnvLike } from "#app/inference/credentials.server.ts";
+/** The gateway's settings, from the environment (declared in app/utils/env.server.ts; a bad value names its variable). */
+import type { CostCaps } from "#app/inference/cost-caps.server.ts";
+import { type EnvLike, readConfig } from "#app/utils/env.server.ts";
 
-const intFrom = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
-
-const configSchema = z.object({
-  MODELYARD_UPSTREAM_OVERRIDE: z.url({ protocol: /^https?$/ }).optional(),
-  MODELYARD_INFERENCE_DEADLINE_MS: intFrom(60_000, 100, 3_600_000),
-  MODELYARD_INFERENCE_MAX_RETRIES: intFrom(4, 0, 20),
-  MODELYARD_INFERENCE_RETRY_BASE_MS: intFrom(1_000, 1, 60_000),
-  MODELYARD_INFERENCE_MAX_BODY_BYTES: intFrom(8 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
-  MODELYARD_CAP_MAX_TOKENS: intFrom(DEFAULT_COST_CAPS.maxTokens, 1, 10_000_000),
-  MODELYARD_CAP_CHOICES: intFrom(DEFAULT_COST_CAPS.choices, 1, 1_000),
-  MODELYARD_CAP_IMAGE_SIDE: intFrom(DEFAULT_COST_CAPS.imageSide, 64, 100_000),
-  MODELYARD_CAP_STEPS: intFrom(DEFAULT_COST_CAPS.steps, 1, 10_000),
-  MODELYARD_CAP_FRAMES: intFrom(DEFAULT_COST_CAPS.frames, 1, 100_000),
-  MODELYARD_CAP_SPEECH_CHARS: intFrom(DEFAULT_COST_CAPS.speechChars, 1, 10_000_000),
-});
+const GATEWAY_VARS = [
+  "MODELYARD_UPSTREAM_OVERRIDE",
+  "MODELYARD_INFERENCE_DEADLINE_MS",
+  "MODELYARD_INFERENCE_MAX_RETRIES",
+  "MODELYARD_INFERENCE_RETRY_BASE_MS",
+  "MODELYARD_INFERENCE_MAX_BODY_BYTES",
+  "MODELYARD_CAP_MAX_TOKENS",
+  "MODELYARD_CAP_CHOICES",
+  "MODELYARD_CAP_IMAGE_SIDE",
+  "MODELYARD_CAP_STEPS",
+  "MODELYARD_CAP_FRAMES",
+  "MODELYARD_CAP_SPEECH_CHARS",
+] as const;
 
 export interface GatewayConfig {
   override: string | null;
@@ -29,13 +26,7 @@ export interface GatewayConfig {
 }
 
 export function readGatewayConfig(env: EnvLike): GatewayConfig {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in configSchema.shape && v !== undefined && v !== ""));
-  const parsed = configSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid inference gateway settings: ${lines.join("; ")}`);
-  }
-  const c = parsed.data;
+  const c = readConfig(env, GATEWAY_VARS, "inference gateway settings");
   return {
     override: c.MODELYARD_UPSTREAM_OVERRIDE ?? null,
     deadlineMs: c.MODELYARD_INFERENCE_DEADLINE_MS,

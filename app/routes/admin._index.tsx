@@ -10,6 +10,7 @@ import { getDb } from "#app/db/db.server.ts";
 import { countAdmins, countUsers, deleteUserSessions, findUserById, listUsers, updateUser } from "#app/db/queries/accounts.server.ts";
 import { CopyButton } from "#app/ui/copy-button.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
+import { configEnv } from "#app/utils/env.server.ts";
 import { formText, readFormCapped } from "#app/utils/http.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "People · Admin · Modelyard" }, { name: "robots", content: "noindex" }];
@@ -34,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     last: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     total,
     csrf: csrfTokenOf(request),
-    policy: { current: (await policyOverride(db)) ?? config.access, fromEnv: config.access, overridden: (await policyOverride(db)) !== null, serverKeys: serverHoldsKeys(process.env), ttlSeconds: POLICY_TTL_MS / 1000 },
+    policy: { current: (await policyOverride(db)) ?? config.access, fromEnv: config.access, overridden: (await policyOverride(db)) !== null, serverKeys: serverHoldsKeys(configEnv()), ttlSeconds: POLICY_TTL_MS / 1000 },
     defaults: { rpm: config.memberRpm, tokensPerDay: config.memberTokensPerDay },
     oidc: config.oidc ? new URL(config.oidc.issuer).host : null,
   };

@@ -1,5 +1,6 @@
 import { compareCandidates } from "#app/compare/compare.server.ts";
 import { isCompareTask } from "#app/compare/compare-tasks.ts";
+import { configEnv } from "#app/utils/env.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**
@@ -10,7 +11,7 @@ export async function loader({ request }: { request: Request }) {
   const params = new URL(request.url).searchParams;
   const task = params.get("task");
   if (!isCompareTask(task)) return jsonError(400, `Query parameter 'task' must be a task /compare runs.`, { field: "task" });
-  const candidates = await compareCandidates(task, params.get("q") ?? "", process.env);
+  const candidates = await compareCandidates(task, params.get("q") ?? "", configEnv());
   return Response.json({ candidates }, { headers: { "Cache-Control": "no-store" } });
 }
 

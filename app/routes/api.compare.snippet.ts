@@ -3,6 +3,7 @@ import { columnSnippet } from "#app/compare/compare.server.ts";
 import { parseColumnSpec } from "#app/compare/compare-setup.ts";
 import { isCompareTask } from "#app/compare/compare-tasks.ts";
 import { chatParameterSpecs } from "#app/demos/chat/demo-info.server.ts";
+import { configEnv } from "#app/utils/env.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**
@@ -22,7 +23,7 @@ export async function loader({ request }: { request: Request }) {
     max_tokens: params.get("max_tokens") ?? undefined,
     top_p: params.get("top_p") ?? undefined,
   });
-  const snippet = await columnSnippet(task, column.column, parameters, process.env);
+  const snippet = await columnSnippet(task, column.column, parameters, configEnv());
   return Response.json({ snippet }, { headers: { "Cache-Control": "no-store" } });
 }
 

@@ -3,6 +3,7 @@ import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
 import { taskWidgetInfo } from "#app/demos/task-widget-info.server.ts";
+import { configEnv } from "#app/utils/env.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
 /**
@@ -27,5 +28,5 @@ export async function loader({ request }: { request: Request }) {
   const id = checked.id;
   const model = await getModelById(getDb().db, id);
   if (!model) return jsonError(404, `No model '${id}' in this catalogue.`, { code: "model_not_found" });
-  return Response.json({ demo: chatDemoInfo(model, process.env), widget: taskWidgetInfo(model, process.env) }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json({ demo: chatDemoInfo(model, configEnv()), widget: taskWidgetInfo(model, configEnv()) }, { headers: { "Cache-Control": "no-store" } });
 }

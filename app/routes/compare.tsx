@@ -2,11 +2,12 @@ import type { Route } from "./+types/compare";
 import { ComparePage } from "#app/compare/compare-page.tsx";
 import { loadCompare } from "#app/compare/compare.server.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { configEnv } from "#app/utils/env.server.ts";
 
 export const meta: Route.MetaFunction = ({ data: d }) => [{ title: d ? `Compare · ${d.taskLabel} · Modelyard` : "Compare · Modelyard" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadCompare(new URL(request.url), process.env);
+  return loadCompare(new URL(request.url), configEnv());
 }
 
 export default function Compare({ loaderData }: Route.ComponentProps) {

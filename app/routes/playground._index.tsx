@@ -11,6 +11,7 @@ import { getDb } from "#app/db/db.server.ts";
 import { WIDGET_TASKS } from "#app/demos/widget-tasks.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
+import { configEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/format.ts";
 
 export const meta: Route.MetaFunction = () => [
@@ -32,7 +33,7 @@ export async function loader({ url }: Route.LoaderArgs) {
   const { q, page } = pickerQuery.parse({ q: url.searchParams.get("q") ?? "", page: url.searchParams.get("page") ?? "1" });
   const [{ facets }, picker] = await Promise.all([
     search(await openSnapshot(getDb()), emptyFilters(), { sort: "downloads", ascending: false, offset: 0, limit: 0, counts: "facets" }),
-    findPlaygroundModels(q, page, process.env),
+    findPlaygroundModels(q, page, configEnv()),
   ]);
   return { providers: facets?.providers ?? [], exact: facets?.exact ?? false, q, page, picker };
 }
