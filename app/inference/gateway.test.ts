@@ -240,6 +240,8 @@ describe("the library's validation rules reach the visitor unchanged (400)", () 
         expect(a.status).toBe(400);
         expect(errorOf(a)).toMatchObject({ code: "invalid_request", field: "model" });
         expect(errorOf(a).message).toMatch(/^Invalid request: model: model id must look like/);
+        // A URL is told what to do instead, as the library's own message did ("Use endpointUrl").
+        if (model.startsWith("https:")) expect(errorOf(a).message).toContain("not a URL. A model on a server of your own runs through a configured endpoint: send \"endpoint\"");
       }
     }
     expect(sim.requests).toEqual([]);

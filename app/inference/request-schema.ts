@@ -5,6 +5,20 @@
 import { z } from "zod";
 import { modelIdSchema } from "#app/catalog/model-id.ts";
 
+/**
+ * A model given as a URL gets its own answer, which says what to do instead, as the library's own
+ * did ("Model URLs are no longer supported. Use endpointUrl instead."): here that is a configured
+ * endpoint, named in `endpoint`. Anything else is checked against the Hub's id grammar.
+ */
+const requestModelSchema = z
+  .string({ error: "model id must be a string" })
+  .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v.trim()), {
+    message:
+      "model id must look like 'org/name', not a URL. A model on a server of your own runs through a configured endpoint: send \"endpoint\": \"<name>\" (an admin lists endpoints in MODELYARD_ENDPOINTS)",
+    abort: true,
+  })
+  .pipe(modelIdSchema);
+
 const contentPart = z.union([
   z.strictObject({ type: z.literal("text"), text: z.string().max(200_000) }),
   z.strictObject({ type: z.literal("image_url"), image_url: z.strictObject({ url: z.string().max(8_000_000) }) }),
@@ -29,7 +43,7 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 export const inferenceRequestSchema = z.strictObject({
   // The Hub's grammar: no URL, path or '..' ever reaches a Hub lookup or a provider.
-  model: modelIdSchema.optional(),
+  model: requestModelSchema.optional(),
   task: z
     .string()
     .trim()
