@@ -10,22 +10,17 @@ import { TASKS_DATA } from "@huggingface/tasks";
  * screenshots of every widget (light and dark, desktop and phone) in test-results/screenshots/.
  */
 import fs from "node:fs";
-import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
+import type { Locator } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hfInferenceHubModels, lastTaskRequest, openWidget, runWidget, screenshot, setupBrowser, setupOfflinePage, setupServer, setupSimulator, setupTaskAssetHost, simulatedInference } from "#tests/e2e/support/journey.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
-import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
-import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { percent } from "#app/demos/shared/label-score-chart.tsx";
 import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
 import { makePng } from "#tests/simulators/media.ts";
-import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const PHOTO = makePng("vision journey photo", 64);
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 
@@ -41,47 +36,11 @@ const EXTRA_HUB_MODELS: Array<[string, string]> = [
   ["stabilityai/stable-diffusion-xl-base-1.0", "text-to-image"],
 ];
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let blocked: string[];
-let assets: TaskAssetHost;
-
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  assets = await startTaskAssetHost();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000", MODELYARD_TASK_ASSET_BASE: assets.base } });
-  await importUnservedModels(server, WIDGET_FAMILIES.vision);
-  browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-  await assets?.close();
-});
-
-beforeEach(async () => {
-  sim.reset();
-  for (const [id, task] of EXTRA_HUB_MODELS) sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  blocked = await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
-
-async function openWidget(model: string, task: string): Promise<void> {
-  await page.goto(`${server.url}/playground/${model}`);
-  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
-  await page.waitForSelector(`[data-task-widget=${task}] button[type=submit]`);
-  await page.waitForLoadState("networkidle");
-  // The inputs start with the task's example: typing before React owns them can land in front of it.
-  await waitForHydration(page, `[data-task-widget=${task}] button[type=submit]`);
-}
+const sim = setupSimulator({ onReset: hfInferenceHubModels(EXTRA_HUB_MODELS) });
+const assets = setupTaskAssetHost();
+const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY, { MODELYARD_TASK_ASSET_BASE: assets.base }) }), (s) => importUnservedModels(s, WIDGET_FAMILIES.vision));
+const browser = setupBrowser();
+const { page, context, blocked } = setupOfflinePage(browser, { viewport: { width: 1100, height: 900 } });
 
 async function upload(name: string, bytes: Buffer, mimeType = "image/png"): Promise<void> {
   await page.locator("[data-image-input] input[type=file]").setInputFiles({ name, mimeType, buffer: bytes });
@@ -89,36 +48,19 @@ async function upload(name: string, bytes: Buffer, mimeType = "image/png"): Prom
   expect(await page.locator("[data-image-name]").innerText()).toBe(name);
 }
 
-async function runAndWait(): Promise<void> {
-  await page.locator("[data-task-widget]").getByRole("button", { name: "Run" }).click();
-  const result = page.locator("[data-widget-result]");
-  await Promise.race([result.waitFor({ timeout: 30_000 }), page.locator("[data-widget-error]").waitFor({ timeout: 30_000 }).then(async () => {
-    throw new Error(`widget error: ${await page.locator("[data-widget-error]").innerText()}`);
-  })]);
-  expect(await page.locator("[data-widget-metrics]").innerText()).toMatch(/^(\d+ ms|[\d.]+ s) · [\d.]+ (B|KB) · via [\w-]+$/);
-}
-
-
-type SeenRequest = ProviderSimulator["requests"][number];
-function lastTaskRequest(): SeenRequest {
-  const found = [...sim.requests].reverse().find((r) => r.service === "router" || r.service === "provider");
-  if (!found) throw new Error(`no provider request; saw ${sim.requests.map((r) => r.originalUrl).join(", ")}`);
-  return found;
-}
-
 describe("vision task widgets on the playground", () => {
   it("image-classification: an uploaded image in, a bar per label out, the request as curl -F", async () => {
     const model = "google/vit-base-patch16-224";
-    await openWidget(model, "image-classification");
+    await openWidget(page, `${server.url}/playground/${model}`, "image-classification");
     expect(await page.locator("h1").innerText()).toBe(`Image Classification with ${model}`);
     // Nothing to send yet, and the widget says how to give it an image.
     expect(await page.locator("[data-image-empty]").innerText()).toContain("choose a file, drop or paste one here, or load one from a URL");
     await upload("photo.png", PHOTO);
     expect(await page.locator("[data-image-preview]").evaluate((img: HTMLImageElement) => img.src.startsWith("blob:") && img.naturalWidth === 64)).toBe(true);
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-widget-result] [data-bar]").count()).toBeGreaterThan(1);
     expect(await page.locator("[data-widget-result] table tbody tr").count()).toBe(await page.locator("[data-widget-result] [data-bar]").count());
-    expect(lastTaskRequest().originalUrl).toBe(`https://router.huggingface.co/hf-inference/models/${model}`);
+    expect(lastTaskRequest(sim).originalUrl).toBe(`https://router.huggingface.co/hf-inference/models/${model}`);
     const code = await page.locator("[data-widget-request-code] [data-code]").innerText();
     expect(code).toContain("-F 'inputs=@photo.png'");
     expect(code).not.toContain('"inputs"');
@@ -130,7 +72,7 @@ describe("vision task widgets on the playground", () => {
     const demo = TASKS_DATA["image-classification"]?.demo.inputs.find((i) => i.type === "img");
     if (!demo || demo.type !== "img") throw new Error("the guide has no example image");
     assets.requests.length = 0;
-    await openWidget(model, "image-classification");
+    await openWidget(page, `${server.url}/playground/${model}`, "image-classification");
     const field = page.locator('input[name="image_url"]');
     expect(await field.inputValue()).toBe(`${assets.base}/image-classification/${demo.filename}`);
     // Nothing is fetched until the visitor asks.
@@ -138,13 +80,13 @@ describe("vision task widgets on the playground", () => {
     await page.getByRole("button", { name: "Load URL" }).click();
     await page.locator("[data-image-preview]").waitFor();
     expect(assets.requests.some((r) => r.endsWith(demo.filename))).toBe(true);
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-widget-result] [data-bar]").count()).toBeGreaterThan(1);
-    expect(lastTaskRequest().headers["content-type"]).toMatch(/^image\//);
+    expect(lastTaskRequest(sim).headers["content-type"]).toMatch(/^image\//);
   });
 
   it("image input: a file that is not an image is refused by its bytes, before it is sent", async () => {
-    await openWidget("google/vit-base-patch16-224", "image-classification");
+    await openWidget(page, `${server.url}/playground/google/vit-base-patch16-224`, "image-classification");
     await page.locator("[data-image-input] input[type=file]").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: PDF });
     expect(await page.locator("[data-image-problem]").innerText()).toBe("This file is not an image (it is PDF). Accepted formats: PNG, JPEG, GIF, WebP, BMP, TIFF.");
     expect(await page.locator("[data-image-empty]").count()).toBe(1);
@@ -169,21 +111,21 @@ describe("vision task widgets on the playground", () => {
   });
 
   it("zero-shot-image-classification: the guide's classes as candidate labels, labels by score out", async () => {
-    await openWidget("openai/clip-vit-large-patch14-336", "zero-shot-image-classification");
+    await openWidget(page, `${server.url}/playground/openai/clip-vit-large-patch14-336`, "zero-shot-image-classification");
     expect(await page.locator("input[name=candidate_labels]").inputValue()).toBe("cat, dog, bird");
     await upload("pet.png", PHOTO);
     await page.locator("input[name=candidate_labels]").fill("cat, dog, car");
-    await runAndWait();
+    await runWidget(page);
     const bars = await page.locator("[data-widget-result] [data-bar]").evaluateAll((els) => els.map((e) => e.getAttribute("data-bar")));
     expect([...bars].sort()).toEqual(["car", "cat", "dog"]);
-    expect(lastTaskRequest().bodyJson).toMatchObject({ parameters: { candidate_labels: ["cat", "dog", "car"] } });
+    expect(lastTaskRequest(sim).bodyJson).toMatchObject({ parameters: { candidate_labels: ["cat", "dog", "car"] } });
     await auditWidget(page, "zero-shot-image-classification", { blocked, phone: true });
   });
 
   it("object-detection: boxes and labels drawn over the image, and a table of them", async () => {
-    await openWidget("facebook/detr-resnet-50", "object-detection");
+    await openWidget(page, `${server.url}/playground/facebook/detr-resnet-50`, "object-detection");
     await upload("street.png", PHOTO);
-    await runAndWait();
+    await runWidget(page);
     const rects = page.locator("[data-detection-overlay] rect");
     await rects.first().waitFor();
     const rows = await page.locator("[data-detection-table] tbody tr").count();
@@ -202,9 +144,9 @@ describe("vision task widgets on the playground", () => {
   });
 
   it("image-segmentation: masks over the image, a legend, and a toggle per mask", async () => {
-    await openWidget("facebook/detr-resnet-50-panoptic", "image-segmentation");
+    await openWidget(page, `${server.url}/playground/facebook/detr-resnet-50-panoptic`, "image-segmentation");
     await upload("city.png", PHOTO);
-    await runAndWait();
+    await runWidget(page);
     const toggles = page.locator("[data-segment-toggle]");
     const count = await toggles.count();
     expect(count).toBeGreaterThanOrEqual(2);
@@ -227,48 +169,48 @@ describe("vision task widgets on the playground", () => {
   });
 
   it("image-to-text: the caption", async () => {
-    await openWidget("nlpconnect/vit-gpt2-image-captioning", "image-to-text");
+    await openWidget(page, `${server.url}/playground/nlpconnect/vit-gpt2-image-captioning`, "image-to-text");
     await upload("scene.png", PHOTO);
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-generated-text]").innerText()).toMatch(/^a simulated photo of a .+/);
     await auditWidget(page, "image-to-text", { blocked, phone: true });
   });
 
   it("visual-question-answering: the image as the file, the question in the JSON, answers with scores", async () => {
-    await openWidget("dandelin/vilt-b32-finetuned-vqa", "visual-question-answering");
+    await openWidget(page, `${server.url}/playground/dandelin/vilt-b32-finetuned-vqa`, "visual-question-answering");
     expect(await page.locator("input[name=question]").inputValue()).toBe("What is in this image?");
     await upload("room.png", PHOTO);
     await page.locator("input[name=question]").fill("Is there a cat?");
-    await runAndWait();
+    await runWidget(page);
     // 3.13.1's visualQuestionAnswering returns the best answer only.
     expect(await page.locator("[data-vision-answer]").innerText()).toBe("yes");
     expect(await page.locator("[data-widget-result]").innerText()).toMatch(/score \d+\.\d%/);
-    const body = lastTaskRequest().bodyJson as { inputs: { question: string; image: string } };
+    const body = lastTaskRequest(sim).bodyJson as { inputs: { question: string; image: string } };
     expect(body.inputs.question).toBe("Is there a cat?");
     expect(Buffer.from(body.inputs.image, "base64").equals(PHOTO)).toBe(true);
     await auditWidget(page, "visual-question-answering", { blocked, phone: true });
   });
 
   it("document-question-answering: a PDF and a question, the answer with its score", async () => {
-    await openWidget("impira/layoutlm-document-qa", "document-question-answering");
+    await openWidget(page, `${server.url}/playground/impira/layoutlm-document-qa`, "document-question-answering");
     await upload("invoice.pdf", PDF, "application/pdf");
     // A PDF has no picture preview; its name, type and size say what will be sent.
     expect(await page.locator("[data-image-preview]").count()).toBe(0);
     await page.locator("input[name=question]").fill("What is the total amount?");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-vision-answer]").innerText()).toBe("$1,234.00");
     expect(await page.locator("[data-widget-result]").innerText()).toMatch(/score \d+\.\d%/);
     await auditWidget(page, "document-question-answering", { blocked, phone: true });
   });
 
   it("text-to-image: the generated image, shown and downloadable", async () => {
-    await openWidget("stabilityai/stable-diffusion-xl-base-1.0", "text-to-image");
+    await openWidget(page, `${server.url}/playground/stabilityai/stable-diffusion-xl-base-1.0`, "text-to-image");
     expect(await page.locator("textarea[name=inputs]").inputValue()).toBe("A city above clouds, pastel colors, Victorian style");
     await page.locator("textarea[name=inputs]").fill("A lighthouse at dawn");
     // The simulator's fal-ai knows other apps than this model's; hf-inference answers with bytes.
     await page.locator("[data-task-widget] select[name=provider]").selectOption("hf-inference");
-    await runAndWait();
-    expect(lastTaskRequest().originalUrl).toBe("https://router.huggingface.co/hf-inference/models/stabilityai/stable-diffusion-xl-base-1.0");
+    await runWidget(page);
+    expect(lastTaskRequest(sim).originalUrl).toBe("https://router.huggingface.co/hf-inference/models/stabilityai/stable-diffusion-xl-base-1.0");
     const img = page.locator("[data-media-output=image] img");
     expect(await img.evaluate((el: HTMLImageElement) => el.src.startsWith("blob:") && el.naturalWidth > 0)).toBe(true);
     const download = page.locator("[data-media-download]");
@@ -280,19 +222,19 @@ describe("vision task widgets on the playground", () => {
   });
 
   it("image-to-image: an image and a prompt in, the new image out", async () => {
-    await openWidget("lllyasviel/sd-controlnet-canny", "image-to-image");
+    await openWidget(page, `${server.url}/playground/lllyasviel/sd-controlnet-canny`, "image-to-image");
     await upload("sketch.png", PHOTO);
     await page.locator("textarea[name=prompt]").fill("a watercolour");
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("[data-media-output=image] img").evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(32);
     expect(await page.locator("[data-media-download]").getAttribute("download")).toBe("transformed-sketch-png.png");
     await auditWidget(page, "image-to-image", { blocked, phone: true });
   });
 
   it("text-to-video: a video player with the generated clip, downloadable", async () => {
-    await openWidget("Lightricks/LTX-Video", "text-to-video");
+    await openWidget(page, `${server.url}/playground/Lightricks/LTX-Video`, "text-to-video");
     await page.locator("textarea[name=inputs]").fill("A cat surfing a wave");
-    await runAndWait();
+    await runWidget(page);
     const video = page.locator("[data-media-output=video] video");
     expect(await video.getAttribute("src")).toMatch(/^blob:/);
     expect(await page.locator("[data-media-download]").getAttribute("download")).toBe("generated-video-a-cat-surfing-a-wave.mp4");
@@ -321,9 +263,9 @@ describe("vision widgets on the model page", () => {
     console.log(`image model page JS (gzip): initial ${initialJs} B; loaded later ${gzip(lazyPaths)} B in ${lazyPaths.length} chunks`);
     await page.locator("#demo [data-image-input] input[type=file]").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: PHOTO });
     await page.locator("#demo [data-image-name]").waitFor();
-    await runAndWait();
+    await runWidget(page);
     expect(await page.locator("#demo [data-bar]").count()).toBeGreaterThan(1);
-    await page.locator("#demo").screenshot({ path: path.join(SHOTS, "task-widget-vision-model-page.png") });
+    await page.locator("#demo").screenshot({ path: screenshot("task-widget-vision-model-page.png") });
   });
 });
 
@@ -370,7 +312,7 @@ const EXAMPLE_CHECKS: Record<(typeof WIDGET_FAMILIES.vision)[number], (output: L
 
 describe("the task guide's example instead of a live result", () => {
   it.each(WIDGET_FAMILIES.vision.map((task) => [task] as const))("%s: nothing serves the model, the guide's example drawn as a run would be", async (task) => {
-    await openWidget(unservedModelId(task), task);
+    await openWidget(page, `${server.url}/playground/${unservedModelId(task)}`, task);
     const output = await expectExampleNotLive(page);
     expect(await page.locator("[data-widget-example]").innerText()).toContain("No inference provider or configured endpoint serves this model");
     await EXAMPLE_CHECKS[task](output, page.locator("[data-widget-example] [data-example-side=inputs]"));

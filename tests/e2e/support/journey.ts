@@ -55,6 +55,13 @@ export function setupSimulator(opts: { onReset?: (sim: ProviderSimulator) => voi
   return lateBound("The provider simulator", () => sim);
 }
 
+/** An `onReset` that puts models in the simulator's Hub, each mapped to hf-inference for its task. */
+export function hfInferenceHubModels(models: ReadonlyArray<readonly [id: string, task: string]>): (sim: ProviderSimulator) => void {
+  return (sim) => {
+    for (const [id, task] of models) sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
+  };
+}
+
 type ServerOptions = NonNullable<Parameters<typeof startTestServer>[0]>;
 
 /**
@@ -139,6 +146,16 @@ export function setupOfflinePage(browser: Browser, defaults: ContextOptions = {}
     await context?.close();
   });
   return { page: lateBound("The page", () => page), context: lateBound("The browser context", () => context), blocked, reopen };
+}
+
+/**
+ * Waits until the page has settled after what a test did to it: no request in flight for half a
+ * second (Playwright's network idle) and two frames painted, so handlers, image errors and
+ * re-renders it started have run. For a test that checks that something did *not* happen.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
 /** The request of a widget's last run as the simulator saw it (the router's or a provider's). */
