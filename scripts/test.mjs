@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, as a new user or CI runs it.
-//  1. makes sure Debian Chromium is there (installs it with apt when missing and running as root);
+//  1. makes sure Chromium is there: CHROMIUM_PATH, else Debian's /usr/bin/chromium (installed with
+//     apt when missing and running as root);
 //  2. writes React Router's route types, then type-checks and lints at once (type-aware rules and
 //     import boundaries, docs/decisions/0020-lint-boundaries.md);
 //  3. builds the web app (browser tests run the real production server);
@@ -15,7 +16,9 @@ import path from "node:path";
 import { runCountedVitest } from "./test-summary.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CHROMIUM = "/usr/bin/chromium";
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+// The same browser tests/e2e/support/browser.ts launches; an empty value counts as unset.
+const CHROMIUM = process.env.CHROMIUM_PATH || DEBIAN_CHROMIUM;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = [];
 
@@ -32,6 +35,10 @@ function run(label, cmd, args, opts = {}) {
 
 function ensureChromium() {
   if (fs.existsSync(CHROMIUM)) return true;
+  if (CHROMIUM !== DEBIAN_CHROMIUM) {
+    console.error(`Chromium is missing at ${CHROMIUM} (CHROMIUM_PATH). Point CHROMIUM_PATH at a Chromium binary, or unset it to use Debian's ${DEBIAN_CHROMIUM}.`);
+    return false;
+  }
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot) {
     console.error(`Chromium is missing at ${CHROMIUM}. Install it with: sudo apt-get install -y chromium fonts-dejavu-core`);
