@@ -16,7 +16,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { xssCorpus } from "#tests/support/xss-corpus.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
+import { settle, setupBrowser } from "#tests/e2e/support/journey.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const markdownCss = readFileSync(path.join(ROOT, "app/markdown/markdown.css"), "utf8");
@@ -45,6 +46,23 @@ body{margin:0;font-family:sans-serif} #harness-top{height:40px;margin:0;backgrou
 }
 
 type Served = { url: string; close(): Promise<void> };
+
+/** Serves the harness page built from `cards` for the enclosing describe; `url` is read inside its tests. */
+function setupHarness(cards: () => Promise<Array<{ name: string; html: string }>>): { readonly url: string } {
+  let served: Served | undefined;
+  beforeAll(async () => {
+    served = await serve(pageHtml(await cards()));
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+  return {
+    get url() {
+      if (!served) throw new Error("the harness page is served from the describe's beforeAll");
+      return served.url;
+    },
+  };
+}
 
 async function serve(html: string): Promise<Served> {
   const server: Server = createServer((req, res) => {
@@ -110,8 +128,9 @@ async function exercise(browser: Browser, url: string): Promise<Outcome & { page
   page.on("pageerror", (error) => pageErrors.push(error.message));
   page.on("popup", (popup) => void popup.close());
 
+  // "load" waits for every image, so failing ones have fired their onerror.
   await page.goto(url, { waitUntil: "load" });
-  await page.waitForTimeout(800);
+  await settle(page);
 
   // Synthetic focus/hover/click on every element inside the cards (inline handlers fire for these).
   await page.evaluate(() => {
@@ -132,7 +151,7 @@ async function exercise(browser: Browser, url: string): Promise<Outcome & { page
       if (element instanceof HTMLElement) element.click();
     }
   });
-  await page.waitForTimeout(300);
+  await settle(page);
 
   // Real (trusted) input: hover and click links, summaries and anything else clickable.
   const clickable = page.locator(".markdown :is(a, summary, button, input, area, img, video, audio, label, [tabindex])");
@@ -153,7 +172,7 @@ async function exercise(browser: Browser, url: string): Promise<Outcome & { page
   await page.evaluate(() => window.scrollTo(0, 0));
   for (let i = 0; i < 60; i++) await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
-  await page.waitForTimeout(800);
+  await settle(page);
 
   const pwned = await page.evaluate(() => {
     const value: unknown = Reflect.get(window, "__pwned");
@@ -170,20 +189,10 @@ async function exercise(browser: Browser, url: string): Promise<Outcome & { page
   };
 }
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setupBrowser();
 
 describe("markdown XSS corpus in Chromium", () => {
-  let served: Served;
-
-  beforeAll(async () => {
+  const served = setupHarness(async () => {
     const cards: Array<{ name: string; html: string }> = [];
     for (const entry of xssCorpus) {
       const result = await renderMarkdown(entry.markdown, { resolveRelativeUrl, cacheKey: "acme/model@main" });
@@ -194,11 +203,7 @@ describe("markdown XSS corpus in Chromium", () => {
       cacheKey: "acme/model@main",
     });
     cards.push({ name: "whole corpus as one card", html: all.html });
-    served = await serve(pageHtml(cards));
-  });
-
-  afterAll(async () => {
-    await served?.close();
+    return cards;
   });
 
   it("runs nothing, opens no dialog, leaks nothing and stays put", { timeout: 300_000 }, async () => {
@@ -261,18 +266,12 @@ describe("markdown XSS corpus in Chromium", () => {
 });
 
 describe("positive control: the harness detects execution", () => {
-  let served: Served;
-
-  beforeAll(async () => {
+  const served = setupHarness(async () => {
     const unsanitised = xssCorpus
       .filter((entry) => entry.executesUnsanitised)
       .map((entry) => ({ name: entry.name, html: entry.markdown }));
     expect(unsanitised.length).toBeGreaterThanOrEqual(3);
-    served = await serve(pageHtml(unsanitised));
-  });
-
-  afterAll(async () => {
-    await served?.close();
+    return unsanitised;
   });
 
   it("sees window.__pwned when the same payloads are not sanitised", { timeout: 120_000 }, async () => {

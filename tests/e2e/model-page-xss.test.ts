@@ -6,24 +6,18 @@
  * opens, nothing is requested from leak.invalid and the page stays put.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { describe, expect, it } from "vitest";
 import { xssCorpus } from "#tests/support/xss-corpus.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import type { TestServer } from "./support/server.ts";
-import { importIntoServer, startModelPageServer } from "./model-page-support.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
+import { settle, setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
+import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 
-let server: TestServer;
-let db: DatabaseHandle;
-let browser: Browser;
 const ids: string[] = [];
-
-beforeAll(async () => {
-  ({ server, db } = await startModelPageServer());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "model-page-xss-"));
+const server = setupServer({}, async (s) => {
+  // Cards go in the server's own temporary folder, removed when it stops.
+  const dir = path.join(s.dir, "cards");
+  fs.mkdirSync(dir);
   const families = [...new Set(xssCorpus.map((c) => c.family))];
   const write = (name: string, body: string) => {
     fs.writeFileSync(path.join(dir, `xss-test__${name}.md`), `---\nlicense: mit\npipeline_tag: text-generation\n---\n# ${name}\n\n${body}\n`);
@@ -33,16 +27,9 @@ beforeAll(async () => {
     write(`family-${family}`, xssCorpus.filter((c) => c.family === family).map((c) => `## ${c.name}\n\n${c.markdown}`).join("\n\n"));
   }
   write("whole-corpus", xssCorpus.map((c) => c.markdown).join("\n\n"));
-  await importIntoServer(server, dir);
-  fs.rmSync(dir, { recursive: true, force: true });
-  browser = await launchBrowser();
+  await importIntoServer(s, dir);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.close();
-  await server?.stop();
-});
+const browser = setupBrowser();
 
 describe("hostile cards on the model page", () => {
   it("imports one card per vector family plus the whole corpus", () => {
@@ -82,7 +69,7 @@ describe("hostile cards on the model page", () => {
       const url = `${server.url}/${id}`;
       const res = await page.goto(url, { waitUntil: "load" });
       if (res?.status() !== 200) failures.push(`${id}: HTTP ${res?.status()}`);
-      await page.waitForTimeout(500);
+      await settle(page);
       await page.evaluate(() => {
         const elements = Array.from(document.querySelectorAll("#model-card *"));
         for (const el of elements) {
@@ -99,7 +86,7 @@ describe("hostile cards on the model page", () => {
       for (let i = 0; i < n; i++) await clickable.nth(i).click({ timeout: 200, force: true, noWaitAfter: true }).catch(() => undefined);
       for (let y = 0; y < 3000; y += 150) await page.mouse.move(100 + (y % 900), 50 + (y % 800));
       for (let i = 0; i < 40; i++) await page.keyboard.press("Tab");
-      await page.waitForTimeout(500);
+      await settle(page);
       const report = await page.evaluate(() => {
         const inCard = Array.from(document.querySelectorAll("#model-card *"));
         return {
