@@ -30,6 +30,7 @@ export { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
 export { countModels } from "#app/db/queries/stats.server.ts";
 export { importPaths } from "#app/import/importer.server.ts";
 export { serveInference } from "#app/inference/node-adapter.server.ts";
+export { serveOpenAi } from "#app/openai-api/v1-handler.server.ts";
 export { getEnv } from "#app/utils/env.server.ts";
 export { createIslandStore } from "#app/utils/html-island.ts";
 export { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";

@@ -21,7 +21,7 @@ function headerOf(value: string | string[] | undefined): string | null {
 }
 
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const { createRequestContext, createIslandStore, serveInference, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop, gateRequest } = serverEntryOf(build);
+  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop, gateRequest } = serverEntryOf(build);
   const apiGuard = createApiGuard({ jsonError, methodNotAllowed });
   const app = express();
   app.disable("x-powered-by");
@@ -39,6 +39,8 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
     refusal.then((answer) => (answer ? void sendFetchResponse(res, answer) : next()), next);
   });
   app.post("/api/inference", (req, res) => serveInference(req, res));
+  // OpenAI's API over the same gateway (ADR 0040), on Node's objects as /api/inference is.
+  app.all("/v1/{*path}", (req, res) => serveOpenAi(req, res));
   app.use(
     compression({
       filter: (req, res) => {

@@ -23,6 +23,7 @@ const EXPORTS = {
   countModels: true,
   importPaths: true,
   serveInference: true,
+  serveOpenAi: true,
   getEnv: true,
   createIslandStore: true,
   jsonError: true,

@@ -14,6 +14,8 @@ const GATEWAY_VARS = [
   "MODELYARD_CAP_STEPS",
   "MODELYARD_CAP_FRAMES",
   "MODELYARD_CAP_SPEECH_CHARS",
+  "MODELYARD_V1_ROUTING",
+  "MODELYARD_V1_FAILOVER",
 ] as const;
 
 export interface GatewayConfig {
@@ -23,6 +25,9 @@ export interface GatewayConfig {
   retryBaseMs: number;
   maxBodyBytes: number;
   caps: CostCaps;
+  /** The /v1 routing policy and failover bound (ADR 0040). */
+  v1Routing: "fastest" | "listed";
+  v1Failover: number;
 }
 
 export function readGatewayConfig(env: EnvLike): GatewayConfig {
@@ -41,5 +46,7 @@ export function readGatewayConfig(env: EnvLike): GatewayConfig {
       frames: c.MODELYARD_CAP_FRAMES,
       speechChars: c.MODELYARD_CAP_SPEECH_CHARS,
     },
+    v1Routing: c.MODELYARD_V1_ROUTING,
+    v1Failover: c.MODELYARD_V1_FAILOVER,
   };
 }

@@ -68,12 +68,16 @@ export interface RunOptions {
   plan?: (body: InferenceRequest, context: PlanContext) => Promise<InferenceRequest[]>;
   /** Whether a failed attempt's error lets the next planned call be tried. */
   failover?: (error: GatewayErrorBody) => boolean;
+  /** Refuse anonymous callers unless the access policy is `open` (the /v1 routes, ADR 0040). */
+  signedInUnlessOpen?: boolean;
   /** The error answer's body text (default: the gateway's own JSON error). */
   errorBody?: (error: GatewayErrorBody) => string;
 }
 
 export interface PlanContext {
   db: Kysely<Database>;
+  catalog: GatewayCatalog;
+  env: EnvLike;
   /** Whether the caller may spend the server's keys. */
   serverKeys: boolean;
   /** The caller's own provider token, if they sent one. */
@@ -85,6 +89,7 @@ export interface InferenceGateway {
   config: GatewayConfig;
   access: AuthConfig;
   env: EnvLike;
+  database: () => Kysely<Database>;
 }
 
 const API_INFERENCE: RunOptions = { endpoint: "/api/inference" };
@@ -184,6 +189,14 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     try {
       caller = await identify(db, request.headers, address);
       checkInferenceScope(caller);
+      if (options.signedInUnlessOpen && caller.kind === "anonymous" && (await accessPolicy(db, access)) !== "open") {
+        return fail({
+          status: 401,
+          code: "sign_in_required",
+          message: "This server's API needs a Modelyard API token: send it as Authorization: Bearer myd_… (create one on /settings/tokens).",
+          field: null,
+        });
+      }
       await admitRequest(db, caller, access);
     } catch (error) {
       if (error instanceof AccessDenied) return fail(deniedBody(error));
@@ -207,7 +220,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       clearTimeout(deadlineTimer);
       policy = await accessPolicy(db, access);
       const serverKeys = mayUseServerKeys(caller, policy);
-      planned = options.plan ? await options.plan(parsed.body, { db, serverKeys, visitorToken }) : [parsed.body];
+      planned = options.plan ? await options.plan(parsed.body, { db, catalog: deps.catalog, env: deps.env, serverKeys, visitorToken }) : [parsed.body];
     } catch (error) {
       clearTimeout(deadlineTimer);
       if (error instanceof GatewayError) return fail(error.body, {}, error.body.status === 408 ? { Connection: "close" } : {});
@@ -232,5 +245,5 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     return outcome ?? fail({ status: 404, code: "model_not_on_provider", message: "No provider serves this model here." });
   }
 
-  return { run, config, access, env: deps.env };
+  return { run, config, access, env: deps.env, database: deps.database };
 }

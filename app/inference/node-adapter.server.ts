@@ -9,66 +9,115 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import type { GatewayOutcome, InferenceGateway } from "#app/inference/gateway.server.ts";
+import type {
+  GatewayInput,
+  GatewayOutcome,
+  InferenceGateway,
+} from "#app/inference/gateway.server.ts";
 import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
 import { readNodeBodyLimited } from "#app/inference/limits.server.ts";
 import { readNodeMultipart } from "#app/inference/multipart.server.ts";
-import { pumpStream, type StreamPumpOptions } from "#app/inference/stream.server.ts";
+import {
+  pumpStream,
+  type StreamEncoder,
+  type StreamPumpOptions,
+} from "#app/inference/stream.server.ts";
 import { writeJsonError } from "#app/utils/http.server.ts";
 
 /** The process-wide gateway answers `req`; a bad MODELYARD_INFERENCE_* value answers 503 JSON. */
-export function serveInference(req: IncomingMessage, res: ServerResponse<IncomingMessage>): void {
+export function serveInference(
+  req: IncomingMessage,
+  res: ServerResponse<IncomingMessage>,
+): void {
   let gateway: InferenceGateway;
   try {
     gateway = getInferenceGateway();
   } catch (error) {
     // The message names the variable, never a secret.
-    writeJsonError(res, 503, error instanceof Error ? error.message : "The inference gateway is misconfigured.", { code: "gateway_misconfigured" });
+    writeJsonError(
+      res,
+      503,
+      error instanceof Error
+        ? error.message
+        : "The inference gateway is misconfigured.",
+      { code: "gateway_misconfigured" },
+    );
     return;
   }
   void handleNodeRequest(gateway, req, res);
 }
 
-/** One request through gateway.run(), answered on `res`. Never rejects. */
-export async function handleNodeRequest(gateway: InferenceGateway, req: IncomingMessage, res: ServerResponse<IncomingMessage>): Promise<void> {
+/** The gateway's view of a Node request; its signal aborts when the visitor goes away. */
+export function gatewayInputOf(
+  req: IncomingMessage,
+  res: ServerResponse<IncomingMessage>,
+): GatewayInput {
   const controller = new AbortController();
   // "close" before the response finished: the visitor went away.
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();
   });
+  return {
+    headers: { get: (name) => headerValue(req, name) },
+    readBody: (maxBytes) => readNodeBodyLimited(req, maxBytes),
+    readMultipart: (boundary, maxRequestBytes, shape) =>
+      readNodeMultipart(req, boundary, maxRequestBytes, shape),
+    signal: controller.signal,
+    socketAddress: req.socket.remoteAddress ?? "",
+  };
+}
+
+/** One request through gateway.run(), answered on `res`. Never rejects. */
+export async function handleNodeRequest(
+  gateway: InferenceGateway,
+  req: IncomingMessage,
+  res: ServerResponse<IncomingMessage>,
+): Promise<void> {
   try {
-    const outcome = await gateway.run({
-      headers: { get: (name) => headerValue(req, name) },
-      readBody: (maxBytes) => readNodeBodyLimited(req, maxBytes),
-      readMultipart: (boundary, maxRequestBytes, shape) => readNodeMultipart(req, boundary, maxRequestBytes, shape),
-      signal: controller.signal,
-      socketAddress: req.socket.remoteAddress ?? "",
-    });
+    const outcome = await gateway.run(gatewayInputOf(req, res));
     await writeOutcome(outcome, res);
   } catch (error) {
-    writeJsonError(res, 500, "The inference gateway failed unexpectedly.", { code: "internal_error" });
-    console.error(`[inference] adapter error: ${error instanceof Error ? error.name : "unknown"}`);
+    writeJsonError(res, 500, "The inference gateway failed unexpectedly.", {
+      code: "internal_error",
+    });
+    console.error(
+      `[inference] adapter error: ${error instanceof Error ? error.name : "unknown"}`,
+    );
   }
 }
 
-function headerValue(req: IncomingMessage, name: string): string | null {
+export function headerValue(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name.toLowerCase()];
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-async function writeOutcome(outcome: GatewayOutcome, res: ServerResponse<IncomingMessage>): Promise<void> {
+/** Writes the gateway's answer; a stream in the encoder's SSE dialect (the gateway's own by default). */
+export async function writeOutcome(
+  outcome: GatewayOutcome,
+  res: ServerResponse<IncomingMessage>,
+  encoder?: StreamEncoder,
+): Promise<void> {
   switch (outcome.kind) {
     case "json":
       res.writeHead(outcome.status, outcome.headers);
       // A body that never finished arriving is not waited for: the socket goes with the answer.
-      if (outcome.headers["Connection"] === "close") res.once("finish", () => res.req.destroy());
+      if (outcome.headers["Connection"] === "close")
+        res.once("finish", () => res.req.destroy());
       res.end(outcome.body);
       return;
     case "blob": {
       // Streamed from memory to the socket with backpressure; generated media never touch the disk.
-      res.writeHead(outcome.status, { ...outcome.headers, "Content-Length": String(outcome.blob.size) });
-      await pipeline(Readable.fromWeb(outcome.blob.stream() as NodeWebReadableStream<Uint8Array>), res).catch(() => {
+      res.writeHead(outcome.status, {
+        ...outcome.headers,
+        "Content-Length": String(outcome.blob.size),
+      });
+      await pipeline(
+        Readable.fromWeb(
+          outcome.blob.stream() as NodeWebReadableStream<Uint8Array>,
+        ),
+        res,
+      ).catch(() => {
         // The visitor went away mid-download: nothing is left to answer.
       });
       return;
@@ -76,7 +125,7 @@ async function writeOutcome(outcome: GatewayOutcome, res: ServerResponse<Incomin
     case "stream":
       res.writeHead(outcome.status, outcome.headers);
       res.flushHeaders();
-      pipeEvents(outcome.stream, res);
+      pipeEvents(outcome.stream, res, encoder);
       return;
   }
 }
@@ -85,7 +134,11 @@ async function writeOutcome(outcome: GatewayOutcome, res: ServerResponse<Incomin
  * Pumps the stream into `res`. Events produced in the same tick (the library parses a whole
  * upstream read at once) go out in one write; a lone token goes out on its own, at once.
  */
-function pipeEvents(stream: StreamPumpOptions, res: ServerResponse): void {
+function pipeEvents(
+  stream: StreamPumpOptions,
+  res: ServerResponse,
+  encoder?: StreamEncoder,
+): void {
   let pending = "";
   let scheduled = false;
   let ended = false;
@@ -96,24 +149,28 @@ function pipeEvents(stream: StreamPumpOptions, res: ServerResponse): void {
     pending = "";
     res.write(text);
   };
-  const cancel = pumpStream(stream, {
-    write: (text) => {
-      if (ended) return;
-      pending += text;
-      if (!scheduled) {
-        scheduled = true;
-        process.nextTick(flush);
-      }
+  const cancel = pumpStream(
+    stream,
+    {
+      write: (text) => {
+        if (ended) return;
+        pending += text;
+        if (!scheduled) {
+          scheduled = true;
+          process.nextTick(flush);
+        }
+      },
+      close: () => {
+        if (ended) return;
+        ended = true;
+        const text = pending;
+        pending = "";
+        if (res.destroyed) return;
+        res.end(text);
+      },
     },
-    close: () => {
-      if (ended) return;
-      ended = true;
-      const text = pending;
-      pending = "";
-      if (res.destroyed) return;
-      res.end(text);
-    },
-  });
+    encoder,
+  );
   res.once("close", () => {
     if (!res.writableFinished) {
       ended = true;

@@ -1,6 +1,7 @@
 /**
  * Test and benchmark support: serves an InferenceGateway over a real loopback HTTP socket through
- * the one /api/inference handler (node-adapter.server.ts, as both servers mount it) and builds a
+ * the one /api/inference handler (node-adapter.server.ts, as both servers mount it) and /v1
+ * (app/openai-api/v1-handler.server.ts), and builds a
  * real SQLite catalogue for it.
  */
 import fs from "node:fs";
@@ -16,6 +17,7 @@ import { importPaths } from "#app/import/importer.server.ts";
 import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
 import type { InferenceGateway } from "#app/inference/gateway.server.ts";
 import { handleNodeRequest } from "#app/inference/node-adapter.server.ts";
+import { handleOpenAiRequest } from "#app/openai-api/v1-handler.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
 
 export interface ServedGateway {
@@ -24,7 +26,8 @@ export interface ServedGateway {
 }
 
 export async function serveGateway(gateway: InferenceGateway): Promise<ServedGateway> {
-  const server = http.createServer((req, res) => void handleNodeRequest(gateway, req, res));
+  // /v1 as server/app.ts mounts it: OpenAI's API over the same gateway.
+  const server = http.createServer((req, res) => void ((req.url ?? "").startsWith("/v1/") ? handleOpenAiRequest(gateway, req, res) : handleNodeRequest(gateway, req, res)));
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 /**
  * Which URL a usage record's call came through (/api/inference or an OpenAI-compatible /v1
  * route), and an index for ranking a model's providers by their recent time to first token
- * (the /v1 routing policy "fastest", ADR 0039). Older records are from /api/inference, the only
+ * (the /v1 routing policy "fastest", ADR 0040). Older records are from /api/inference, the only
  * route there was.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -191,3 +191,32 @@ export async function existingModelIds(db: Kysely<Database>, ids: readonly strin
   const held = new Set(rows.map((r) => r.id));
   return ids.filter((id) => held.has(id));
 }
+
+export interface ProviderMappedModel {
+  id: string;
+  author: string;
+  createdAt: string | null;
+  pipelineTag: string | null;
+  mappings: ProviderMapping[];
+  config: Record<string, unknown> | null;
+}
+
+/** Every model with an inference-provider mapping (a few hundred), by id, for GET /v1/models. */
+export async function listProviderMappedModels(db: Kysely<Database>): Promise<ProviderMappedModel[]> {
+  const rows = await db
+    .selectFrom("models")
+    .innerJoin("model_details", "model_details.rid", "models.rid")
+    .select(["models.id", "models.author", "models.created_at", "models.pipeline_tag", "model_details.provider_mapping", "model_details.config"])
+    .where("model_details.provider_mapping", "is not", null)
+    .where("model_details.provider_mapping", "!=", "[]")
+    .orderBy("models.id")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    author: r.author,
+    createdAt: r.created_at,
+    pipelineTag: r.pipeline_tag,
+    mappings: parse<ProviderMapping[]>(r.provider_mapping, []),
+    config: parse<Record<string, unknown> | null>(r.config, null),
+  }));
+}

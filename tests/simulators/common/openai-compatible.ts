@@ -71,7 +71,7 @@ interface ChatPlan {
   model: string;
   tokens: string[];
   promptTokens: number;
-  finishReason: "stop" | "length";
+  finishReason: "stop" | "length" | "tool_calls";
   fingerprint: string | undefined;
 }
 
@@ -100,6 +100,23 @@ function planChat(provider: string, model: string, body: Record<string, unknown>
   };
 }
 
+/**
+ * The tool call an OpenAI-compatible model makes when given `tools` (unless `tool_choice` is
+ * "none" or the last message is a tool's result): the named function, or the first, with
+ * arguments made from the question, so a test can see both arrived.
+ */
+function plannedToolCall(body: Record<string, unknown>, messages: unknown[], question: string): { id: string; name: string; arguments: string } | null {
+  const tools = body["tools"];
+  if (!Array.isArray(tools) || tools.length === 0 || body["tool_choice"] === "none") return null;
+  const last = messages[messages.length - 1];
+  if (isRecord(last) && last["role"] === "tool") return null;
+  const choice = body["tool_choice"];
+  const first: unknown = tools[0];
+  const named = isRecord(choice) && isRecord(choice["function"]) ? str(choice["function"]["name"]) : undefined;
+  const name = named ?? (isRecord(first) && isRecord(first["function"]) ? str(first["function"]["name"]) : undefined) ?? "tool";
+  return { id: `call_sim_${shortHash(JSON.stringify(body), 12)}`, name, arguments: JSON.stringify({ query: question.slice(0, 100) }) };
+}
+
 /** OpenAI chat completions, plain or streamed as SSE, with the stream faults (slow, mid-stream error, drop). */
 export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemFingerprint: boolean; modelOverride?: string }): Promise<void> {
   const fault = ctx.fault;
@@ -114,7 +131,13 @@ export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemF
     return sendError(ctx, provider === "hf-inference" ? 422 : 400, "messages: expected a non-empty array of {role, content}");
   }
   const plan = planChat(provider, model, body, messages, opts.systemFingerprint);
-  const completionTokens = plan.tokens.length;
+  const lastUser: unknown = (messages as unknown[]).findLast((m) => isRecord(m) && m["role"] === "user");
+  const toolCall = plannedToolCall(body, messages, isRecord(lastUser) ? contentText(lastUser["content"]) : "");
+  if (toolCall) {
+    plan.tokens = [];
+    plan.finishReason = "tool_calls";
+  }
+  const completionTokens = plan.tokens.length + (toolCall ? words(toolCall.arguments).length : 0);
   const usage = { prompt_tokens: plan.promptTokens, completion_tokens: completionTokens, total_tokens: plan.promptTokens + completionTokens };
   const created = nowSeconds();
 
@@ -126,7 +149,16 @@ export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemF
       created,
       model: plan.model,
       ...(plan.fingerprint ? { system_fingerprint: plan.fingerprint } : {}),
-      choices: [{ index: 0, message: { role: "assistant", content: plan.tokens.join("") }, logprobs: null, finish_reason: plan.finishReason }],
+      choices: [
+        {
+          index: 0,
+          message: toolCall
+            ? { role: "assistant", content: null, tool_calls: [{ id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: toolCall.arguments } }] }
+            : { role: "assistant", content: plan.tokens.join("") },
+          logprobs: null,
+          finish_reason: plan.finishReason,
+        },
+      ],
       usage,
     };
     return sendJson(ctx, 200, answer);
@@ -162,6 +194,12 @@ export async function chatCompletion(ctx: Ctx, provider: string, opts: { systemF
     return true;
   };
   if (!write(chunk({ role: "assistant", content: "" }, null))) return;
+  if (toolCall) {
+    // As OpenAI streams a call: its id and name first, then the arguments.
+    if (!write(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: "" } }] }, null))) return;
+    await sleep(delay);
+    if (!write(chunk({ tool_calls: [{ index: 0, function: { arguments: toolCall.arguments } }] }, null))) return;
+  }
   for (let i = 0; i < plan.tokens.length; i++) {
     if (fault?.kind === "mid-stream-error" && i === (fault.afterChunks ?? 1)) {
       const message = fault.message ?? "Simulated failure while generating";

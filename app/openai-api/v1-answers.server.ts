@@ -1,0 +1,147 @@
+/**
+ * The gateway's answers in OpenAI's shapes: chat completions as the provider sent them (tool
+ * calls, logprobs and all) under the model name that says who served; text completions,
+ * embeddings, images and transcripts rebuilt from the task's output; streams as OpenAI chunks
+ * ending in `data: [DONE]`, with a failure after the first byte sent as an error event.
+ */
+import type { StreamChunk } from "#app/inference/run-task.server.ts";
+import type { StreamEncoder } from "#app/inference/stream.server.ts";
+import { openAiErrorText } from "#app/openai-api/openai-errors.ts";
+import type { V1Request } from "#app/openai-api/v1-bodies.server.ts";
+
+/** A JSON answer, or raw bytes (speech), ready to write. */
+export type V1Answer = { kind: "json"; status: number; body: string } | { kind: "bytes"; status: number; contentType: string; blob: Blob };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** "org/name:provider": what served, in a form a client can send back to pin the same provider. */
+export function servedModelName(model: string | null, providerLabel: string): string {
+  const provider = providerLabel.startsWith("endpoint:") ? providerLabel.slice("endpoint:".length) : providerLabel;
+  return model ? `${model}:${provider}` : provider;
+}
+
+class BadOutput extends Error {}
+
+function badOutput(what: string): never {
+  throw new BadOutput(what);
+}
+
+/** A provider answer this route cannot present honestly: a 502 in OpenAI's words. */
+export function badOutputAnswer(message: string): V1Answer {
+  return { kind: "json", status: 502, body: openAiErrorText({ status: 502, message, code: "unexpected_output", param: null }) };
+}
+
+function chatAnswer(output: unknown, model: string, requestId: string): unknown {
+  if (!isObject(output)) badOutput("The provider's chat answer is not an object.");
+  return { id: typeof output["id"] === "string" ? output["id"] : `chatcmpl-${requestId}`, object: "chat.completion", created: typeof output["created"] === "number" ? output["created"] : nowSeconds(), ...output, model };
+}
+
+/** The first number-list of a feature-extraction answer per input: one vector each, or a refusal. */
+function vectorsOf(output: unknown, count: number): number[][] {
+  const isVector = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "number");
+  if (isVector(output) && count === 1) return [output];
+  if (Array.isArray(output) && output.length === count && output.every(isVector)) return output;
+  // [[vector]] for one input is the batch form of one sentence embedding.
+  if (count === 1 && Array.isArray(output) && output.length === 1 && Array.isArray(output[0]) && (output[0] as unknown[]).every(isVector) && (output[0] as unknown[]).length === 1) {
+    return [(output[0] as number[][])[0]!];
+  }
+  badOutput(
+    `The model answered with ${Array.isArray(output) && Array.isArray(output[0]) ? "one vector per token" : "an output of another shape"}, not one embedding per input. /v1/embeddings serves sentence-embedding models (feature-extraction models that pool their output).`,
+  );
+}
+
+function toBase64(vector: number[]): string {
+  return Buffer.from(new Float32Array(vector).buffer).toString("base64");
+}
+
+/** The task output of a successful call, as the route answers it. */
+export async function v1Answer(v1: V1Request, output: unknown, blob: Blob | null, served: string, requestId: string): Promise<V1Answer> {
+  try {
+    switch (v1.kind) {
+      case "chat":
+        return { kind: "json", status: 200, body: JSON.stringify(chatAnswer(output, served, requestId)) };
+      case "completions": {
+        const text = isObject(output) && typeof output["generated_text"] === "string" ? output["generated_text"] : badOutput("The provider's text-generation answer has no generated_text.");
+        return {
+          kind: "json",
+          status: 200,
+          body: JSON.stringify({ id: `cmpl-${requestId}`, object: "text_completion", created: nowSeconds(), model: served, choices: [{ index: 0, text, logprobs: null, finish_reason: null }] }),
+        };
+      }
+      case "embeddings": {
+        const vectors = vectorsOf(output, v1.inputCount);
+        const data = vectors.map((v, index) => ({ object: "embedding", index, embedding: v1.encoding === "base64" ? toBase64(v) : v }));
+        return { kind: "json", status: 200, body: JSON.stringify({ object: "list", data, model: served }) };
+      }
+      case "images": {
+        if (!blob) badOutput("The provider answered a text-to-image call without an image.");
+        const b64 = Buffer.from(await blob.arrayBuffer()).toString("base64");
+        return { kind: "json", status: 200, body: JSON.stringify({ created: nowSeconds(), data: [{ b64_json: b64 }], output_format: blob.type.replace(/^image\//, "") }) };
+      }
+      case "transcriptions": {
+        const text = isObject(output) && typeof output["text"] === "string" ? output["text"] : badOutput("The provider's transcript has no text.");
+        if (v1.transcriptFormat === "text") return { kind: "bytes", status: 200, contentType: "text/plain; charset=utf-8", blob: new Blob([text]) };
+        return { kind: "json", status: 200, body: JSON.stringify({ text }) };
+      }
+      case "speech":
+        if (!blob) badOutput("The provider answered a text-to-speech call without audio.");
+        return { kind: "bytes", status: 200, contentType: blob.type || "application/octet-stream", blob };
+    }
+  } catch (error) {
+    if (error instanceof BadOutput) return badOutputAnswer(error.message);
+    throw error;
+  }
+}
+
+interface ChunkIdentity {
+  id: string;
+  created: number;
+}
+
+/**
+ * OpenAI's chat stream: each provider chunk passed on with the served model's name; usage only
+ * in the extra last chunk that `stream_options.include_usage` asks for, and only as the provider
+ * reported it (null when it reported none: nothing here counts a provider's tokens).
+ */
+export function chatStreamEncoder(v1: V1Request, served: string, requestId: string): StreamEncoder {
+  const identity: ChunkIdentity = { id: `chatcmpl-${requestId}`, created: nowSeconds() };
+  let reported: unknown = null;
+  return {
+    chunk: (chunk: StreamChunk) => {
+      if (chunk.kind !== "chat" || !isObject(chunk.raw)) return "";
+      const { usage, ...rest } = chunk.raw;
+      if (usage !== undefined && usage !== null) reported = usage;
+      if (typeof rest["id"] === "string") identity.id = rest["id"];
+      if (typeof rest["created"] === "number") identity.created = rest["created"];
+      // A provider's usage-only chunk (no choices) is kept for the end.
+      if (!Array.isArray(rest["choices"]) || rest["choices"].length === 0) return "";
+      return `data: ${JSON.stringify({ ...rest, object: "chat.completion.chunk", model: served })}\n\n`;
+    },
+    end: () => {
+      const usage = v1.includeUsage ? `data: ${JSON.stringify({ id: identity.id, object: "chat.completion.chunk", created: identity.created, model: served, choices: [], usage: reported })}\n\n` : "";
+      return `${usage}data: [DONE]\n\n`;
+    },
+    error: (e) => `data: ${openAiErrorText({ status: e.status, message: e.message, code: e.code, param: null })}\n\n`,
+  };
+}
+
+/** OpenAI's text-completion stream, made from the text-generation deltas the gateway reads. */
+export function completionStreamEncoder(v1: V1Request, served: string, requestId: string): StreamEncoder {
+  const head = { id: `cmpl-${requestId}`, object: "text_completion", created: nowSeconds(), model: served };
+  return {
+    chunk: (chunk: StreamChunk) => {
+      const finished = chunk.kind === "text" ? chunk.finished : chunk.finishReason !== null;
+      if (chunk.delta === "" && !finished) return "";
+      return `data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: chunk.delta, logprobs: null, finish_reason: finished ? "stop" : null }] })}\n\n`;
+    },
+    end: (summary) => {
+      const usage =
+        v1.includeUsage
+          ? `data: ${JSON.stringify({ ...head, choices: [], usage: summary.usage.source === "provider" ? { prompt_tokens: summary.usage.promptTokens, completion_tokens: summary.usage.completionTokens, total_tokens: summary.usage.totalTokens } : null })}\n\n`
+          : "";
+      return `${usage}data: [DONE]\n\n`;
+    },
+    error: (e) => `data: ${openAiErrorText({ status: e.status, message: e.message, code: e.code, param: null })}\n\n`,
+  };
+}
