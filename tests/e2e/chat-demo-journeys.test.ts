@@ -6,43 +6,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "./support/browser.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot, settle, setupBrowser, setupOfflinePage, setupServer, setupSimulator, simulatedInference } from "#tests/e2e/support/journey.ts";
+import { waitForHydration } from "#tests/e2e/support/browser.ts";
 
 const MODEL = "meta-llama/Meta-Llama-3-8B-Instruct";
 const SERVER_KEY = "hf_e2eServerKey0000000000";
 const VISITOR_KEY = "hf_e2eVisitorKey111111111";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let blocked: string[];
-
-beforeAll(async () => {
-  sim = await startProviderSimulator({ tokenDelayMs: 15 });
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
-
-beforeEach(async () => {
-  sim.reset();
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  blocked = await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
+const sim = setupSimulator({ options: { tokenDelayMs: 15 } });
+const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY) }));
+const browser = setupBrowser();
+const { page, blocked } = setupOfflinePage(browser, { viewport: { width: 1200, height: 900 } });
 
 async function openPlayground(): Promise<void> {
   await page.goto(`${server.url}/playground/${MODEL}`);
@@ -81,11 +56,9 @@ describe("chat demo", () => {
     await expect.poll(() => page.locator("[data-inference-panel] select[name=provider]").inputValue(), { timeout: 15_000 }).toBe("together");
     expect(await page.locator("[data-inference-panel] input[name=stream]").isChecked()).toBe(true);
     expect(await page.locator("[data-inference-panel]").innerText()).toContain('provider: "together"');
-
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, "chat-demo-light.png") });
+    await page.screenshot({ path: screenshot("chat-demo-light.png") });
     await page.emulateMedia({ colorScheme: "dark" });
-    await page.screenshot({ path: path.join(SHOTS, "chat-demo-dark.png") });
+    await page.screenshot({ path: screenshot("chat-demo-dark.png") });
   });
 
   it("Shift+Enter adds a new line instead of sending", async () => {
@@ -109,11 +82,12 @@ describe("chat demo", () => {
     await page.getByRole("button", { name: "Stop" }).click();
     await page.waitForSelector('[data-turn="assistant"][data-status="stopped"]');
     const partial = await assistantTurns().last().locator("[data-chat-markdown]").innerText();
-    await page.waitForTimeout(800);
+    // Once the server has cancelled the upstream stream, no token can still be on its way.
+    await expect.poll(() => server.output().includes("outcome=cancelled"), { timeout: 15_000 }).toBe(true);
+    await settle(page);
     expect(await assistantTurns().last().locator("[data-chat-markdown]").innerText()).toBe(partial);
     expect(partial).not.toContain("Please go slowly");
     expect(await page.getByText("Stopped.").count()).toBe(1);
-    await expect.poll(() => server.output().includes("outcome=cancelled"), { timeout: 15_000 }).toBe(true);
     // Send is back, and Regenerate asks again.
     await page.getByRole("button", { name: "Regenerate" }).click();
     await page.waitForSelector('[data-turn="assistant"][data-status="done"]', { timeout: 30_000 });
@@ -184,7 +158,7 @@ describe("chat demo", () => {
     await typeAndSend("from the model page");
     await page.waitForSelector('#demo [data-turn="assistant"][data-status="done"]');
     expect(await page.locator("#demo").getByRole("link", { name: "Open playground" }).getAttribute("href")).toBe(`/playground/${MODEL}`);
-    await page.locator("#demo").screenshot({ path: path.join(SHOTS, "chat-demo-model-page.png") });
+    await page.locator("#demo").screenshot({ path: screenshot("chat-demo-model-page.png") });
   });
 });
 

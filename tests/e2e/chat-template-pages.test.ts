@@ -5,25 +5,20 @@
  * with their position, the broken-template warning, named templates, compare with diff, state
  * shared through the URL, the lazy jinja chunk, and light/dark screenshots.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_IDS, importFixtures } from "./chat-template-fixtures.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
+import { FIXTURE_IDS, importFixtures } from "#tests/e2e/chat-template-fixtures.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
-
-let server: TestServer;
-let browser: Browser;
-let cleanup: () => void;
-const contexts: BrowserContext[] = [];
+// The fixture file is needed only while it is imported.
+const server = setupServer({}, async (s) => (await importFixtures(s)).cleanup());
+const browser = setupBrowser();
 
 async function newPage(opts: { javaScriptEnabled?: boolean; colorScheme?: "light" | "dark" } = {}): Promise<Page> {
+  // Closed with the browser: a test may hold two pages at once (one without JavaScript).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
-  contexts.push(context);
   await allowOnlyLoopback(context);
   const page = await context.newPage();
   page.on("pageerror", (error) => {
@@ -37,15 +32,18 @@ async function hydrated(page: Page, selector: "[data-ct-tab]" | "[data-ct-lab]")
   await page.waitForSelector(`${selector}[data-ct-hydrated]`);
 }
 
-/** The page's address once no write to it is pending: unchanged across a wait longer than the lab's 250 ms debounce. */
-async function settledUrl(page: Page): Promise<string> {
-  let last = page.url();
-  for (let i = 0; i < 40; i++) {
-    await page.waitForTimeout(600);
-    if (page.url() === last) return last;
-    last = page.url();
-  }
-  throw new Error(`the address kept changing: ${last}`);
+/**
+ * The lab's state as its address holds it (the `s` parameter: deflate-raw JSON in base64url,
+ * app/chat-template/url-state.ts), decoded in the page; null before the first write.
+ */
+async function addressState(page: Page): Promise<unknown> {
+  return page.evaluate(async () => {
+    const s = new URL(window.location.href).searchParams.get("s");
+    if (!s) return null;
+    const bytes = Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).text();
+    return JSON.parse(text) as unknown;
+  });
 }
 
 const outputText = (page: Page, panel = "single") => page.locator(`[data-ct-output-panel="${panel}"] [data-ct-output]`).innerText();
@@ -53,20 +51,6 @@ const outputText = (page: Page, panel = "single") => page.locator(`[data-ct-outp
 const QWEN_DEFAULT =
   "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nHello! Who are you?<|im_end|>\n" +
   "<|im_start|>assistant\nI am an assistant. How can I help?<|im_end|>\n<|im_start|>user\nTell me a short joke.<|im_end|>\n<|im_start|>assistant\n";
-
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ cleanup } = await importFixtures(server));
-  browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  cleanup?.();
-  await server?.stop();
-});
 
 describe("model page Chat template tab", () => {
   it("shows the server-rendered prompt, highlighted source and line numbers without JavaScript, and re-renders through the form", async () => {
@@ -107,10 +91,10 @@ describe("model page Chat template tab", () => {
     await page.locator("[data-ct-agp]").uncheck();
     await expect.poll(() => outputText(page)).toMatch(/What is 2\+2\?<\|im_end\|>\n$/);
     await page.locator("[data-ct-eos]").fill("<|my_eos|>");
-    await expect.poll(() => page.url()).toMatch(/[?&]s=/);
-
-    // An earlier edit's address may be the one just seen, with the last edit's write pending.
-    const shared = await settledUrl(page);
+    // The address is written 250 ms after an edit, and only the last edit's write lands: once it
+    // holds the last edit, no other write is pending.
+    await expect.poll(() => addressState(page)).toMatchObject({ addGenerationPrompt: false, a: { eosToken: "<|my_eos|>" } });
+    const shared = page.url();
     const again = await newPage({ javaScriptEnabled: false });
     await again.goto(shared);
     expect(await again.locator('[data-ct-message-content="3"]').inputValue()).toBe("What is 2+2?");
@@ -127,7 +111,7 @@ describe("model page Chat template tab", () => {
     await expect.poll(() => page.locator("[data-ct-output] [data-ws-marker]").count()).toBeGreaterThan(10);
     const text = await outputText(page);
     expect(text).toContain("system↵\nYou·are·a·helpful·assistant.");
-    await page.screenshot({ path: path.join(SHOTS, "chat-template-tab-whitespace.png") });
+    await page.screenshot({ path: screenshot("chat-template-tab-whitespace.png") });
     await page.locator("[data-ct-ws]").uncheck();
     await expect.poll(() => page.locator("[data-ct-output] [data-ws-marker]").count()).toBe(0);
   });
@@ -147,7 +131,7 @@ describe("model page Chat template tab", () => {
     await page.getByRole("button", { name: "Tool calls" }).click();
     await expect.poll(() => outputText(page)).toContain("get_current_temperature");
     expect(await page.locator("[data-ct-error]").count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, "chat-template-tab-named-tools.png"), fullPage: true });
+    await page.screenshot({ path: screenshot("chat-template-tab-named-tools.png"), fullPage: true });
   });
 
   it("warns on every tab of a model whose template failed validation, with message and position", async () => {
@@ -208,7 +192,7 @@ describe("/chat-template lab", () => {
     expect(await error.getAttribute("data-ct-error")).toBe("syntax");
     expect(await error.locator("[data-ct-error-position]").innerText()).toMatch(/^Line 2, column \d+$/);
     expect(await error.locator("[data-ct-error-excerpt]").innerText()).toContain("{{ m.content }");
-    await page.screenshot({ path: path.join(SHOTS, "chat-template-lab-error.png") });
+    await page.screenshot({ path: screenshot("chat-template-lab-error.png") });
   });
 
   it("compares a model with its base model side by side with a diff, and restores the whole state from the URL", async () => {
@@ -236,14 +220,11 @@ describe("/chat-template lab", () => {
     await expect.poll(() => outputText(page, "b")).toBe("Compare meI am an assistant. How can I help?Tell me a short joke.");
     await page.locator("[data-ct-template-diff] summary").click();
     expect(await page.locator("[data-ct-template-diff] .bg-green-100").count()).toBeGreaterThan(0);
-    await expect.poll(() => page.url()).toMatch(/[?&]s=/);
-    // The address bar is written 250 ms after the last edit (useStateInUrl): an edit's write still
-    // pending could land after `before` and pass for the checkbox's own.
-    const before = await settledUrl(page);
     await page.locator("[data-ct-ws]").check();
-    await expect.poll(() => page.url()).not.toBe(before);
-    const shared = await settledUrl(page);
-    await page.screenshot({ path: path.join(SHOTS, "chat-template-lab-compare-light.png"), fullPage: true });
+    // The address holds the last edit once its write has landed (useStateInUrl drops older ones).
+    await expect.poll(() => addressState(page)).toMatchObject({ whitespace: true });
+    const shared = page.url();
+    await page.screenshot({ path: screenshot("chat-template-lab-compare-light.png"), fullPage: true });
 
     for (const javaScriptEnabled of [true, false]) {
       const again = await newPage({ javaScriptEnabled });
@@ -275,11 +256,11 @@ describe("screenshots", () => {
     it(`captures the tab and the lab (${colorScheme})`, async () => {
       const page = await newPage({ colorScheme });
       await page.goto(`${server.url}/${FIXTURE_IDS.named}?tab=chat-template&a_template=tool_use&op=preset:tools&n=0`, { waitUntil: "networkidle" });
-      await page.screenshot({ path: path.join(SHOTS, `chat-template-tab-${colorScheme}.png`), fullPage: true });
+      await page.screenshot({ path: screenshot(`chat-template-tab-${colorScheme}.png`), fullPage: true });
       await page.goto(`${server.url}/${FIXTURE_IDS.broken}?tab=chat-template`, { waitUntil: "networkidle" });
-      await page.screenshot({ path: path.join(SHOTS, `chat-template-tab-broken-${colorScheme}.png`), fullPage: true });
+      await page.screenshot({ path: screenshot(`chat-template-tab-broken-${colorScheme}.png`), fullPage: true });
       await page.goto(`${server.url}/chat-template?a_model=${FIXTURE_IDS.finetune}&compare=1&b_model=${FIXTURE_IDS.chatml}&n=0&op=preset:no-system`, { waitUntil: "networkidle" });
-      await page.screenshot({ path: path.join(SHOTS, `chat-template-lab-${colorScheme}.png`), fullPage: true });
+      await page.screenshot({ path: screenshot(`chat-template-lab-${colorScheme}.png`), fullPage: true });
     });
   }
 });

@@ -8,6 +8,7 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { startTaskAssetHost, type TaskAssetHost } from "#tests/e2e/support/task-assets.ts";
@@ -36,13 +37,13 @@ function lateBound<T extends object>(what: string, current: () => T | undefined)
 }
 
 /**
- * The provider simulator for this file, reset before each test; `onReset` runs after each reset
- * (to add the Hub models a file's tests need).
+ * The provider simulator for this file (started with `options`), reset before each test;
+ * `onReset` runs after each reset (to add the Hub models a file's tests need).
  */
-export function setupSimulator(opts: { onReset?: (sim: ProviderSimulator) => void } = {}): ProviderSimulator {
+export function setupSimulator(opts: { onReset?: (sim: ProviderSimulator) => void; options?: Parameters<typeof startProviderSimulator>[0] } = {}): ProviderSimulator {
   let sim: ProviderSimulator | undefined;
   beforeAll(async () => {
-    sim = await startProviderSimulator();
+    sim = await startProviderSimulator(opts.options);
     opts.onReset?.(sim);
   });
   beforeEach(() => {
@@ -79,6 +80,18 @@ export function setupServer(options: ServerOptions | (() => ServerOptions) = {},
     await server?.stop();
   });
   return lateBound("The test server", () => server);
+}
+
+/** A handle on the server's own database, for tests that read what a page should show. */
+export function setupDatabase(server: TestServer): DatabaseHandle {
+  let db: DatabaseHandle | undefined;
+  beforeAll(() => {
+    db = openDatabase(server.databaseUrl);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  return lateBound("The database", () => db);
 }
 
 /** The environment of a server whose inference goes to the simulator, on the server's own key. */
