@@ -9,29 +9,33 @@
  * - axe and the CSP stay clean; screenshots light/dark, phone/desktop go to test-results/screenshots/.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { GGUFValueType, serializeGgufMetadata } from "@huggingface/gguf";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupDatabase, setupServer } from "#tests/e2e/support/journey.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
-import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "./support/page-audit.ts";
-import type { TestServer } from "./support/server.ts";
-import { importIntoServer, startModelPageServer } from "./model-page-support.ts";
+import { allowOnlyLoopback, waitForHydration } from "#tests/e2e/support/browser.ts";
+import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const LIST_ROW = "lmstudio-community/Meta-Llama-3-8B-Instruct-GGUF";
 const LOCAL = "demo/tiny-llama-gguf";
 const TEMPLATE = "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}{{ eos_token }}{% endfor %}";
 
-let server: TestServer;
-let db: DatabaseHandle;
-let browser: Browser;
-let tmp: string;
+const server = setupServer({}, async (s) => {
+  // A local model folder, in the server's own temporary folder (removed when it stops).
+  const dir = path.join(s.dir, "demo__tiny-llama-gguf");
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ architectures: ["LlamaForCausalLM"], model_type: "llama" }));
+  fs.writeFileSync(path.join(dir, "tiny-llama.Q4_K_M.gguf"), ggufHeader(15));
+  fs.writeFileSync(path.join(dir, "tiny-llama.Q8_0.gguf"), ggufHeader(7));
+  await importIntoServer(s, dir);
+});
+const db = setupDatabase(server);
+const browser = setupBrowser();
 
 /** A real GGUF header (no tensors): what llama.cpp's converter writes before the weights. */
 function ggufHeader(fileType: number): Uint8Array {
@@ -68,8 +72,7 @@ async function newContext(opts: { scheme?: "light" | "dark"; width?: number; hei
 async function open(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
   await page.goto(server.url + url, { waitUntil: "load" });
-  await page.waitForFunction(() => document.querySelector("[data-copy-button]") !== null);
-  await page.waitForTimeout(300);
+  await waitForHydration(page, "[data-copy-button]");
   return page;
 }
 
@@ -78,26 +81,6 @@ const codeTexts = (page: Page, selector: string) => page.$$eval(`${selector} [da
 function flatten(app: ReturnType<typeof getLocalAppSnippets>[number]): string[] {
   return (app.snippets ?? []).flatMap((b) => [...(b.setup === undefined ? [] : [b.setup]), ...(Array.isArray(b.content) ? b.content : [b.content])]);
 }
-
-beforeAll(async () => {
-  ({ server, db } = await startModelPageServer());
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "gguf-repos-"));
-  const dir = path.join(tmp, "demo__tiny-llama-gguf");
-  fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ architectures: ["LlamaForCausalLM"], model_type: "llama" }));
-  fs.writeFileSync(path.join(dir, "tiny-llama.Q4_K_M.gguf"), ggufHeader(15));
-  fs.writeFileSync(path.join(dir, "tiny-llama.Q8_0.gguf"), ggufHeader(7));
-  await importIntoServer(server, dir);
-  browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.close();
-  await server?.stop();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe("a GGUF list row with no files and no header", () => {
   it("offers llama.cpp, Ollama, LM Studio and Jan with LOCAL_APPS' exact text", async () => {
@@ -149,7 +132,7 @@ describe("a local folder with config.json and GGUF files", () => {
     // Header-only files hold no tensors, so there is no parameter count to show.
     expect(await panel.locator('[data-gguf-fact="Parameters"]').count()).toBe(0);
     const files = await panel.locator("[data-gguf-file]").evaluateAll((els) => els.map((e) => (e.textContent ?? "").replace(/\s+/g, " ").trim()));
-    const size = fs.statSync(path.join(tmp, "demo__tiny-llama-gguf", "tiny-llama.Q8_0.gguf")).size;
+    const size = fs.statSync(path.join(server.dir, "demo__tiny-llama-gguf", "tiny-llama.Q8_0.gguf")).size;
     expect(files).toEqual([`Q8_0tiny-llama.Q8_0.gguf${size} B`, `Q4_K_Mtiny-llama.Q4_K_M.gguf${size} B`]);
     expect(describeViolations(await runAxe(page))).toBe("");
 
@@ -193,16 +176,16 @@ describe("screenshots", () => {
         let page = await open(context, `/${LIST_ROW}`);
         await page.click("[data-use-this-model] > summary");
         await page.click('[data-local-app="llama.cpp"] > summary');
-        await page.screenshot({ path: path.join(SHOTS, `gguf-menu-${device}-${scheme}.png`) });
+        await page.screenshot({ path: screenshot(`gguf-menu-${device}-${scheme}.png`) });
         expect(describeViolations(await runAxe(page)), `${device} ${scheme} menu`).toBe("");
         await page.close();
         page = await open(context, `/${LOCAL}?gguf=tiny-llama.Q4_K_M.gguf`);
         await page.click('[data-local-app="llama.cpp"] > summary');
-        await page.screenshot({ path: path.join(SHOTS, `gguf-local-menu-${device}-${scheme}.png`) });
+        await page.screenshot({ path: screenshot(`gguf-local-menu-${device}-${scheme}.png`) });
         await page.close();
         page = await open(context, `/${LOCAL}`);
         await page.locator("[data-gguf-panel]").scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(SHOTS, `gguf-panel-${device}-${scheme}.png`) });
+        await page.screenshot({ path: screenshot(`gguf-panel-${device}-${scheme}.png`) });
         expect(describeViolations(await runAxe(page)), `${device} ${scheme} panel`).toBe("");
         expect(await readCspViolations(page)).toEqual([]);
         await context.close();
