@@ -35,6 +35,7 @@ const EXPORTS = {
   handleError: true,
   accessStartNotes: true,
   startAccountHousekeeping: true,
+  startDraining: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {

@@ -21,7 +21,7 @@ const isApi = (path: string) => /^\/api(\/|$)/i.test(path);
 
 // What a signed-out visitor of a private site still reaches: the way in, and what that page loads.
 // /v1 refuses anonymous callers itself unless the site is open, in OpenAI's error shape (ADR 0040).
-const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|theme|healthz|assets\/.*|favicon\.svg|favicon\.ico|robots\.txt|v1\/.*)$/i;
+const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|theme|healthz|readyz|metrics|assets\/.*|favicon\.svg|favicon\.ico|robots\.txt|v1\/.*)$/i;
 
 /**
  * Null to let the request through. Answered at once, without a promise, whenever no database read

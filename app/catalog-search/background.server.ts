@@ -32,6 +32,16 @@ export function facetIndexFor(handle: DatabaseHandle, generation: number): Facet
   return b && b.generation === generation ? b.index : null;
 }
 
+/** Where this generation's index stands, for readiness (app/catalog-search/readiness.server.ts). */
+export type ListingIndexState = { state: "ready"; generation: number } | { state: "unindexable"; generation: number } | { state: "building"; generation: number | null };
+
+export function listingIndexState(handle: DatabaseHandle, generation: number): ListingIndexState {
+  const b = built.get(handle.db);
+  if (b && b.generation === generation) return b.index ? { state: "ready", generation } : { state: "unindexable", generation };
+  // An older generation's index still answers while the new one builds (ADR 0034).
+  return { state: "building", generation: b?.generation ?? null };
+}
+
 /**
  * Builds this generation's index unless it is built or being built; resolves with it (null when
  * the catalogue cannot be indexed). A build that fails is remembered as "no index" until the next

@@ -30,6 +30,18 @@ const MIGRATIONS: Migration[] = [
   { name: "0010-usage-endpoint", up: m0010.up },
 ];
 
+/** The migrations this build knows that the database has not applied (all of them on a new database). */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const db = handle.db as unknown as Kysely<unknown>;
+  const rows = await sql<{ name: string }>`select name from modelyard_migrations`.execute(db).catch((e: unknown) => {
+    // No table yet: nothing applied. Anything else (the database is down) is the caller's to report.
+    if (e instanceof Error && /no such table|does not exist/i.test(e.message)) return { rows: [] };
+    throw e;
+  });
+  const done = new Set(rows.rows.map((r) => r.name));
+  return MIGRATIONS.filter((m) => !done.has(m.name)).map((m) => m.name);
+}
+
 /**
  * Applies pending migrations, each in its own transaction, and returns the names applied.
  * Kysely's Migrator is not used because its provider cannot pass the dialect our DDL needs.

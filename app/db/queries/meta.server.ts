@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -32,4 +32,9 @@ export async function bumpCatalogueGeneration(db: Db): Promise<number> {
 
 export async function deleteMeta(db: Db, key: string): Promise<void> {
   await db.deleteFrom("meta").where("key", "=", key).execute();
+}
+
+/** The cheapest round trip to the database, whatever its schema (readiness). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }
