@@ -6,31 +6,37 @@
  * Screenshots (light/dark, desktop/phone) go to test-results/screenshots/.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { SCREENSHOTS, screenshot, setupBrowser, setupDatabase, setupServer } from "#tests/e2e/support/journey.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
-import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { getInferenceSnippetsFor, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import type { TestServer } from "./support/server.ts";
+import { allowOnlyLoopback, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { writeImportFixtures } from "#tests/support/fixtures.ts";
-import { importIntoServer, startModelPageServer } from "./model-page-support.ts";
+import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const CHAT = "Qwen/Qwen2-72B-Instruct";
 const GGUF = "Qwen/Qwen2-0.5B-Instruct-GGUF";
 const TOKEN = "hf_TestTokenForTheModelPage0123456789";
 
-let server: TestServer;
-let db: DatabaseHandle;
-let browser: Browser;
+const server = setupServer({}, async (s) => {
+  // The 2024 dump has no GGUF metadata; the snippet fixtures carry this repo's block (see their README).
+  const gguf = loadLibraryFixtures().find((f) => f.catalog.id === GGUF)?.catalog.gguf;
+  if (!gguf) throw new Error("GGUF fixture missing");
+  const file = path.join(s.dir, "gguf.jsonl");
+  fs.writeFileSync(file, JSON.stringify({ id: GGUF, gguf }) + "\n");
+  const fixtures = writeImportFixtures();
+  await importIntoServer(s, fixtures.details, fixtures.cards, file);
+  fixtures.cleanup();
+});
+const db = setupDatabase(server);
+const browser = setupBrowser();
 
 async function model(id: string): Promise<CatalogModel> {
   const m = await getModelById(db.db, id);
@@ -53,34 +59,12 @@ async function open(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
   await page.goto(server.url + url, { waitUntil: "load" });
   // Hydration done: React has attached its handlers once the copy buttons respond.
-  if ((await page.evaluate(() => typeof window.__reactRouterContext)) !== "undefined") await page.waitForFunction(() => document.querySelector("[data-copy-button]") !== null);
-  await page.waitForTimeout(300);
+  if ((await page.evaluate(() => typeof window.__reactRouterContext)) !== "undefined") await waitForHydration(page, "[data-copy-button]");
   return page;
 }
 
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 const codeTexts = (page: Page, selector: string) => page.$$eval(`${selector} [data-code] pre`, (els) => els.map((e) => e.textContent ?? ""));
-
-beforeAll(async () => {
-  ({ server, db } = await startModelPageServer());
-  // The 2024 dump has no GGUF metadata; the snippet fixtures carry this repo's block (see their README).
-  const gguf = loadLibraryFixtures().find((f) => f.catalog.id === GGUF)?.catalog.gguf;
-  if (!gguf) throw new Error("GGUF fixture missing");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "model-page-gguf-"));
-  fs.writeFileSync(path.join(dir, "gguf.jsonl"), JSON.stringify({ id: GGUF, gguf }) + "\n");
-  const fixtures = writeImportFixtures();
-  await importIntoServer(server, fixtures.details, fixtures.cards, path.join(dir, "gguf.jsonl"));
-  fixtures.cleanup();
-  fs.rmSync(dir, { recursive: true, force: true });
-  browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.close();
-  await server?.stop();
-});
 
 declare global {
   interface Window {
@@ -304,9 +288,9 @@ describe("screenshots", () => {
       const context = await newContext(opts);
       const page = await open(context, url);
       if (click) await page.click(click);
-      await page.screenshot({ path: path.join(SHOTS, `model-page-${name}.png`) });
+      await page.screenshot({ path: screenshot(`model-page-${name}.png`) });
       await context.close();
     }
-    expect(fs.readdirSync(SHOTS).filter((f) => f.startsWith("model-page-")).length).toBeGreaterThanOrEqual(shots.length);
+    expect(fs.readdirSync(SCREENSHOTS).filter((f) => f.startsWith("model-page-")).length).toBeGreaterThanOrEqual(shots.length);
   });
 });
