@@ -10,7 +10,7 @@ import { z } from "zod";
 export const RESERVED_SEGMENTS = [
   "api", "models", "tasks", "spaces", "settings", "playground", "chat-template", "assets", "docs",
   "search", "datasets", "login", "logout", "join", "new", "healthz", "robots.txt", "favicon.ico",
-  "manifest.webmanifest", "theme", "resources", "__manifest", "compare", "schemas", "admin", "auth", "invite",
+  "manifest.webmanifest", "theme", "resources", "__manifest", "compare", "schemas", "admin", "auth", "invite", "v1",
 ] as const;
 
 /**
@@ -18,7 +18,7 @@ export const RESERVED_SEGMENTS = [
  * static `/assets/*`). Only these shadow an `org/name` id; `Playground/myFirstModel`, a real Hub
  * model, stays reachable because `/playground/…` pages take three segments.
  */
-export const RESERVED_ORGS = ["api", "tasks", "assets", "settings", "admin", "auth", "invite"] as const;
+export const RESERVED_ORGS = ["api", "tasks", "assets", "settings", "admin", "auth", "invite", "docs", "v1"] as const;
 
 // Checked against all 760k ids of the 2024-07-11 Hub dump: every one matches.
 const ID_PATTERN = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,95}\/)?[A-Za-z0-9_][A-Za-z0-9._-]{0,95}$/;

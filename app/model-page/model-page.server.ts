@@ -18,7 +18,7 @@ import { highlightCode } from "#app/utils/highlight.server.ts";
 import { COLOR_CLASSES, getTaskInfo } from "#app/catalog/task-colors.ts";
 import { formatNumber, formatParams } from "#app/utils/format.ts";
 import { buildFilesView, type FilesView } from "#app/model-page/files.server.ts";
-import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
+import { buildInferencePanel, type InferencePanel, parseInferenceState, snippetOrigin } from "#app/snippets/inference-panel.server.ts";
 import { type ChatTemplateTabData, chatTemplateWarning, loadChatTemplateTab } from "#app/chat-template/model-tab.server.ts";
 import { type LiveDetailsNotice, withLiveDetails } from "#app/model-page/live.server.ts";
 
@@ -273,7 +273,7 @@ export async function loadModelPage(id: string, url: URL, context: unknown): Pro
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
     providers: { offered, unsupported: unsupportedProvidersFor(model), task: snippetTaskFor(model) ?? model.pipelineTag },
     gguf: buildGgufPanel(model),
-    inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model)) : null,
+    inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model), {}, snippetOrigin(url.href)) : null,
     chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, scope.clientAddress ?? undefined) : null,
     hasChatTemplate: model.chatTemplate !== null,
     chatTemplateWarning: chatTemplateWarning(model),

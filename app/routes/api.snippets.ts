@@ -2,7 +2,7 @@ import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { checkTaskParameters } from "#app/inference/task-parameters.server.ts";
-import { buildInferencePanel, parseFollowedRequest, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
+import { buildInferencePanel, parseFollowedRequest, parseInferenceState, snippetOrigin } from "#app/snippets/inference-panel.server.ts";
 import { snippetTaskFor, supportedProvidersFor } from "#app/snippets/providers.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 
@@ -34,7 +34,7 @@ export async function loader({ request }: { request: Request }) {
     const problem = checkTaskParameters(task, followed.follows.parameters);
     if (problem) return jsonError(400, `Query parameter 'parameters' is not valid: ${problem.message}.`, { field: problem.field });
   }
-  return Response.json(buildInferencePanel(model, parsed, followed.follows), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(buildInferencePanel(model, parsed, followed.follows, snippetOrigin(request.url)), { headers: { "Cache-Control": "no-store" } });
 }
 
 export function action({ request }: { request: Request }) {

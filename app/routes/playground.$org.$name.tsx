@@ -14,7 +14,7 @@ import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { isChatModel } from "#app/catalog/chat-model.ts";
 import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
-import { buildInferencePanel, type InferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
+import { buildInferencePanel, type InferencePanel, parseInferenceState, snippetOrigin } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { WIDGET_TASKS } from "#app/demos/widget-tasks.ts";
 import { compareWithHref } from "#app/compare/compare-setup.ts";
@@ -44,7 +44,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
     const first = live.providers.find((p) => p.kind === "provider")?.value;
     if (!q.has("provider") && first) q.set("provider", first);
     if (demo && !q.has("stream")) q.set("stream", "1");
-    snippets = buildInferencePanel(model, parseInferenceState(q, model));
+    snippets = buildInferencePanel(model, parseInferenceState(q, model), {}, snippetOrigin(url.href));
   }
   const liveRoute = (demo ?? widget)?.providers[0]?.value ?? null;
   return { modelId: model.id, demo, widget, reason, snippets, compare: compareWithHref(model.id, compareTaskFor(model), liveRoute), version: modelyardVersion() };

@@ -15,13 +15,20 @@ import type { VisitorParameters } from "#app/snippets/visitor-parameters.ts";
 import { snippetTaskFor, supportedProvidersFor } from "#app/snippets/providers.ts";
 import { isVerifiedSnippetKind, type SnippetClient, type SnippetLanguage } from "#app/snippets/verified-snippet-kinds.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { isOpenAiSnippetTask, openAiCompatibleSnippets } from "#app/snippets/openai-compatible-snippets.ts";
 
-/** Language tabs in the order the page shows them. */
-export const PANEL_LANGUAGES = ["js", "python", "sh"] as const;
+/** Language tabs in the order the page shows them; "v1" is this server's OpenAI-compatible API. */
+export const PANEL_LANGUAGES = ["js", "python", "sh", "v1"] as const;
 export type PanelLanguage = (typeof PANEL_LANGUAGES)[number];
 
-const GRAMMAR: Record<PanelLanguage, string> = { js: "javascript", python: "python", sh: "shellscript" };
-const LABEL: Record<PanelLanguage, string> = { js: "JavaScript", python: "Python", sh: "Shell" };
+const GRAMMAR: Record<Exclude<PanelLanguage, "v1">, string> = { js: "javascript", python: "python", sh: "shellscript" };
+const LABEL: Record<PanelLanguage, string> = { js: "JavaScript", python: "Python", sh: "Shell", v1: "OpenAI-compatible (this server)" };
+
+/** Where this server's /v1 is, as the code should name it: MODELYARD_PUBLIC_URL, else the request's origin. */
+export function snippetOrigin(requestUrl: string): string {
+  return (getEnv().MODELYARD_PUBLIC_URL ?? new URL(requestUrl).origin).replace(/\/+$/, "");
+}
 
 export interface InferenceState {
   provider: string;
@@ -145,7 +152,13 @@ export function parseInferenceState(
  * The panel for the parsed state; `follows` is what a demo on the page set: a widget's text,
  * printed where the library prints its example input, and its parameters, written into each client.
  */
-export function buildInferencePanel(model: CatalogModel, parsed: { state: InferenceState; inputError: string | null }, follows: FollowedRequest = {}): InferencePanel {
+export function buildInferencePanel(
+  model: CatalogModel,
+  parsed: { state: InferenceState; inputError: string | null },
+  follows: FollowedRequest = {},
+  /** This server's origin, for the "OpenAI-compatible (this server)" tab; without it the tab is left out. */
+  origin: string | null = null,
+): InferencePanel {
   const { state } = parsed;
   const task = snippetTaskFor(model);
   const panel: InferencePanel = {
@@ -174,7 +187,13 @@ export function buildInferencePanel(model: CatalogModel, parsed: { state: Infere
     throw error;
   }
   panel.error = result.error ?? null;
-  panel.languages = PANEL_LANGUAGES.flatMap((language) => {
+  panel.languages = PANEL_LANGUAGES.flatMap((language): InferencePanel["languages"] => {
+    if (language === "v1") {
+      if (origin === null || !isOpenAiSnippetTask(task)) return [];
+      const provider = state.provider === "auto" ? "" : `:${state.provider.replace(/^endpoint:/, "")}`;
+      const snippets = openAiCompatibleSnippets({ task, model: `${model.id}${provider}`, origin, streaming: state.streaming });
+      return [{ language, label: LABEL.v1, clients: snippets.map((c) => ({ client: c.client, label: c.label, text: c.content, html: highlightCode(c.content, c.grammar), verified: false })) }];
+    }
     const group = result.languages.find((l) => l.language === language);
     if (!group) return [];
     return [

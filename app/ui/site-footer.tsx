@@ -25,8 +25,11 @@ export function SiteFooter() {
           <a className="hover:underline" href="/chat-template">
             Chat templates
           </a>
+          <a className="hover:underline" href="/docs/api">
+            OpenAI-compatible API
+          </a>
           <a className="hover:underline" href="/api/models?limit=5">
-            API
+            Hub-compatible API
           </a>
           {/* The one way to reach it other than a token error: where a visitor's Hub token is kept. */}
           <a className="hover:underline" href="/settings">

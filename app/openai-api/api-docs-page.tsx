@@ -1,0 +1,150 @@
+import type { ReactNode } from "react";
+import type { ApiDocs } from "#app/openai-api/api-docs.server.ts";
+import { CodeBlock } from "#app/ui/code-block.tsx";
+
+const ROUTES: Array<[string, string, string]> = [
+  ["GET", "/v1/models", "Models something here can run, with their providers, status, task and context length where known."],
+  ["GET", "/v1/models/{org}/{name}", "One of them."],
+  ["POST", "/v1/chat/completions", "Chat, streamed or not (stream_options.include_usage), with tools, tool_choice, response_format, seed, stop, logprobs and images in messages passed to the provider."],
+  ["POST", "/v1/completions", "Text completion for text-generation models."],
+  ["POST", "/v1/embeddings", "Embeddings for feature-extraction models, as floats or base64."],
+  ["POST", "/v1/images/generations", "Text to image, answered as b64_json (this server stores no images, so it has no URL to give)."],
+  ["POST", "/v1/audio/transcriptions", "Speech recognition: multipart with file and model, answered as json or text."],
+  ["POST", "/v1/audio/speech", "Text to speech: the audio bytes, typed by their Content-Type."],
+];
+
+const ERRORS: Array<[string, string, string]> = [
+  ["400", "invalid_request_error", "A field is wrong or not supported here; param names it."],
+  ["401", "authentication_error", "No token, or an unknown, revoked or expired one."],
+  ["403", "permission_error", "The token lacks the inference scope, or billTo is not allowed."],
+  ["404", "not_found_error", "model_not_found: the catalogue lacks the model, or nothing here serves it for that route."],
+  ["429", "rate_limit_error", "Your quota or the provider's limit; Retry-After says when to try again."],
+  ["502, 503, 504", "api_error", "The provider failed, is loading, or did not answer in time."],
+];
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+const th = "border-b border-gray-200 px-2 py-1.5 text-left font-semibold dark:border-gray-800";
+const td = "border-b border-gray-100 px-2 py-1.5 align-top dark:border-gray-900";
+
+/** /docs/api: how to point OpenAI's clients at this server. */
+export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
+  const base = `${docs.origin}/v1`;
+  return (
+    <div className="mx-auto max-w-4xl space-y-8 px-4 py-8 text-sm leading-relaxed text-gray-800 dark:text-gray-200">
+      <header className="space-y-2">
+        <h1 className="text-2xl font-bold tracking-tight text-gray-900 dark:text-white">OpenAI-compatible API</h1>
+        <p>
+          Every tool that speaks OpenAI’s API (the openai SDKs, LangChain, editors, agents, chat UIs) can use this server’s models and providers. Calls go through the same
+          gateway as the pages’ demos: the same keys, quotas, cost caps and usage records.
+        </p>
+      </header>
+
+      <Section id="base" title="Base URL and token">
+        <p>
+          Base URL: <code className="rounded bg-gray-100 px-1 py-0.5 font-mono dark:bg-gray-800">{base}</code>
+        </p>
+        <p>
+          The API key is a Modelyard API token (it starts with <code className="font-mono">myd_</code>) with the <code className="font-mono">inference</code> scope. Make one on{" "}
+          <a href="/settings/tokens" className="font-medium text-indigo-700 underline dark:text-indigo-300">
+            Settings → API tokens
+          </a>{" "}
+          and send it as <code className="font-mono">Authorization: Bearer myd_…</code>, which is what the SDKs do with their API key. Without one, calls are refused unless the
+          admin made the site open. To pay with a provider token of your own instead of the server’s keys, send it in the <code className="font-mono">X-Provider-Token</code> header.
+        </p>
+      </Section>
+
+      <Section id="models" title="Choosing a model and its provider">
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <code className="font-mono">org/name</code>: the admin’s routing policy, here <strong>{docs.routing.policy}</strong>
+            {docs.routing.policy === "fastest"
+              ? ": the live provider with the lowest median time to first token over the last day’s streamed calls through this server; those without such calls come after, in the catalogue’s order."
+              : ": the live providers in the catalogue’s order."}
+          </li>
+          <li>
+            <code className="font-mono">org/name:fastest</code>: the fastest, whatever the policy.
+          </li>
+          <li>
+            <code className="font-mono">org/name:together</code>: that provider alone (a staging provider is used only when named), or that configured endpoint.
+          </li>
+          <li>The name an admin’s configured endpoint serves a model under (for example an Ollama tag).</li>
+        </ul>
+        <p>
+          When the chosen provider fails before its first byte (5xx, 429, a timeout or a refused connection), up to {docs.routing.failover} more provider
+          {docs.routing.failover === 1 ? "" : "s"} serving the model are tried in turn. Every answer names who served: in the <code className="font-mono">x-inference-provider</code>{" "}
+          header and in <code className="font-mono">model</code> (for example <code className="font-mono">{docs.example}:together</code>), and carries an{" "}
+          <code className="font-mono">x-request-id</code>.
+        </p>
+      </Section>
+
+      <Section id="routes" title="Routes">
+        <div className="overflow-x-auto">
+          <table className="w-full border-collapse text-sm">
+            <thead>
+              <tr>
+                <th className={th}>Method</th>
+                <th className={th}>Path</th>
+                <th className={th}>What it does</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ROUTES.map(([method, path, what]) => (
+                <tr key={path}>
+                  <td className={`${td} font-mono`}>{method}</td>
+                  <td className={`${td} font-mono whitespace-nowrap`}>{path}</td>
+                  <td className={td}>{what}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p>Fields the pinned inference library cannot pass to a provider are refused by name with a 400, never dropped silently.</p>
+      </Section>
+
+      <Section id="examples" title="Examples">
+        {docs.examples.map((e) => (
+          <div key={e.id} id={`example-${e.id}`}>
+            <CodeBlock html={e.html} text={e.text} title={e.title} copyDescription={`${e.title} example`} />
+          </div>
+        ))}
+      </Section>
+
+      <Section id="errors" title="Errors">
+        <p>
+          Errors are OpenAI’s error object, <code className="font-mono">{"{error: {message, type, param, code}}"}</code>, so the SDKs raise their typed errors. A failure after a
+          stream has started arrives as an event carrying <code className="font-mono">error</code>, which the SDKs raise too.
+        </p>
+        <div className="overflow-x-auto">
+          <table className="w-full border-collapse text-sm">
+            <thead>
+              <tr>
+                <th className={th}>Status</th>
+                <th className={th}>type</th>
+                <th className={th}>When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ERRORS.map(([status, type, when]) => (
+                <tr key={status}>
+                  <td className={`${td} font-mono whitespace-nowrap`}>{status}</td>
+                  <td className={`${td} font-mono`}>{type}</td>
+                  <td className={td}>{when}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The OpenAI-compatible /v1 on the real server (ADR 0040): the `openai` SDK with a token made by
+ * the CLI, the cross-site refusal in front of it, /docs/api, and the model page's "OpenAI-compatible
+ * (this server)" code. Providers are the SIMULATOR.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import OpenAI from "openai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
+import { runModelyard } from "./support/import-cli.ts";
+import { describeViolations, runAxe } from "./support/page-audit.ts";
+import { screenshot } from "./support/journey.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+
+const LLAMA = "meta-llama/Llama-3.3-70B-Instruct";
+
+let sim: ProviderSimulator;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+
+beforeAll(async () => {
+  sim = await startProviderSimulator({ assetUrls: "real-host" });
+  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: "hf_e2eV1ServerKey1234567890" } });
+  await runModelyard(server.databaseUrl, ["users", "add", "dev@example.com", "--role", "member"], { MODELYARD_PUBLIC_URL: server.url });
+  token = /(myd_\S+)/.exec(await runModelyard(server.databaseUrl, ["tokens", "create", "dev@example.com", "--name", "editor"]))![1]!;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sim?.close();
+});
+
+beforeEach(async () => {
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await allowOnlyLoopback(context);
+  page = await context.newPage();
+});
+
+describe("/v1 on the real server", () => {
+  it("the openai SDK chats, streamed and not, with a token the CLI made", async () => {
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 });
+    const done = await client.chat.completions.create({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "hi from the e2e" }] });
+    expect(done.choices[0]?.message.content).toContain("Simulated together reply");
+    let text = "";
+    for await (const chunk of await client.chat.completions.create({ model: `${LLAMA}:groq`, messages: [{ role: "user", content: "stream" }], stream: true })) {
+      text += chunk.choices[0]?.delta.content ?? "";
+    }
+    expect(text).toContain("Simulated groq reply");
+    const models = await client.models.list();
+    expect(models.data.map((m) => m.id)).toContain(LLAMA);
+  });
+
+  it("refuses a call another website's page makes, before it reaches a provider", async () => {
+    sim.reset();
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "spend their keys" }] }),
+    });
+    expect(res.status).toBe(403);
+    expect(sim.requests.filter((r) => r.service !== "hub")).toEqual([]);
+    // Without a token the default `members` policy refuses in OpenAI's shape.
+    const anonymous = await fetch(`${server.url}/v1/models`);
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { type: string } }).error.type).toBe("authentication_error");
+  });
+});
+
+describe("/docs/api and the model page's code", () => {
+  it("/docs/api gives this server's base URL, the examples and the errors; axe passes; light and dark, phone and desktop", async () => {
+    await page.goto(`${server.url}/docs/api`);
+    const main = await page.locator("main").innerText();
+    expect(main).toContain(`${server.url}/v1`);
+    for (const title of ["openai (JavaScript)", "openai (Python)", "curl", "LangChain (JavaScript, @langchain/openai)", "LangChain (Python, langchain-openai)", "A chat UI's settings"]) {
+      expect(main).toContain(title);
+    }
+    expect(main).toMatch(/x-inference-provider/);
+    expect(main).toMatch(/authentication_error/);
+    expect(describeViolations(await runAxe(page))).toBe("");
+    for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
+      for (const scheme of ["light", "dark"] as const) {
+        const ctx = await browser.newContext({ viewport, colorScheme: scheme, isMobile: name === "phone" });
+        await allowOnlyLoopback(ctx);
+        const p = await ctx.newPage();
+        await p.goto(`${server.url}/docs/api`);
+        await p.screenshot({ path: screenshot(`docs-api-${name}-${scheme}.png`), fullPage: false });
+        await ctx.close();
+      }
+    }
+  });
+
+  it(`${LLAMA}'s code has an "OpenAI-compatible (this server)" tab calling this server's /v1 with the chosen provider`, async () => {
+    await page.goto(`${server.url}/${LLAMA}?tab=inference&provider=together&lang=v1`);
+    const panel = page.locator("[data-inference-panel]");
+    await panel.waitFor();
+    expect(await panel.locator("nav[aria-label=Language] a[aria-current=page]").innerText()).toBe("OpenAI-compatible (this server)");
+    const code = await panel.locator("[data-code-block]").allInnerTexts();
+    expect(code.join("\n")).toContain(`baseURL: "${server.url}/v1"`);
+    expect(code.join("\n")).toContain(`"${LLAMA}:together"`);
+    expect(code.join("\n")).toContain(`${server.url}/v1/chat/completions`);
+  });
+});
