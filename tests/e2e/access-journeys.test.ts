@@ -5,36 +5,24 @@
  * and a page on another origin failing to spend, in a real browser. Providers are the SIMULATOR.
  * No token may appear in any log, page or error: each journey greps the server's output for them.
  */
-import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "./support/browser.ts";
-import { describeViolations, runAxe } from "./support/page-audit.ts";
-import { runModelyard } from "./support/import-cli.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
-import { startOidcProvider, type TestOidcProvider } from "../support/oidc-provider.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupOfflinePage, setupServer, setupService, setupSimulator } from "#tests/e2e/support/journey.ts";
+import { allowOnlyLoopback, waitForHydration } from "#tests/e2e/support/browser.ts";
+import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
+import { runModelyard } from "#tests/e2e/support/import-cli.ts";
+import { startOidcProvider } from "#tests/support/oidc-provider.ts";
 
 const SERVER_KEY = "hf_e2eAccessServerKey00000";
 const CHAT_MODEL = "meta-llama/Meta-Llama-3-8B-Instruct";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const chatBody = JSON.stringify({ model: CHAT_MODEL, provider: "together", messages: [{ role: "user", content: "hello" }] });
 
-let sim: ProviderSimulator;
-let oidc: TestOidcProvider;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 const secrets: string[] = [SERVER_KEY];
-
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  oidc = await startOidcProvider();
-  server = await startTestServer({
+const sim = setupSimulator();
+const oidc = setupService("The OpenID provider", startOidcProvider, (o) => o.close());
+const server = setupServer(
+  () => ({
     env: {
       MODELYARD_UPSTREAM_OVERRIDE: sim.url,
       HF_TOKEN: SERVER_KEY,
@@ -44,29 +32,18 @@ beforeAll(async () => {
       MODELYARD_OIDC_ALLOWED: "corp.example",
       MODELYARD_ADMIN_EMAILS: "boss@corp.example",
     },
-  });
-  oidc.start(`${server.url}/auth/oidc/callback`);
-  secrets.push(oidc.clientSecret);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
+  }),
+  async (s) => {
+    oidc.start(`${s.url}/auth/oidc/callback`);
+    secrets.push(oidc.clientSecret);
+  },
+);
+afterAll(() => {
   // No secret of any journey reached the server's log.
-  const output = server?.output() ?? "";
-  for (const s of secrets) expect(output, "a token in the server's log").not.toContain(s);
-  await browser?.close();
-  await server?.stop();
-  await oidc?.close();
-  await sim?.close();
+  for (const secret of secrets) expect(server.output(), "a token in the server's log").not.toContain(secret);
 });
-
-beforeEach(async () => {
-  sim.reset();
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
+const browser = setupBrowser();
+const { page, context } = setupOfflinePage(browser, { viewport: { width: 1200, height: 900 } });
 
 const inference = (headers: Record<string, string>) => fetch(`${server.url}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: chatBody });
 
@@ -186,8 +163,6 @@ describe("the account pages", () => {
     expect(csv.split("\r\n")[0]).toBe("at,subject,user_id,token_id,model,provider,task,paid_by,status,duration_ms,ttft_ms,tokens_in,tokens_out,bill_to");
     expect(csv).toContain("boss@corp.example");
     expect(csv).not.toContain(token);
-
-    fs.mkdirSync(SHOTS, { recursive: true });
     const shots: Array<[string, string]> = [
       ["tokens", "/settings/tokens"],
       ["my-usage", "/settings/usage"],
@@ -203,7 +178,7 @@ describe("the account pages", () => {
         await page.setViewportSize(viewport);
         for (const scheme of ["light", "dark"] as const) {
           await page.emulateMedia({ colorScheme: scheme });
-          await page.screenshot({ path: path.join(SHOTS, `${name}-${device}-${scheme}.png`), fullPage: true });
+          await page.screenshot({ path: screenshot(`${name}-${device}-${scheme}.png`), fullPage: true });
         }
       }
       await page.setViewportSize({ width: 1200, height: 900 });
@@ -220,7 +195,7 @@ describe("the account pages", () => {
       await signedOut.setViewportSize(viewport);
       for (const scheme of ["light", "dark"] as const) {
         await signedOut.emulateMedia({ colorScheme: scheme });
-        await signedOut.screenshot({ path: path.join(SHOTS, `sign-in-${device}-${scheme}.png`), fullPage: true });
+        await signedOut.screenshot({ path: screenshot(`sign-in-${device}-${scheme}.png`), fullPage: true });
       }
     }
     // The admin makes the site private: a signed-out visitor is sent to sign in, the API asks for a token.
@@ -261,10 +236,7 @@ describe("an anonymous visitor", () => {
 });
 
 describe("a page on another origin", () => {
-  let evil: http.Server;
-  let evilUrl: string;
-
-  beforeAll(async () => {
+  const evil = setupService("The other origin's page", async () => {
     // Served as "localhost", another origin (and site) than the server's 127.0.0.1.
     const target = `${server.url}/api/inference`;
     const html = `<!doctype html><title>evil</title>
@@ -281,26 +253,22 @@ describe("a page on another origin", () => {
   fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", body: fd, credentials: "include" })
     .then(() => results.push("multipart sent"), () => results.push("multipart failed"));
 </script>`;
-    evil = http.createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(html));
-    await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
-    evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
-  });
-
-  afterAll(async () => {
-    await new Promise<void>((resolve) => evil?.close(() => resolve()));
-  });
+    const site = http.createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(html));
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    return { url: `http://localhost:${(site.address() as AddressInfo).port}/`, close: () => new Promise<void>((resolve) => site.close(() => resolve())) };
+  }, (site) => site.close());
 
   it("cannot spend the server's key through a signed-in member's browser", async () => {
     // The visitor is signed in, so the browser holds a session cookie for the site.
     await signInWithOidc("bob@corp.example");
     const before = server.output().length;
 
-    await page.goto(evilUrl);
+    await page.goto(evil.url);
     await expect.poll(() => page.evaluate(() => (window as unknown as { results: string[] }).results.length), { timeout: 15_000 }).toBe(3);
     // Every attempt reached the server and was turned away before anything was read or spent.
     await expect.poll(() => (server.output().slice(before).match(/\[inference\]/g) ?? []).length, { timeout: 2_000 }).toBe(0);
     expect(sim.requests.filter((r) => r.service !== "hub")).toEqual([]);
-    const refused = await fetch(`${server.url}/api/inference`, { method: "POST", headers: { Origin: evilUrl.slice(0, -1), "Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain" }, body: chatBody });
+    const refused = await fetch(`${server.url}/api/inference`, { method: "POST", headers: { Origin: evil.url.slice(0, -1), "Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain" }, body: chatBody });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("cross_site_refused");
   });

@@ -10,7 +10,7 @@
  */
 import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { lastTaskRequest, openWidget, runWidget, setupBrowser, setupOfflinePage, setupServer, setupSimulator, setupTaskAssetHost, simulatedInference } from "#tests/e2e/support/journey.ts";
+import { hfInferenceHubModels, lastTaskRequest, openWidget, runWidget, setupBrowser, setupOfflinePage, setupServer, setupSimulator, setupTaskAssetHost, simulatedInference } from "#tests/e2e/support/journey.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
@@ -27,7 +27,7 @@ const HUB_MODELS: Array<[string, string]> = [
   ["espnet/kan-bayashi_ljspeech_vits", "text-to-speech"],
 ];
 
-const sim = setupSimulator({ onReset: (s) => { for (const [id, task] of HUB_MODELS) s.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } }); } });
+const sim = setupSimulator({ onReset: hfInferenceHubModels(HUB_MODELS) });
 const assets = setupTaskAssetHost();
 const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY, { MODELYARD_TASK_ASSET_BASE: assets.base }) }), (s) => importUnservedModels(s, WIDGET_FAMILIES.audio));
 // Chromium's fake microphone (a beep), for this file only; permission is still asked per context.

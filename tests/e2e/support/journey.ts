@@ -36,17 +36,31 @@ function lateBound<T extends object>(what: string, current: () => T | undefined)
   });
 }
 
+/** Anything else a file starts once and stops at the end (an OpenID provider, a second server). */
+export function setupService<T extends object>(what: string, start: () => Promise<T>, stop: (service: T) => Promise<void>): T {
+  let service: T | undefined;
+  beforeAll(async () => {
+    service = await start();
+  });
+  afterAll(async () => {
+    if (service) await stop(service);
+  });
+  return lateBound(what, () => service);
+}
+
 /**
- * The provider simulator for this file (started with `options`), reset before each test;
- * `onReset` runs after each reset (to add the Hub models a file's tests need).
+ * The provider simulator for this file (started with `options`), reset before each test unless
+ * `keepState`; `onReset` runs after each reset (to add the Hub models a file's tests need).
  */
-export function setupSimulator(opts: { onReset?: (sim: ProviderSimulator) => void; options?: Parameters<typeof startProviderSimulator>[0] } = {}): ProviderSimulator {
+export function setupSimulator(opts: { onReset?: (sim: ProviderSimulator) => void; options?: Parameters<typeof startProviderSimulator>[0]; keepState?: boolean } = {}): ProviderSimulator {
   let sim: ProviderSimulator | undefined;
   beforeAll(async () => {
     sim = await startProviderSimulator(opts.options);
     opts.onReset?.(sim);
   });
   beforeEach(() => {
+    // A file whose tests build on each other's requests (counting Hub calls across visits) keeps them.
+    if (opts.keepState) return;
     sim!.reset();
     opts.onReset?.(sim!);
   });
@@ -83,16 +97,7 @@ export function setupServer(options: ServerOptions | (() => ServerOptions) = {},
 }
 
 /** A handle on the server's own database, for tests that read what a page should show. */
-export function setupDatabase(server: TestServer): DatabaseHandle {
-  let db: DatabaseHandle | undefined;
-  beforeAll(() => {
-    db = openDatabase(server.databaseUrl);
-  });
-  afterAll(async () => {
-    await db?.close();
-  });
-  return lateBound("The database", () => db);
-}
+export const setupDatabase = (server: TestServer): DatabaseHandle => setupService("The database", async () => openDatabase(server.databaseUrl), (db) => db.close());
 
 /** The environment of a server whose inference goes to the simulator, on the server's own key. */
 export function simulatedInference(sim: ProviderSimulator, serverKey: string, env: Record<string, string> = {}): Record<string, string> {
@@ -100,16 +105,7 @@ export function simulatedInference(sim: ProviderSimulator, serverKey: string, en
 }
 
 /** The stand-in for the task guides' asset host, for this file (its `base` is MODELYARD_TASK_ASSET_BASE). */
-export function setupTaskAssetHost(): TaskAssetHost {
-  let host: TaskAssetHost | undefined;
-  beforeAll(async () => {
-    host = await startTaskAssetHost();
-  });
-  afterAll(async () => {
-    await host?.close();
-  });
-  return lateBound("The task asset host", () => host);
-}
+export const setupTaskAssetHost = (): TaskAssetHost => setupService("The task asset host", startTaskAssetHost, (host) => host.close());
 
 /** Debian's Chromium for this file (extra flags, such as a fake microphone, in `args`). */
 export function setupBrowser(opts: { args?: string[] } = {}): Browser {
