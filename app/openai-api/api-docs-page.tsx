@@ -58,7 +58,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
           <a href="/settings/tokens" className="font-medium text-indigo-700 underline dark:text-indigo-300">
             Settings → API tokens
           </a>{" "}
-          and send it as <code className="font-mono">Authorization: Bearer myd_…</code>, which is what the SDKs do with their API key. Without one, calls are refused unless the
+          and send it as <code className="font-mono">Authorization: Bearer myd_…</code>, which is what the SDKs do with their API key (they read it from <code className="font-mono">OPENAI_API_KEY</code>). Without one, calls are refused unless the
           admin made the site open. To pay with a provider token of your own instead of the server’s keys, send it in the <code className="font-mono">X-Provider-Token</code> header.
         </p>
       </Section>

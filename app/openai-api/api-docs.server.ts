@@ -29,21 +29,17 @@ export function buildApiDocs(origin: string): ApiDocs {
   const base = `${origin}/v1`;
   const langchainJs = `import { ChatOpenAI } from "@langchain/openai";
 
+// The key is read from OPENAI_API_KEY: a Modelyard API token.
 const llm = new ChatOpenAI({
   model: "${EXAMPLE_MODEL}",
-  apiKey: process.env.MODELYARD_TOKEN,
   configuration: { baseURL: "${base}" },
 });
 const answer = await llm.invoke("What is the capital of France?");
 console.log(answer.content);`;
-  const langchainPython = `import os
-from langchain_openai import ChatOpenAI
+  const langchainPython = `from langchain_openai import ChatOpenAI
 
-llm = ChatOpenAI(
-    model="${EXAMPLE_MODEL}",
-    base_url="${base}",
-    api_key=os.environ["MODELYARD_TOKEN"],
-)
+# The key is read from OPENAI_API_KEY: a Modelyard API token.
+llm = ChatOpenAI(model="${EXAMPLE_MODEL}", base_url="${base}")
 print(llm.invoke("What is the capital of France?").content)`;
   const chatUi = `# Open WebUI (or any chat UI that takes an OpenAI base URL and key)
 OPENAI_API_BASE_URL=${base}

@@ -16,7 +16,7 @@ const ROUTES = {
 
 export type OpenAiSnippetTask = keyof typeof ROUTES;
 
-export const MODELYARD_TOKEN_PLACEHOLDER = "myd_…";
+export const API_TOKEN_PLACEHOLDER = "myd_…";
 
 export interface OpenAiSnippet {
   client: "openai-js" | "openai-python" | "curl";
@@ -134,7 +134,7 @@ speech.write_to_file("speech.wav")`;
 function curl(input: OpenAiSnippetInput): string {
   const { task, model, origin, streaming } = input;
   const url = `${origin}/v1/${ROUTES[task]}`;
-  const head = `curl ${url} \\\n    -H "Authorization: Bearer $MODELYARD_TOKEN" \\\n`;
+  const head = `curl ${url} \\\n    -H "Authorization: Bearer $OPENAI_API_KEY" \\\n`;
   if (task === "automatic-speech-recognition") return `${head}    -F model=${q(model)} \\\n    -F file=@sample1.flac`;
   const body: Record<string, unknown> = { model };
   if (task === "conversational") {
@@ -153,21 +153,14 @@ export function openAiCompatibleSnippets(input: OpenAiSnippetInput): OpenAiSnipp
   const usesFs = input.task === "text-to-image" || input.task === "automatic-speech-recognition" || input.task === "text-to-speech";
   const js = `${usesFs ? 'import fs from "node:fs";\n' : ""}import OpenAI from "openai";
 
-const client = new OpenAI({
-  baseURL: ${q(`${input.origin}/v1`)},
-  // A Modelyard API token (${MODELYARD_TOKEN_PLACEHOLDER}) from ${input.origin}/settings/tokens
-  apiKey: process.env.MODELYARD_TOKEN,
-});
+// The key is read from OPENAI_API_KEY: a Modelyard API token (${API_TOKEN_PLACEHOLDER}) from ${input.origin}/settings/tokens
+const client = new OpenAI({ baseURL: ${q(`${input.origin}/v1`)} });
 
 ${jsBody(input)}`;
-  const python = `import os
-from openai import OpenAI
+  const python = `from openai import OpenAI
 
-client = OpenAI(
-    base_url=${q(`${input.origin}/v1`)},
-    # A Modelyard API token (${MODELYARD_TOKEN_PLACEHOLDER}) from ${input.origin}/settings/tokens
-    api_key=os.environ["MODELYARD_TOKEN"],
-)
+# The key is read from OPENAI_API_KEY: a Modelyard API token (${API_TOKEN_PLACEHOLDER}) from ${input.origin}/settings/tokens
+client = OpenAI(base_url=${q(`${input.origin}/v1`)})
 
 ${pythonBody(input)}`;
   return [

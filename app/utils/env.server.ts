@@ -149,6 +149,13 @@ export const CONFIG_VARS = {
   MODELYARD_INFERENCE_MAX_BODY_BYTES: { group: "gateway", schema: int(1_024, 256 * 1024 * 1024), default: "8388608", description: "Largest request body `/api/inference` reads (413 past it)." },
   MODELYARD_INFERENCE_RATE_LIMIT: { group: "gateway", schema: int(1, 1_000_000), default: "30", description: "Inference requests per window per anonymous address." },
   MODELYARD_INFERENCE_RATE_WINDOW_MS: { group: "gateway", schema: int(1_000, 86_400_000), default: "60000", description: "The window of `MODELYARD_INFERENCE_RATE_LIMIT`." },
+  MODELYARD_V1_ROUTING: {
+    group: "gateway",
+    schema: z.enum(["fastest", "listed"]),
+    default: "fastest",
+    description: "How `/v1` picks a provider when the model names none: `fastest` (lowest median time to first token over the last day's calls) or `listed` (the catalogue's order). Live providers only.",
+  },
+  MODELYARD_V1_FAILOVER: { group: "gateway", schema: int(0, 10), default: "2", description: "How many more providers `/v1` tries when the chosen one fails before its first byte (5xx, 429, timeout)." },
 
   MODELYARD_CAP_MAX_TOKENS: { group: "caps", schema: int(1, 10_000_000), default: "4096", description: "Generated tokens (`max_tokens`, `max_new_tokens`, `max_completion_tokens`, `max_length`)." },
   MODELYARD_CAP_CHOICES: { group: "caps", schema: int(1, 1_000), default: "4", description: "Answers (`n`, `num_return_sequences`, `best_of`, `num_images_per_prompt`)." },
