@@ -33,6 +33,7 @@ export { serveInference } from "#app/inference/node-adapter.server.ts";
 export { serveOpenAi } from "#app/openai-api/v1-handler.server.ts";
 export { getEnv } from "#app/utils/env.server.ts";
 export { startDraining } from "#app/utils/health.server.ts";
+export { metricsText, observeRequest } from "#app/utils/metrics.server.ts";
 export { createIslandStore } from "#app/utils/html-island.ts";
 export { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
 export { createRequestContext } from "#app/utils/request-context.ts";

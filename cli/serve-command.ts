@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
+import { createMetricsEndpoint } from "#server/metrics-endpoint.ts";
 import { serverEntryOf } from "#server/server-entry.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 import { startEventLoopProbe } from "#cli/event-loop-probe.ts";
@@ -96,7 +97,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   // a second of start-up (docs/decisions/0030-serve-loads-the-build-without-tsx.md).
   await opts.stopTypeScript?.();
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
-  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork, onFacetIndexBuilt, accessStartNotes, startAccountHousekeeping } =
+  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork, onFacetIndexBuilt, accessStartNotes, startAccountHousekeeping, metricsText } =
     serverEntryOf(build);
   const env = getEnv();
   const port = opts.port ?? env.PORT;
@@ -128,6 +129,17 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   // cannot hold a connection for minutes (Node's defaults are 60 s and 300 s).
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
+  // Metrics on a listener of their own, which the operator keeps off the public network (ADR 0041).
+  let metricsServer: Server | null = null;
+  if (env.MODELYARD_METRICS_PORT !== undefined) {
+    const endpoint = createMetricsEndpoint({ token: env.MODELYARD_METRICS_TOKEN, metricsText });
+    const s = http.createServer((req, res) => ((req.url ?? "").split("?")[0] === "/metrics" ? endpoint(req, res) : void res.writeHead(404, { "Content-Type": "text/plain" }).end("Only /metrics is served here.\n")));
+    metricsServer = await new Promise<Server>((resolve, reject) => {
+      s.once("error", reject);
+      s.listen(env.MODELYARD_METRICS_PORT, env.HOST, () => resolve(s));
+    });
+    console.log(`Metrics on http://${env.HOST}:${env.MODELYARD_METRICS_PORT}/metrics.`);
+  }
   for (const note of await accessStartNotes(handle.db)) console.log(note);
   startAccountHousekeeping(() => handle.db);
   const address = server.address();
@@ -162,6 +174,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
 
   const shutdown = (signal: string) => {
     console.log(`\n${signal} received; shutting down.`);
+    metricsServer?.close();
     server.close(() => {
       void handle.close().finally(() => process.exit(0));
     });

@@ -5,6 +5,8 @@ import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import { createApiGuard, sendFetchResponse } from "#server/api-guard.ts";
+import { createMetricsEndpoint } from "#server/metrics-endpoint.ts";
+import { createRoutePattern, methodLabel } from "#server/route-pattern.ts";
 import { applySecurityHeaders } from "#server/security-headers.ts";
 import { serverEntryOf } from "#server/server-entry.ts";
 
@@ -21,15 +23,37 @@ function headerOf(value: string | string[] | undefined): string | null {
 }
 
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop, gateRequest } = serverEntryOf(build);
+  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop, gateRequest, getEnv, metricsText, observeRequest } =
+    serverEntryOf(build);
+  const env = getEnv();
   const apiGuard = createApiGuard({ jsonError, methodNotAllowed });
+  const routeOf = createRoutePattern(build);
   const app = express();
   app.disable("x-powered-by");
+  // Every answer is timed by its route pattern, never its URL (server/route-pattern.ts); a visitor
+  // who left before the end counts as 499, as the gateway's log says it.
+  app.use((req, res, next) => {
+    const started = performance.now();
+    res.once("close", () => {
+      const url = req.originalUrl;
+      const q = url.indexOf("?");
+      observeRequest(methodLabel(req.method), routeOf(q === -1 ? url : url.slice(0, q)), res.writableFinished ? res.statusCode : 499, (performance.now() - started) / 1000);
+    });
+    next();
+  });
   // First, so the inference fast path below gets the same headers as everything else.
   app.use((_req, res, next) => {
     res.locals["cspNonce"] = applySecurityHeaders(res);
     next();
   });
+  // Prometheus metrics (ADR 0041): here with a token, on their own listener with a port
+  // (cli/serve-command.ts), and nowhere without either.
+  if (env.MODELYARD_METRICS_TOKEN !== undefined && env.MODELYARD_METRICS_PORT === undefined) {
+    app.all("/metrics", createMetricsEndpoint({ token: env.MODELYARD_METRICS_TOKEN, metricsText }));
+  } else {
+    const where = env.MODELYARD_METRICS_PORT === undefined ? "Metrics are off: set MODELYARD_METRICS_TOKEN or MODELYARD_METRICS_PORT." : `Metrics are served on port ${env.MODELYARD_METRICS_PORT}.`;
+    app.all("/metrics", (_req, res) => void sendFetchResponse(res, jsonError(404, where)));
+  }
   app.use(apiGuard.methodGuard);
   // Cross-site changes refused, and a private site's sign-in, before anything reads a body (ADR 0038).
   app.use((req, res, next) => {

@@ -36,6 +36,8 @@ const EXPORTS = {
   accessStartNotes: true,
   startAccountHousekeeping: true,
   startDraining: true,
+  metricsText: true,
+  observeRequest: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {

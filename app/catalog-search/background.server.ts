@@ -6,6 +6,7 @@ import { type CatalogFacets, type FacetMemory, computeExactFacets, readFacetInde
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { listingIndexBuildSeconds, listingIndexGeneration } from "#app/utils/metrics.server.ts";
 import { runInBackground } from "#app/utils/time-slice.server.ts";
 
 /**
@@ -106,6 +107,8 @@ async function buildFacetIndex(handle: DatabaseHandle, generation: number): Prom
   // catalogue stays unindexable until its next generation.
   const current = !index || (await getCatalogueGeneration(handle.db)) === generation;
   if (current) register(handle, generation, index);
+  listingIndexBuildSeconds.observe((performance.now() - started) / 1000);
+  if (current && index) listingIndexGeneration.set(generation);
   for (const listener of builtListeners) listener({ generation, current, indexed: index !== null, ms: Math.round(performance.now() - started) });
   return index;
 }

@@ -15,3 +15,8 @@ export function getDb(): DatabaseHandle {
 export function setDb(next: DatabaseHandle): void {
   handle = next;
 }
+
+/** The handle if one is open, without opening one (metrics read the catalogue only when it is there). */
+export function openedDb(): DatabaseHandle | undefined {
+  return handle;
+}

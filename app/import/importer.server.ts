@@ -23,6 +23,7 @@ import { type NormalizedRecord, deriveFacts, normalizeRecord, readTokenizerSetti
 import { type SourceItem, readSources } from "#app/import/read-sources.server.ts";
 import { describeIssues, importRecordSchema } from "#app/import/record-schema.ts";
 import { deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
+import { importRejections, importRows } from "#app/utils/metrics.server.ts";
 
 export interface Rejection {
   source: string;
@@ -274,6 +275,7 @@ export async function importItems(
   const reject = (source: string, line: number, id: string | null, reason: string) => {
     summary.rejected++;
     summary.rejections.push({ source, line, id, reason });
+    importRejections.inc();
   };
 
   const report = (force = false) => {
@@ -295,6 +297,7 @@ export async function importItems(
       if (pl) planned.push(pl);
       else summary.unchanged++;
     }
+    importRows.inc({ outcome: "unchanged" }, current.length - planned.length);
     if (!planned.length) return;
 
     // Template validation renders templates, so it runs before the write transaction opens.
@@ -371,10 +374,12 @@ export async function importItems(
       }
       await bumpCatalogueGeneration(trx);
     });
-    for (const p of planned) {
-      if (p.isNew) summary.inserted++;
-      else summary.updated++;
-    }
+    let inserted = 0;
+    for (const p of planned) if (p.isNew) inserted++;
+    summary.inserted += inserted;
+    summary.updated += planned.length - inserted;
+    importRows.inc({ outcome: "inserted" }, inserted);
+    importRows.inc({ outcome: "updated" }, planned.length - inserted);
   };
 
   for await (const item of items) {

@@ -30,6 +30,7 @@ import { type ParsedRequest, parseInferenceRequest, type RequestBodySource } fro
 import type { InferenceRequest } from "#app/inference/request-schema.ts";
 import { type InferenceTarget, resolveTarget } from "#app/inference/resolve-target.server.ts";
 import { jsonErrorBody } from "#app/utils/http.server.ts";
+import type { GatewayObservation } from "#app/utils/metrics.server.ts";
 
 export type { GatewayOutcome } from "#app/inference/execute.server.ts";
 
@@ -40,6 +41,8 @@ export interface GatewayDeps {
   database: () => Kysely<Database>;
   /** One line per request; never receives a token (lines are scrubbed before this is called). */
   log?: (line: string) => void;
+  /** Told of every call once it ends, as its usage record is written (app/utils/metrics.server.ts). */
+  metrics?: (call: GatewayObservation) => void;
 }
 
 /** What the gateway reads from an incoming request, whichever HTTP adapter received it. */
@@ -126,6 +129,15 @@ function paidBy(source: CredentialSource | undefined): string {
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? Math.round(v) : null);
 
+/** A call's outcome for the metrics: a stream says its own; otherwise its status does (4xx: refused). */
+function outcomeOf(fields: LogFields, status: number): GatewayObservation["outcome"] {
+  const said = fields["outcome"];
+  if (said === "ok" || said === "error" || said === "cancelled") return said;
+  if (status === 499) return "cancelled";
+  if (status >= 500) return "error";
+  return status >= 400 ? "refused" : "ok";
+}
+
 export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
   const config = readGatewayConfig(deps.env);
   const access = readAuthConfig(deps.env);
@@ -147,6 +159,10 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       const tokensOut = num(fields["tokens_out"]);
       const db = deps.database();
       const status = num(fields["status"]) ?? 0;
+      const durationMs = num(fields["ms"]) ?? Math.round(performance.now() - startedAt);
+      const ttftMs = num(fields["ttft_ms"]);
+      const paid = paidBy(target?.credential.source);
+      deps.metrics?.({ provider: target?.providerLabel ?? "none", task: target?.task ?? "none", outcome: outcomeOf(fields, status), paidBy: paid, seconds: durationMs / 1000, ttftSeconds: ttftMs === null ? null : ttftMs / 1000 });
       void insertUsageRecord(db, {
         at: at.toISOString(),
         day: at.toISOString().slice(0, 10),
@@ -156,10 +172,10 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         model: target?.requestedModel ?? null,
         provider: target ? target.providerLabel : null,
         task: target?.task ?? null,
-        paid_by: paidBy(target?.credential.source),
+        paid_by: paid,
         status,
-        duration_ms: num(fields["ms"]) ?? Math.round(performance.now() - startedAt),
-        ttft_ms: num(fields["ttft_ms"]),
+        duration_ms: durationMs,
+        ttft_ms: ttftMs,
         tokens_in: tokensIn,
         tokens_out: tokensOut,
         bill_to: target?.call.billTo ?? null,

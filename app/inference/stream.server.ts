@@ -6,6 +6,7 @@
  */
 import type { ChunkStream, StreamChunk } from "#app/inference/run-task.server.ts";
 import type { StreamEvent, StreamUsage } from "#app/inference/stream-events.ts";
+import { activeStreams } from "#app/utils/metrics.server.ts";
 
 /** One SSE message. Token events, one per streamed token, skip JSON.stringify of the whole object. */
 export function eventText(event: StreamEvent): string {
@@ -74,20 +75,60 @@ export const SSE_HEADERS: Record<string, string> = {
   "X-Accel-Buffering": "no",
 };
 
+// Streams being written now, each with its way to be cut short (shutdown past its grace).
+const inFlight = new Set<() => void>();
+
+/** How many streamed answers are being written now. */
+export function activeStreamCount(): number {
+  return inFlight.size;
+}
+
+/**
+ * Ends every stream in flight with an error event in its own dialect, then done, and aborts its
+ * upstream call: what shutdown does once its grace has passed (cli/serve-command.ts). Returns how
+ * many were ended.
+ */
+export function endActiveStreams(): number {
+  const ending = [...inFlight];
+  for (const end of ending) end();
+  return ending.length;
+}
+
+const SHUTTING_DOWN = { status: 503, code: "server_shutting_down", message: "The server is shutting down: this answer was cut short. Send the request again." };
+
 /**
  * Runs the stream into `sink`. Returns cancel(), for when the visitor goes away: it stops the
  * pump, aborts upstream and lets the library's reader release its socket.
  */
 export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: StreamEncoder = GATEWAY_STREAM): () => void {
   let cancelled = false;
+  let counted = 0;
+  let firstTokenAt: number | null = null;
+  let open = true;
+  const settle = () => {
+    if (!open) return;
+    open = false;
+    inFlight.delete(cutShort);
+    activeStreams.dec();
+  };
+  const cutShort = () => {
+    if (cancelled) return;
+    sink.write(encoder.error(SHUTTING_DOWN));
+    cancelled = true;
+    settle();
+    opts.abortUpstream();
+    opts.rest.return().catch(() => {});
+    opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: SHUTTING_DOWN.code });
+    sink.close();
+  };
+  inFlight.add(cutShort);
+  activeStreams.inc();
   const run = async () => {
     let content = "";
     let index = 0;
-    let firstTokenAt: number | null = null;
     let lastTokenAt: number | null = null;
     let finishReason: string | null = null;
     let reported: StreamUsage | null = null;
-    let counted = 0;
     let model = opts.model;
     const emit = (text: string) => {
       if (!cancelled && text !== "") sink.write(text);
@@ -137,6 +178,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
           model,
         }),
       );
+      settle();
       opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt, promptTokens: usage.promptTokens, completionTokens: completion });
       sink.close();
     } catch (error) {
@@ -144,11 +186,13 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
       if (opts.clientGone()) {
         // Nobody is listening: end quietly, as a cancellation.
         cancelled = true;
+        settle();
         opts.onEnd({ outcome: "cancelled", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt });
         sink.close();
         return;
       }
       const body = opts.toError(error);
+      settle();
       emit(encoder.error(body));
       opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code });
       sink.close();
@@ -158,6 +202,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
   return () => {
     if (cancelled) return;
     cancelled = true;
+    settle();
     opts.abortUpstream();
     // Let the library's reader release the socket.
     opts.rest.return().catch(() => {});

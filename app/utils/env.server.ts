@@ -25,6 +25,7 @@ export const CONFIG_GROUPS = {
   gateway: "Inference gateway",
   caps: "Cost caps per call",
   access: "Access, accounts and quotas",
+  operations: "Operations: health, metrics, logs, shutdown",
   startup: "Start-up (`modelyard serve`)",
   development: "Development and tests",
 } as const;
@@ -185,6 +186,30 @@ export const CONFIG_VARS = {
     schema: int(0, 100_000_000),
     default: "1000",
     description: "Site-wide anonymous calls a day on the server's keys (only under `open`).",
+  },
+
+  LOG_LEVEL: {
+    group: "operations",
+    schema: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    default: "info",
+    description: "Least severe log level written: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Lines are JSON (pretty under `npm run dev` on a terminal).",
+  },
+  MODELYARD_METRICS_TOKEN: {
+    group: "operations",
+    schema: z.string().min(16, { error: "MODELYARD_METRICS_TOKEN must be at least 16 characters" }),
+    description: "Serves Prometheus metrics on `GET /metrics` to `Authorization: Bearer <this>`. Without it or `MODELYARD_METRICS_PORT`, /metrics answers 404.",
+    secret: true,
+  },
+  MODELYARD_METRICS_PORT: {
+    group: "operations",
+    schema: int(1, 65535),
+    description: "Serves `/metrics` on a second listener at this port (on `HOST`) instead of the main one; keep that port off the public network.",
+  },
+  MODELYARD_SHUTDOWN_GRACE_MS: {
+    group: "operations",
+    schema: int(0, 3_600_000),
+    default: "25000",
+    description: "On SIGTERM, how long requests and streams in flight may take to finish before streams are ended with an error event and the process exits.",
   },
 
   MODELYARD_SKIP_BUILD: {
