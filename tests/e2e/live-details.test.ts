@@ -7,27 +7,42 @@
  * - a model the Hub lacks: the page says it is not on the Hub and what to do; axe and the CSP stay
  *   clean; screenshots light and dark go to test-results/screenshots/.
  */
-import fs from "node:fs";
-import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
 import { openDatabase } from "#app/db/client.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "./support/page-audit.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
+import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const FETCHED = "google/gemma-7b";
 const SLOW = "bigscience/bloom";
 const ABSENT = "openai/whisper-large-v3";
 const SLOW_HUB_MS = 8_000;
 const CARD = "---\nlicense: other\n---\n# Gemma (live card from the Hub simulator)\n\nFetched on demand.\n";
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
+// The tests count the Hub calls of visits before them, so the simulator is not reset between them.
+const sim = setupSimulator({
+  keepState: true,
+  options: {
+    hubModels: [
+      {
+        id: FETCHED,
+        pipeline_tag: "text-generation",
+        tags: ["transformers", "safetensors", "gemma", "text-generation"],
+        inferenceProviderMapping: {},
+        readme: CARD,
+        details: {
+          sha: "c".repeat(40),
+          siblings: [{ rfilename: "config.json", size: 688 }, { rfilename: "model-00001-of-00004.safetensors", size: 4_995_496_656, lfs: { size: 4_995_496_656 } }],
+          config: { architectures: ["GemmaForCausalLM"], model_type: "gemma" },
+        },
+      },
+    ],
+  },
+});
+const server = setupServer(() => ({ env: { MODELYARD_LIVE: "1", MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_LIVE_DEADLINE_MS: "2000" } }));
+const browser = setupBrowser();
 
 const hubCalls = (id: string) => sim.requests.filter((r) => r.path.includes(id)).length;
 
@@ -44,33 +59,6 @@ async function open(context: BrowserContext, url: string): Promise<Page> {
   return page;
 }
 
-beforeAll(async () => {
-  sim = await startProviderSimulator({
-    hubModels: [
-      {
-        id: FETCHED,
-        pipeline_tag: "text-generation",
-        tags: ["transformers", "safetensors", "gemma", "text-generation"],
-        inferenceProviderMapping: {},
-        readme: CARD,
-        details: {
-          sha: "c".repeat(40),
-          siblings: [{ rfilename: "config.json", size: 688 }, { rfilename: "model-00001-of-00004.safetensors", size: 4_995_496_656, lfs: { size: 4_995_496_656 } }],
-          config: { architectures: ["GemmaForCausalLM"], model_type: "gemma" },
-        },
-      },
-    ],
-  });
-  server = await startTestServer({ env: { MODELYARD_LIVE: "1", MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_LIVE_DEADLINE_MS: "2000" } });
-  browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
 
 describe("live details (Hub simulator)", () => {
   it("fetches a list row's card and files once, shows them, and stores them for every later visit", async () => {
@@ -110,7 +98,7 @@ describe("live details (Hub simulator)", () => {
       const text = (await page.locator('[data-live-notice="not-found"]').textContent()) ?? "";
       expect(text).toContain("not on the Hub");
       expect(text).toContain("modelyard import");
-      await page.screenshot({ path: path.join(SHOTS, `live-details-not-found-${scheme}.png`) });
+      await page.screenshot({ path: screenshot(`live-details-not-found-${scheme}.png`) });
       const violations = await runAxe(page);
       expect(violations, describeViolations(violations)).toEqual([]);
       expect(await readCspViolations(page)).toEqual([]);

@@ -11,7 +11,7 @@
 import { gzipSync } from "node:zlib";
 import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { lastTaskRequest, openWidget, runWidget, screenshot, simulatedInference, setupBrowser, setupOfflinePage, setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
+import { hfInferenceHubModels, lastTaskRequest, openWidget, runWidget, screenshot, simulatedInference, setupBrowser, setupOfflinePage, setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
@@ -30,7 +30,7 @@ const EXTRA_HUB_MODELS: Array<[string, string]> = [
   ["google/tapas-base-finetuned-wtq", "table-question-answering"],
 ];
 
-const sim = setupSimulator({ onReset: (s) => { for (const [id, task] of EXTRA_HUB_MODELS) s.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } }); } });
+const sim = setupSimulator({ onReset: hfInferenceHubModels(EXTRA_HUB_MODELS) });
 const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY) }), (s) => importUnservedModels(s, WIDGET_FAMILIES.text));
 const browser = setupBrowser();
 const { page, context, blocked } = setupOfflinePage(browser, { viewport: { width: 1100, height: 900 } });
