@@ -232,6 +232,16 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     expect(((await anonymous.json()) as { error: { type: string } }).error.type).toBe("authentication_error");
   });
 
+  it("answers 504 when the provider is slower than the deadline, which the SDK raises as a server error", async () => {
+    const quick = await start({ MODELYARD_INFERENCE_DEADLINE_MS: "300", MODELYARD_V1_FAILOVER: "0" });
+    sim.scriptFault({ provider: "together" }, { kind: "slow", tokenDelayMs: 0, firstByteDelayMs: 2_000 });
+    const late = await new OpenAI({ baseURL: `${quick}/v1`, apiKey: member, maxRetries: 0 })
+      .chat.completions.create({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "slow" }] })
+      .catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(OpenAI.InternalServerError);
+    expect(late).toMatchObject({ status: 504, code: "deadline_exceeded", type: "api_error" });
+  });
+
   it("sends a failure after the first token as an error event the SDK raises", async () => {
     sim.scriptFault({ provider: "together" }, { kind: "mid-stream-error", afterChunks: 2, message: "GPU fell over" });
     const stream = await client(member).chat.completions.create({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "tell me more" }], stream: true });
