@@ -8,46 +8,20 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { runAxe } from "./support/page-audit.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { makePng } from "../simulators/media.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupOfflinePage, setupServer, setupSimulator, simulatedInference } from "#tests/e2e/support/journey.ts";
+import { runAxe } from "#tests/e2e/support/page-audit.ts";
+import { makePng } from "#tests/simulators/media.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
 const VISITOR_TOKEN = "hf_e2eVisitorCompareToken99";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const COLUMNS = ["meta-llama/Meta-Llama-3-8B-Instruct@together", "meta-llama/Meta-Llama-3-8B-Instruct@fireworks-ai", "meta-llama/Llama-3.3-70B-Instruct@groq"];
 const COMPARE_URL = `/compare?task=text-generation&${COLUMNS.map((c) => `model=${c}`).join("&")}`;
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let blocked: string[];
-
-beforeAll(async () => {
-  sim = await startProviderSimulator({ tokenDelayMs: 20 });
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
-
-beforeEach(async () => {
-  sim.reset();
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  blocked = await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
+const sim = setupSimulator({ options: { tokenDelayMs: 20 } });
+const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY) }));
+const browser = setupBrowser();
+const { page, blocked } = setupOfflinePage(browser, { viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
 
 const column = (spec: string) => page.locator(`[data-column="${spec}"]`);
 
@@ -66,15 +40,14 @@ async function sendToAll(text: string): Promise<void> {
 }
 
 async function shoot(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-desktop-${scheme}.png`), fullPage: true });
+    await page.screenshot({ path: screenshot(`${name}-desktop-${scheme}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 390, height: 844 });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-phone-${scheme}.png`), fullPage: true });
+    await page.screenshot({ path: screenshot(`${name}-phone-${scheme}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1400, height: 1000 });
   await page.emulateMedia({ colorScheme: "light" });

@@ -9,16 +9,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
+import { describe, expect, it } from "vitest";
+import { hfInferenceHubModels, screenshot, setupBrowser, setupOfflinePage, setupServer, setupSimulator, simulatedInference } from "#tests/e2e/support/journey.ts";
+import { waitForHydration } from "#tests/e2e/support/browser.ts";
 import { runAxe } from "#tests/e2e/support/page-audit.ts";
-import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { makeFlac, makePng } from "#tests/simulators/media.ts";
-import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const QA = ["deepset/bert-base-uncased-squad2@hf-inference", "deepset/roberta-base-squad2@hf-inference"];
 const DETR = "facebook/detr-resnet-50@hf-inference";
 const NER = ["Babelscape/wikineural-multilingual-ner@hf-inference", "Davlan/bert-base-multilingual-cased-ner-hrl@hf-inference"];
@@ -27,37 +24,22 @@ const TAPAS = ["google/tapas-base-finetuned-wtq@hf-inference", "google/tapas-lar
 const COMPLETION = ["meta-llama/Llama-2-70b-hf@together", "mistralai/Mixtral-8x7B-v0.1@together"];
 const T2I = ["stabilityai/stable-diffusion-2@hf-inference", "stabilityai/stable-diffusion-xl-base-1.0@hf-inference"];
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let blocked: string[];
+/** Each column's model in the simulator's Hub, mapped to hf-inference for its task. */
+const HUB_MODELS = (
+  [
+    ...QA.map((c) => [c, "question-answering"] as const),
+    ...NER.map((c) => [c, "token-classification"] as const),
+    [DETR, "object-detection"] as const,
+    ...ASR.map((c) => [c, "automatic-speech-recognition"] as const),
+    ...T2I.map((c) => [c, "text-to-image"] as const),
+    ...TAPAS.map((c) => [c, "table-question-answering"] as const),
+  ] as const
+).map(([spec, task]) => [spec.slice(0, spec.indexOf("@")), task] as const);
 
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: SERVER_KEY, MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
-
-beforeEach(async () => {
-  sim.reset();
-  const models: Array<[string, string]> = [...QA.map((c): [string, string] => [c, "question-answering"]), ...NER.map((c): [string, string] => [c, "token-classification"]), [DETR, "object-detection"], ...ASR.map((c): [string, string] => [c, "automatic-speech-recognition"]), ...T2I.map((c): [string, string] => [c, "text-to-image"]), ...TAPAS.map((c): [string, string] => [c, "table-question-answering"])];
-  for (const [spec, task] of models) {
-    const id = spec.slice(0, spec.indexOf("@"));
-    sim.addHubModel({ id, pipeline_tag: task, tags: [], inferenceProviderMapping: { "hf-inference": { status: "live", providerId: id, task } } });
-  }
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  blocked = await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
+const sim = setupSimulator({ onReset: hfInferenceHubModels(HUB_MODELS) });
+const server = setupServer(() => ({ env: simulatedInference(sim, SERVER_KEY) }));
+const browser = setupBrowser();
+const { page, blocked } = setupOfflinePage(browser, { viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
 
 const column = (spec: string) => page.locator(`[data-column="${spec}"]`);
 
@@ -71,10 +53,9 @@ async function openCompare(task: string, columns: readonly string[], field: stri
 }
 
 async function shoot(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-desktop-${scheme}.png`), fullPage: true });
+    await page.screenshot({ path: screenshot(`${name}-desktop-${scheme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
