@@ -21,6 +21,8 @@ export interface UsageRecordView {
   model: string | null;
   provider: string | null;
   task: string | null;
+  /** The route the call came through: /api/inference (the pages' demos) or a /v1 path. */
+  endpoint: string;
   paidBy: string;
   status: number;
   durationMs: number;
@@ -36,6 +38,7 @@ export function recordView(r: UsageRecord): UsageRecordView {
     model: r.model,
     provider: r.provider,
     task: r.task,
+    endpoint: r.endpoint,
     paidBy: r.paid_by,
     status: r.status,
     durationMs: r.duration_ms,

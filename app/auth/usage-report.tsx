@@ -98,6 +98,7 @@ function RecordsTable({ records, showSubject }: { records: readonly UsageRecordV
             <th scope="col" className="px-2 py-1.5">Model</th>
             <th scope="col" className="px-2 py-1.5">Provider</th>
             <th scope="col" className="px-2 py-1.5">Task</th>
+            <th scope="col" className="px-2 py-1.5">Route</th>
             <th scope="col" className="px-2 py-1.5">Paid by</th>
             <th scope="col" className="px-2 py-1.5 text-right">Status</th>
             <th scope="col" className="px-2 py-1.5 text-right">Time</th>
@@ -115,6 +116,7 @@ function RecordsTable({ records, showSubject }: { records: readonly UsageRecordV
               </td>
               <td className="px-2 py-1">{r.provider ?? "—"}</td>
               <td className="px-2 py-1">{r.task ?? "—"}</td>
+              <td className="whitespace-nowrap px-2 py-1 font-mono text-xs">{r.endpoint}</td>
               <td className="px-2 py-1">{r.paidBy}</td>
               <td className={`px-2 py-1 text-right ${r.status >= 400 ? "text-red-700 dark:text-red-300" : ""}`}>{r.status}</td>
               <td className="px-2 py-1 text-right">{fmt.format(r.durationMs)} ms</td>

@@ -4,7 +4,7 @@ import { requireAdmin } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { usageRecordsAfter } from "#app/db/queries/usage.server.ts";
 
-const COLUMNS = ["at", "subject", "user_id", "token_id", "model", "provider", "task", "paid_by", "status", "duration_ms", "ttft_ms", "tokens_in", "tokens_out", "bill_to"] as const;
+const COLUMNS = ["at", "subject", "user_id", "token_id", "model", "provider", "task", "endpoint", "paid_by", "status", "duration_ms", "ttft_ms", "tokens_in", "tokens_out", "bill_to"] as const;
 
 /** A field as RFC 4180 writes it, with a leading formula character defused for spreadsheets. */
 function csvField(value: string | number | null): string {

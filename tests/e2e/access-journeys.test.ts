@@ -160,7 +160,7 @@ describe("the account pages", () => {
     await page.locator("[data-usage-records]").waitFor();
     expect(await page.locator("[data-usage-records]").innerText()).toContain("boss@corp.example");
     const csv = await page.evaluate(async () => (await fetch("/admin/usage.csv?days=7")).text());
-    expect(csv.split("\r\n")[0]).toBe("at,subject,user_id,token_id,model,provider,task,paid_by,status,duration_ms,ttft_ms,tokens_in,tokens_out,bill_to");
+    expect(csv.split("\r\n")[0]).toBe("at,subject,user_id,token_id,model,provider,task,endpoint,paid_by,status,duration_ms,ttft_ms,tokens_in,tokens_out,bill_to");
     expect(csv).toContain("boss@corp.example");
     expect(csv).not.toContain(token);
     const shots: Array<[string, string]> = [
