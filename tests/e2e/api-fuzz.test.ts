@@ -7,9 +7,8 @@
  * case reaches a real provider. Fixed seed: a failure replays with the same cases.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
 
 const SEED = 20240711;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -19,34 +18,29 @@ const CHAT_MODEL = "meta-llama/Meta-Llama-3-8B-Instruct";
 const CATALOGUE_IDS = [CHAT_MODEL, "gpt2", "distilbert/distilbert-base-uncased-finetuned-sst-2-english", "stabilityai/stable-diffusion-3-medium"];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND", "PURGE"] as const;
 
-let sim: ProviderSimulator;
-let server: TestServer;
 let cases = 0;
 const statuses = new Map<number, number>();
 
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  server = await startTestServer({
-    env: {
-      MODELYARD_UPSTREAM_OVERRIDE: sim.url,
-      // Open, as before sign-in existed, so random requests reach the providers' code paths too.
-      MODELYARD_ACCESS: "open",
-      HF_TOKEN: "hf_fuzzServerKey000000000",
-      // No configured endpoints: every upstream call is a provider call, rewritten to the simulator.
-      MODELYARD_ENDPOINTS: "",
-      MODELYARD_INFERENCE_RATE_LIMIT: "100000",
-      MODELYARD_INFERENCE_MAX_RETRIES: "0",
-      MODELYARD_INFERENCE_DEADLINE_MS: "5000",
-      // Small, so "too big" costs little to send.
-      MODELYARD_INFERENCE_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-    },
-  });
-});
+// Kept across tests: the last one checks that the earlier ones reached the providers.
+const sim = setupSimulator({ keepState: true });
+const server = setupServer(() => ({
+  env: {
+    MODELYARD_UPSTREAM_OVERRIDE: sim.url,
+    // Open, as before sign-in existed, so random requests reach the providers' code paths too.
+    MODELYARD_ACCESS: "open",
+    HF_TOKEN: "hf_fuzzServerKey000000000",
+    // No configured endpoints: every upstream call is a provider call, rewritten to the simulator.
+    MODELYARD_ENDPOINTS: "",
+    MODELYARD_INFERENCE_RATE_LIMIT: "100000",
+    MODELYARD_INFERENCE_MAX_RETRIES: "0",
+    MODELYARD_INFERENCE_DEADLINE_MS: "5000",
+    // Small, so "too big" costs little to send.
+    MODELYARD_INFERENCE_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+  },
+}));
 
-afterAll(async () => {
+afterAll(() => {
   console.log(`[api-fuzz] ${cases} cases, seed ${SEED}; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
-  await server?.stop();
-  await sim?.close();
 });
 
 // ---------------------------------------------------------------------------------------------

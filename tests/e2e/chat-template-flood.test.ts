@@ -9,16 +9,15 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setupService } from "#tests/e2e/support/journey.ts";
 import { CHAT_TEMPLATE_LIMITS } from "#app/chat-template/sandbox.server.ts";
 import { action } from "#app/routes/api.chat-template.render.ts";
 import { createRequestContext } from "#app/utils/request-context.ts";
 
-let server: http.Server;
-let port = 0;
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
+/** The render route's action behind a plain HTTP server, so each request comes from its own source address. */
+const server = setupService("The render route's server", async () => {
+  const listener = http.createServer((req, res) => {
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -32,13 +31,9 @@ beforeAll(async () => {
       res.writeHead(500).end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  return { port: (listener.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => listener.close(() => resolve())) };
+}, (s) => s.close());
 
 interface Answer {
   status: number;
@@ -55,7 +50,7 @@ function post(from: string, body: unknown): Promise<Answer> {
     const req = http.request(
       {
         host: "127.0.0.1",
-        port,
+        port: server.port,
         localAddress: from,
         agent: false,
         method: "POST",
