@@ -4,6 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } f
 import type { Route } from "./+types/root";
 import "./app.css";
 import { rootAccess } from "#app/auth/viewer.server.ts";
+import { scopeOf } from "#app/utils/request-context.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { SiteFooter } from "#app/ui/site-footer.tsx";
 import { SiteHeader } from "#app/ui/site-header.tsx";
@@ -11,8 +12,8 @@ import { AccountMenu } from "#app/auth/account-menu.tsx";
 import { AccessContext } from "#app/auth/viewer.ts";
 import { type Theme, themeFromCookie } from "#app/utils/theme.ts";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return { theme: themeFromCookie(request.headers.get("Cookie")), access: await rootAccess(request) };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { theme: themeFromCookie(request.headers.get("Cookie")), access: await rootAccess(request, scopeOf(context).noteUser) };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

@@ -5,6 +5,7 @@ import { migrate } from "#app/db/migrate.server.ts";
 import { type ImportSummary, importPaths } from "#app/import/importer.server.ts";
 import { ImportFileError } from "#app/import/read-sources.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 import { closeTemplateValidator, loadTemplateValidator } from "#cli/template-validator.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 
@@ -39,7 +40,7 @@ export async function runImport(
     const validateTemplate = await loadTemplateValidator();
     const total: ImportSummary = { rows: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, source: "", elapsedMs: 0, rejections: [] };
     for (const p of paths) {
-      const progress = createProgressReporter();
+      const progress = createProgressReporter(process.stderr, (fields, message) => log().info(fields, message));
       const s = await importPaths(handle, [p], {
         statsAsOf: statsDateFor(p, opts),
         batchSize: opts.batch,

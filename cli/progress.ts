@@ -9,11 +9,18 @@ function rate(p: ImportProgress): string {
   return `${fmt.format(Math.round(p.rows / secs))} rows/s`;
 }
 
+/** Where progress goes as log lines: the process's logger (app/utils/logger.server.ts). */
+export type ProgressLog = (fields: Record<string, number>, message: string) => void;
+
 /**
- * A progress bar on a terminal, plain lines (at most every 2 s) elsewhere. The total is
- * unknown for streamed files, so the bar is a spinner-style counter rather than a percentage.
+ * A progress bar on a terminal; elsewhere (a service's log, a pipe) one log line at most every
+ * 2 s, through `log` as JSON when given (ADR 0041), else as plain text. The total is unknown for
+ * streamed files, so the bar is a spinner-style counter rather than a percentage.
  */
-export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr): {
+export function createProgressReporter(
+  stream: NodeJS.WriteStream = process.stderr,
+  log?: ProgressLog,
+): {
   update(p: ImportProgress): void;
   done(): void;
 } {
@@ -31,7 +38,10 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
         stream.write(`\r${frames[frame++ % frames.length]} [${bar}] ${text}\x1b[K`);
       } else if (Date.now() - lastLine >= 2000) {
         lastLine = Date.now();
-        stream.write(`progress: ${text}\n`);
+        if (log) {
+          const perSecond = Math.round(p.rows / (Math.max(p.elapsedMs, 1) / 1000));
+          log({ rows: p.rows, inserted: p.inserted, updated: p.updated, unchanged: p.unchanged, rejected: p.rejected, rows_per_s: perSecond }, "import progress");
+        } else stream.write(`progress: ${text}\n`);
       }
     },
     done() {

@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { createMetricsEndpoint } from "#server/metrics-endpoint.ts";
 import { serverEntryOf } from "#server/server-entry.ts";
+import { drainServer } from "#cli/graceful-shutdown.ts";
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 import { startEventLoopProbe } from "#cli/event-loop-probe.ts";
 import { loopbackUrl, warmUp } from "#cli/warm-up.ts";
@@ -97,25 +98,43 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   // a second of start-up (docs/decisions/0030-serve-loads-the-build-without-tsx.md).
   await opts.stopTypeScript?.();
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
-  const { getEnv, openDatabase, migrate, setDb, countModels, importPaths, validateChatTemplate, syncTaskSpaces, startBackgroundWork, onFacetIndexBuilt, accessStartNotes, startAccountHousekeeping, metricsText } =
-    serverEntryOf(build);
+  const {
+    getEnv,
+    openDatabase,
+    migrate,
+    setDb,
+    countModels,
+    importPaths,
+    validateChatTemplate,
+    syncTaskSpaces,
+    startBackgroundWork,
+    onFacetIndexBuilt,
+    accessStartNotes,
+    startAccountHousekeeping,
+    metricsText,
+    log,
+    startDraining,
+    endActiveStreams,
+  } = serverEntryOf(build);
   const env = getEnv();
+  // From here on, every line is the app's log: JSON, scrubbed of secrets (ADR 0041).
+  const logger = log();
   const port = opts.port ?? env.PORT;
   const handle = openDatabase(env.DATABASE_URL);
   const applied = await migrate(handle);
-  if (applied.length) console.log(`Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
+  if (applied.length) logger.info({ applied }, `Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
   setDb(handle);
 
   if ((await countModels(handle.db)) === 0 && !env.MODELYARD_SKIP_BUNDLED) {
-    console.log("The catalogue is empty: loading the bundled catalogue (Hub snapshot of 2024-07-11)…");
-    const progress = createProgressReporter();
+    logger.info("The catalogue is empty: loading the bundled catalogue (Hub snapshot of 2024-07-11)…");
+    const progress = createProgressReporter(process.stderr, (fields, message) => logger.info(fields, message));
     const summary = await importPaths(handle, [BUNDLED_CATALOGUE], {
       statsAsOf: BUNDLED_STATS_DATE,
       onProgress: (p) => progress.update(p),
       // The sandbox's worker threads start only when a record carries a template.
       validateTemplate: (source, bos, eos) => validateChatTemplate(source, bos, eos),
     }).finally(() => progress.done());
-    console.log(formatSummary(summary));
+    logger.info({ rows: summary.rows, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged, rejected: summary.rejected }, formatSummary(summary));
   }
 
   const app = createApp(build, BUILD_CLIENT);
@@ -138,14 +157,15 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
       s.once("error", reject);
       s.listen(env.MODELYARD_METRICS_PORT, env.HOST, () => resolve(s));
     });
-    console.log(`Metrics on http://${env.HOST}:${env.MODELYARD_METRICS_PORT}/metrics.`);
+    logger.info(`Metrics on http://${env.HOST}:${env.MODELYARD_METRICS_PORT}/metrics.`);
   }
-  for (const note of await accessStartNotes(handle.db)) console.log(note);
+  for (const note of await accessStartNotes(handle.db)) logger.info(note);
   startAccountHousekeeping(() => handle.db);
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   const ms = Math.round(performance.now() - started);
-  console.log(
+  logger.info(
+    { port: actualPort, models: total, ms },
     `Modelyard is running at http://localhost:${actualPort} — ${new Intl.NumberFormat("en-US").format(total)} models in the catalogue (${handle.dialect}: ${handle.location}); ready in ${ms} ms.`,
   );
 
@@ -154,7 +174,8 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   // After the first build (reported below with the statistics), each build follows an import.
   onFacetIndexBuilt(({ generation, current, indexed, ms }) => {
     if (!warm || !current) return;
-    console.log(
+    logger.info(
+      { generation, ms },
       indexed
         ? `Facet index rebuilt for catalogue generation ${generation} in ${ms} ms.`
         : `Catalogue generation ${generation} has row ids too sparse to index; the database answers listings and counts.`,
@@ -167,20 +188,38 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     .then(() => (typeof address === "object" && address ? warmUp(loopbackUrl(address)) : undefined))
     .then(() => {
       warm = true;
-      console.log(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`);
+      logger.info(`Catalogue statistics and facet index ready (${Math.round(performance.now() - started)} ms after start).`);
       probe?.report("warm-up");
     })
-    .catch((e: unknown) => console.error(`Warming the catalogue statistics failed: ${e instanceof Error ? e.message : String(e)}`));
+    .catch((e: unknown) => logger.error(`Warming the catalogue statistics failed: ${e instanceof Error ? e.message : String(e)}`));
 
-  const shutdown = (signal: string) => {
-    console.log(`\n${signal} received; shutting down.`);
-    metricsServer?.close();
-    server.close(() => {
-      void handle.close().finally(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 5000).unref();
+  // SIGTERM (a deploy, an orchestrator) and Ctrl-C: readiness fails at once, the listener closes,
+  // answers and streams in flight get MODELYARD_SHUTDOWN_GRACE_MS to finish, then streams are
+  // ended with an error event; the database closes and the process exits 0. A second signal
+  // exits at once (ADR 0041).
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, `${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    startDraining();
+    logger.info({ signal, grace_ms: env.MODELYARD_SHUTDOWN_GRACE_MS }, `${signal} received; finishing what is in flight (at most ${env.MODELYARD_SHUTDOWN_GRACE_MS} ms), then stopping.`);
+    void drainServer({ server, graceMs: env.MODELYARD_SHUTDOWN_GRACE_MS, endStreams: endActiveStreams })
+      .then(({ drained, streamsEnded }) => {
+        if (!drained) logger.warn({ streams_ended: streamsEnded }, `The grace period ended: ${streamsEnded} stream(s) ended with an error event, other connections closed.`);
+        metricsServer?.close();
+        return handle.close();
+      })
+      .then(
+        () => logger.info("Stopped."),
+        (e: unknown) => logger.error(`Closing the database failed: ${e instanceof Error ? e.message : String(e)}`),
+      )
+      // The log is written off the event loop; process.exit flushes what is queued.
+      .finally(() => process.exit(0));
   };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
   return -1;
 }

@@ -14,13 +14,15 @@ import { register } from "tsx/esm/api";
 const loaded = new Set();
 const stopTypeScript = register({ onImport: (url) => loaded.add(url.split("?")[0]) });
 process.env.NODE_ENV ??= "production";
-const log = console.log.bind(console);
-console.log = (...args) => {
-  log(...args);
-  if (/running at http/.test(String(args[0]))) {
-    log("tsx-loaded " + JSON.stringify([...loaded]));
+// The announcement is a log line, written to stdout's descriptor off the event loop (app/utils/line-log.server.ts).
+import fs from "node:fs";
+const write = fs.write;
+fs.write = (fd, buffer, ...rest) => {
+  if (fd === 1 && /running at http/.test(String(buffer))) {
+    fs.writeSync(1, "tsx-loaded " + JSON.stringify([...loaded]) + "\n");
     process.exit(0);
   }
+  return write(fd, buffer, ...rest);
 };
 const { runCli } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, "cli", "main.ts")).href)});
 runCli(["serve", "--port", "0"], { stopTypeScript });

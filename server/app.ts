@@ -23,21 +23,25 @@ function headerOf(value: string | string[] | undefined): string | null {
 }
 
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop, gateRequest, getEnv, metricsText, observeRequest } =
+  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, runAsRequest, yieldToEventLoop, gateRequest, getEnv, metricsText, requestFinished, requestIdFor, noteUser } =
     serverEntryOf(build);
   const env = getEnv();
   const apiGuard = createApiGuard({ jsonError, methodNotAllowed });
   const routeOf = createRoutePattern(build);
   const app = express();
   app.disable("x-powered-by");
-  // Every answer is timed by its route pattern, never its URL (server/route-pattern.ts); a visitor
-  // who left before the end counts as 499, as the gateway's log says it.
+  // Every answer carries its request id (a trusted proxy's, or a new one), is timed by its route
+  // pattern, never its URL (server/route-pattern.ts), and gets one access line; a visitor who left
+  // before the end counts as 499, as the gateway's log says it (ADR 0041).
   app.use((req, res, next) => {
     const started = performance.now();
+    const requestId = requestIdFor(req.socket.remoteAddress ?? "", req.headers["x-request-id"]);
+    res.setHeader("x-request-id", requestId);
     res.once("close", () => {
       const url = req.originalUrl;
       const q = url.indexOf("?");
-      observeRequest(methodLabel(req.method), routeOf(q === -1 ? url : url.slice(0, q)), res.writableFinished ? res.statusCode : 499, (performance.now() - started) / 1000);
+      const route = routeOf(q === -1 ? url : url.slice(0, q));
+      requestFinished(res, { method: methodLabel(req.method), route, status: res.writableFinished ? res.statusCode : 499, seconds: (performance.now() - started) / 1000, requestId });
     });
     next();
   });
@@ -101,6 +105,7 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
           clientAddress: req.socket.remoteAddress ?? "",
           cspNonce: typeof res.locals["cspNonce"] === "string" ? res.locals["cspNonce"] : undefined,
           islands: createIslandStore(req.path.endsWith(".data") ? "inline" : "defer"),
+          noteUser: (userId) => noteUser(res, userId),
         }),
     }),
   );

@@ -37,7 +37,11 @@ const EXPORTS = {
   startAccountHousekeeping: true,
   startDraining: true,
   metricsText: true,
-  observeRequest: true,
+  log: true,
+  noteUser: true,
+  requestFinished: true,
+  requestIdFor: true,
+  endActiveStreams: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {

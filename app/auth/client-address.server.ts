@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { type BlockList, isIP } from "node:net";
+import { readAuthConfig } from "#app/auth/auth-config.server.ts";
+import { configEnv } from "#app/utils/env.server.ts";
 
 /**
  * The client's address: the socket's, unless the socket is a proxy named in
@@ -29,4 +32,25 @@ function isTrusted(address: string, trusted: BlockList): boolean {
   const family = isIP(address);
   if (family === 0) return false;
   return trusted.check(address, family === 6 ? "ipv6" : "ipv4");
+}
+
+// What a proxy's request id may look like: a UUID, a hex trace id, a load balancer's "Root=1-…".
+const REQUEST_ID = /^[A-Za-z0-9._:=-]{1,128}$/;
+
+/**
+ * A request's id: the X-Request-Id a trusted proxy (MODELYARD_TRUSTED_PROXIES) sent, so one id
+ * follows the request through both; otherwise a new one. Anyone else's header is ignored, as
+ * their X-Forwarded-For is.
+ */
+export function requestIdOf(socketAddress: string, given: string | string[] | undefined, trusted: BlockList | null): string {
+  if (typeof given === "string" && trusted && REQUEST_ID.test(given) && isTrusted(normalise(socketAddress), trusted)) return given;
+  return randomUUID();
+}
+
+let trustedProxies: BlockList | null | undefined;
+
+/** requestIdOf with the process's MODELYARD_TRUSTED_PROXIES (server/app.ts, for every request). */
+export function requestIdFor(socketAddress: string, given: string | string[] | undefined): string {
+  trustedProxies ??= readAuthConfig(configEnv()).trustedProxies;
+  return requestIdOf(socketAddress, given, trustedProxies);
 }

@@ -16,9 +16,10 @@ export function authConfig(): AuthConfig {
   return readAuthConfig(configEnv());
 }
 
-/** What the root loader tells every page about who is looking. */
-export async function rootAccess(request: Request): Promise<RootAccess> {
+/** What the root loader tells every page about who is looking; `onViewer` hears their id (the access log). */
+export async function rootAccess(request: Request, onViewer?: (userId: string) => void): Promise<RootAccess> {
   const viewer = await getViewer(request);
+  if (viewer) onViewer?.(viewer.id);
   return { viewer: viewer ? { email: viewer.email, role: viewer.role } : null, policy: await accessPolicy(getDb().db, authConfig()), csrf: viewer ? csrfTokenOf(request) : null };
 }
 

@@ -2,12 +2,12 @@
 import { getDb } from "#app/db/db.server.ts";
 import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
 import { createInferenceGateway, type InferenceGateway } from "#app/inference/gateway.server.ts";
-import { stdoutLineLog } from "#app/utils/line-log.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 import { observeGatewayCall } from "#app/utils/metrics.server.ts";
 
 let gateway: InferenceGateway | undefined;
 
 export function getInferenceGateway(): InferenceGateway {
-  gateway ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env, database: () => getDb().db, log: stdoutLineLog(), metrics: observeGatewayCall });
+  gateway ??= createInferenceGateway({ catalog: databaseCatalog(getDb), env: process.env, database: () => getDb().db, logFields: (fields) => log().info(fields, "inference"), metrics: observeGatewayCall });
   return gateway;
 }

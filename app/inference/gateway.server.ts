@@ -41,6 +41,11 @@ export interface GatewayDeps {
   database: () => Kysely<Database>;
   /** One line per request; never receives a token (lines are scrubbed before this is called). */
   log?: (line: string) => void;
+  /**
+   * The same line as fields, for a structured log (the process's pino log, ADR 0041); used instead
+   * of `log` when given. String values are scrubbed as the line is.
+   */
+  logFields?: (fields: Record<string, string | number>) => void;
   /** Told of every call once it ends, as its usage record is written (app/utils/metrics.server.ts). */
   metrics?: (call: GatewayObservation) => void;
 }
@@ -51,6 +56,10 @@ export interface GatewayInput extends RequestBodySource {
   signal: AbortSignal;
   /** The socket's remote address; X-Forwarded-For counts only from a trusted proxy. */
   socketAddress: string;
+  /** The request's id (x-request-id), named in the log line. */
+  requestId?: string;
+  /** Told who the caller is once known: the access log names them (app/utils/request-log.server.ts). */
+  noteCaller?: (userId: string) => void;
 }
 
 /**
@@ -186,6 +195,18 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     };
     const logLine = (fields: LogFields) => {
       const who = caller.kind === "anonymous" ? "anonymous" : caller.kind === "token" ? `token:${caller.token.id}` : `user:${caller.user.id}`;
+      if (deps.logFields) {
+        const out: Record<string, string | number> = {};
+        if (request.requestId !== undefined) out["req_id"] = request.requestId;
+        for (const key in fields) {
+          const v = fields[key];
+          if (v !== undefined && v !== null) out[key] = typeof v === "string" ? redactSecrets(v, secrets) : v;
+        }
+        out["caller"] = who;
+        deps.logFields(out);
+        record(fields);
+        return;
+      }
       const text = Object.entries({ ...fields, caller: who })
         .filter(([, v]) => v !== undefined && v !== null)
         .map(([k, v]) => `${k}=${String(v)}`)
@@ -204,6 +225,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     const db = deps.database();
     try {
       caller = await identify(db, request.headers, address);
+      if (caller.kind !== "anonymous") request.noteCaller?.(caller.user.id);
       checkInferenceScope(caller);
       if (options.signedInUnlessOpen && caller.kind === "anonymous" && (await accessPolicy(db, access)) !== "open") {
         return fail({

@@ -23,6 +23,7 @@ import {
   type StreamPumpOptions,
 } from "#app/inference/stream.server.ts";
 import { writeJsonError } from "#app/utils/http.server.ts";
+import { noteUser } from "#app/utils/request-log.server.ts";
 
 /** The process-wide gateway answers `req`; a bad MODELYARD_INFERENCE_* value answers 503 JSON. */
 export function serveInference(
@@ -64,7 +65,15 @@ export function gatewayInputOf(
       readNodeMultipart(req, boundary, maxRequestBytes, shape),
     signal: controller.signal,
     socketAddress: req.socket.remoteAddress ?? "",
+    requestId: requestIdOfResponse(res),
+    noteCaller: (userId) => noteUser(res, userId),
   };
+}
+
+/** The id server/app.ts gave the request (x-request-id), if it did. */
+export function requestIdOfResponse(res: ServerResponse): string | undefined {
+  const id = res.getHeader("x-request-id");
+  return typeof id === "string" ? id : undefined;
 }
 
 /** One request through gateway.run(), answered on `res`. Never rejects. */

@@ -16,7 +16,7 @@ import { visitorTokenFrom } from "#app/inference/credentials.server.ts";
 import type { GatewayErrorBody } from "#app/inference/errors.server.ts";
 import type { GatewayOutcome, InferenceGateway } from "#app/inference/gateway.server.ts";
 import { getInferenceGateway } from "#app/inference/gateway-instance.server.ts";
-import { gatewayInputOf, headerValue, writeOutcome } from "#app/inference/node-adapter.server.ts";
+import { gatewayInputOf, headerValue, requestIdOfResponse, writeOutcome } from "#app/inference/node-adapter.server.ts";
 import { openAiErrorText } from "#app/openai-api/openai-errors.ts";
 import { chatStreamEncoder, completionStreamEncoder, servedModelName, type V1Answer, v1Answer } from "#app/openai-api/v1-answers.server.ts";
 import type { InferenceRequest } from "#app/inference/request-schema.ts";
@@ -61,7 +61,7 @@ export function serveOpenAi(req: IncomingMessage, res: ServerResponse<IncomingMe
   try {
     gateway = getInferenceGateway();
   } catch (error) {
-    res.setHeader("x-request-id", randomUUID());
+    if (!res.hasHeader("x-request-id")) res.setHeader("x-request-id", randomUUID());
     sendError(res, 503, error instanceof Error ? error.message : "The inference gateway is misconfigured.", "gateway_misconfigured");
     return;
   }
@@ -70,7 +70,8 @@ export function serveOpenAi(req: IncomingMessage, res: ServerResponse<IncomingMe
 
 /** One /v1 request through `gateway`, answered on `res`. Never rejects. */
 export async function handleOpenAiRequest(gateway: InferenceGateway, req: IncomingMessage, res: ServerResponse<IncomingMessage>): Promise<void> {
-  const requestId = randomUUID();
+  // The id server/app.ts gave every answer, so the access line, the gateway's line and the body's ids agree.
+  const requestId = requestIdOfResponse(res) ?? randomUUID();
   res.setHeader("x-request-id", requestId);
   const settings: V1Settings = { policy: gateway.config.v1Routing, failover: gateway.config.v1Failover };
   const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "");

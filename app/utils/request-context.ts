@@ -9,9 +9,11 @@ export interface RequestScope {
   cspNonce: string | undefined;
   /** Absent when a loader is called outside the HTTP server (tests, scripts). */
   islands: IslandStore | undefined;
+  /** Tells the access log who the request is from, once a loader knows (app/utils/request-log.server.ts). */
+  noteUser: (userId: string) => void;
 }
 
-const OUTSIDE_SERVER: RequestScope = { clientAddress: null, cspNonce: undefined, islands: undefined };
+const OUTSIDE_SERVER: RequestScope = { clientAddress: null, cspNonce: undefined, islands: undefined, noteUser: () => {} };
 
 // The defaults serve a route called directly (a test, a script), which has no server around it.
 export const requestScope = createContext<RequestScope>(OUTSIDE_SERVER);

@@ -83,7 +83,7 @@ describe("chat demo", () => {
     await page.waitForSelector('[data-turn="assistant"][data-status="stopped"]');
     const partial = await assistantTurns().last().locator("[data-chat-markdown]").innerText();
     // Once the server has cancelled the upstream stream, no token can still be on its way.
-    await expect.poll(() => server.output().includes("outcome=cancelled"), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => server.output().includes(`"outcome":"cancelled"`), { timeout: 15_000 }).toBe(true);
     await settle(page);
     expect(await assistantTurns().last().locator("[data-chat-markdown]").innerText()).toBe(partial);
     expect(partial).not.toContain("Please go slowly");
@@ -181,7 +181,7 @@ describe("settings token flow", () => {
     await expect.poll(() => page.getByText("Using your token from").count(), { timeout: 15_000 }).toBe(1);
     await typeAndSend("with my own token");
     await page.waitForSelector('[data-turn="assistant"][data-status="done"]');
-    await expect.poll(() => server.output().includes("auth=visitor"), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => server.output().includes(`"auth":"visitor"`), { timeout: 15_000 }).toBe(true);
     expect(server.output()).not.toContain(VISITOR_KEY);
 
     await page.goto(`${server.url}/settings`);

@@ -169,7 +169,7 @@ describe("compare", () => {
     await expect.poll(() => page.locator('[data-turn="assistant"][data-status="streaming"]').count(), { timeout: 15_000 }).toBe(3);
     await page.getByRole("button", { name: "Stop all" }).click();
     await expect.poll(() => page.locator('[data-turn="assistant"][data-status="stopped"]').count(), { timeout: 15_000 }).toBe(3);
-    await expect.poll(() => server.output().split("outcome=cancelled").length - 1, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => server.output().split(`"outcome":"cancelled"`).length - 1, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
   });
 
   it("saves a session (no token in it) and opens it again without re-running", async () => {

@@ -1,0 +1,23 @@
+import { BlockList } from "node:net";
+import { describe, expect, it } from "vitest";
+import { requestIdOf } from "#app/auth/client-address.server.ts";
+
+describe("a request's id", () => {
+  const trusted = new BlockList();
+  trusted.addSubnet("10.0.0.0", 8, "ipv4");
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("is a trusted proxy's X-Request-Id, as it sent it", () => {
+    expect(requestIdOf("10.1.2.3", "lb-7f3a9c", trusted)).toBe("lb-7f3a9c");
+    expect(requestIdOf("::ffff:10.1.2.3", "Root=1-67891233-abcdef012345678912345678", trusted)).toBe("Root=1-67891233-abcdef012345678912345678");
+  });
+
+  it("is made here for anyone else, for a header no id looks like, and without trusted proxies", () => {
+    expect(requestIdOf("192.0.2.7", "chosen-by-the-client", trusted)).toMatch(UUID);
+    expect(requestIdOf("10.1.2.3", "has spaces\nand a newline", trusted)).toMatch(UUID);
+    expect(requestIdOf("10.1.2.3", "x".repeat(200), trusted)).toMatch(UUID);
+    expect(requestIdOf("10.1.2.3", ["a", "b"], trusted)).toMatch(UUID);
+    expect(requestIdOf("10.1.2.3", "lb-7f3a9c", null)).toMatch(UUID);
+    expect(requestIdOf("10.1.2.3", undefined, trusted)).not.toBe(requestIdOf("10.1.2.3", undefined, trusted));
+  });
+});
