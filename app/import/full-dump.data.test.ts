@@ -12,6 +12,9 @@ import { type TestDatabase, testDialects } from "#tests/support/test-databases.t
 import { importPaths } from "#app/import/importer.server.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
+import { isChatModel } from "#app/catalog/chat-model.ts";
+import { compareTaskFor } from "#app/compare/compare-tasks.ts";
+import { snippetTaskFor } from "#app/snippets/providers.ts";
 
 const DATA = sharedDataDir();
 const facetCounts = z
@@ -67,5 +70,36 @@ describe("the 760k-row Hub dump on SQLite", () => {
     }
     console.log(`${basesOf.size} models with a base model; ${missing.length} without their tree`);
     expect(missing.slice(0, 20)).toEqual([]);
+  });
+
+  // Issue 32: a model that chats (by its tag, its mapping or its own chat template) is never shown
+  // as completion-only, whether it came as a list row or, after the 8.6k full records are merged
+  // onto the rows, with its config and chat template.
+  it("no text model that chats is shown as completion-only, list rows and full records alike", { timeout: 600_000 }, async () => {
+    const check = async () => {
+      const rows = await sql<{ id: string }>`select id from models where pipeline_tag in ('text-generation', 'image-text-to-text') order by id`.execute(t.handle.db);
+      let chat = 0;
+      const wrong: string[] = [];
+      for (const { id } of rows.rows) {
+        const model = await getModelById(t.handle.db, id);
+        if (!model) continue;
+        if (model.tags.includes("conversational") && !isChatModel(model)) wrong.push(`${id}: tagged conversational, not chat`);
+        if (!isChatModel(model)) continue;
+        chat += 1;
+        if (snippetTaskFor(model) !== "conversational") wrong.push(`${id}: snippets for ${snippetTaskFor(model)}`);
+        if (compareTaskFor(model) === "text-completion") wrong.push(`${id}: compared as text completion`);
+      }
+      return { chat, wrong };
+    };
+    const listRows = await check();
+    console.log(`list rows: ${listRows.chat} chat models`);
+    expect(listRows.wrong.slice(0, 20)).toEqual([]);
+    expect(listRows.chat).toBeGreaterThan(10_000);
+    const summary = await importPaths(t.handle, [path.join(DATA, "model-details-2024-07.jsonl.gz")], { statsAsOf: "2024-07-11" });
+    expect(summary.rows).toBe(8650);
+    const full = await check();
+    console.log(`with the full records: ${full.chat} chat models`);
+    expect(full.wrong.slice(0, 20)).toEqual([]);
+    expect(full.chat).toBeGreaterThanOrEqual(listRows.chat);
   });
 });
