@@ -11,7 +11,7 @@ const SHARED = ["catalog", "db", "ui", "utils"];
  * Feature folders. `markdown` is one too, but every feature may import it (see `openTo`).
  * A feature imports another feature only through an edge in `FEATURE_EDGES`.
  */
-const FEATURES = ["auth", "catalog-search", "chat-template", "compare", "demos", "import", "inference", "markdown", "model-page", "snippets", "task-guides"];
+const FEATURES = ["auth", "catalog-search", "chat-template", "compare", "demos", "import", "inference", "markdown", "model-page", "openai-api", "snippets", "task-guides"];
 
 /** Features that every other feature (not the shared layers) may import whole. */
 const OPEN_FEATURES = ["markdown"];
@@ -57,6 +57,13 @@ const FEATURE_EDGES = {
   inference: {
     "task-guides": ["tasks.server.ts"],
     auth: ["access.server.ts", "auth-config.server.ts", "client-address.server.ts", "policy.server.ts"],
+  },
+  // /v1 is the gateway under OpenAI's bodies and errors (ADR 0040): it runs the gateway with its
+  // own parser, plan and wording, asks who is calling for /v1/models, and writes this server's code.
+  "openai-api": {
+    inference: ["credentials.server.ts", "endpoints.server.ts", "errors.server.ts", "gateway.server.ts", "gateway-instance.server.ts", "hub-lookups.server.ts", "multipart.server.ts", "node-adapter.server.ts", "parse-request.server.ts", "request-schema.ts", "run-task.server.ts", "stream.server.ts"],
+    auth: ["access.server.ts", "client-address.server.ts", "policy.server.ts"],
+    snippets: ["openai-compatible-snippets.ts"],
   },
   // Access settings read the same environment shape as the gateway's.
   auth: {
