@@ -5,52 +5,33 @@
  * image_url content part; a file that is not an image is refused in place. Axe light and dark.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupOfflinePage, setupServer, setupSimulator, simulatedInference } from "#tests/e2e/support/journey.ts";
 import { importIntoServer } from "#tests/e2e/model-page-support.ts";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
-import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 import { makePng } from "#tests/simulators/media.ts";
-import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 
 const MODEL = "modelyard-e2e/vision-chat-7b";
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let dir: string;
+const RECORD = { id: MODEL, pipeline_tag: "image-text-to-text", tags: ["conversational", "image-text-to-text"], inferenceProviderMapping: { together: { providerId: "vision/chat-7b", task: "conversational", status: "live" } } };
 
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, MODELYARD_ACCESS: "open", HF_TOKEN: "hf_e2eServerKey0000000000", MODELYARD_INFERENCE_RATE_LIMIT: "1000" } });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-vision-"));
-  const record = { id: MODEL, pipeline_tag: "image-text-to-text", tags: ["conversational", "image-text-to-text"], inferenceProviderMapping: { together: { providerId: "vision/chat-7b", task: "conversational", status: "live" } } };
-  fs.writeFileSync(path.join(dir, "vision.jsonl"), `${JSON.stringify(record)}\n`);
-  await importIntoServer(server, path.join(dir, "vision.jsonl"));
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  await allowOnlyLoopback(context);
-  page = await context.newPage();
-  fs.mkdirSync(SHOTS, { recursive: true });
+const sim = setupSimulator({
+  onReset: (s) => s.addHubModel({ id: MODEL, pipeline_tag: "image-text-to-text", tags: ["conversational"], inferenceProviderMapping: { together: { status: "live", providerId: "vision/chat-7b", task: "conversational" } } }),
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
+const server = setupServer(
+  () => ({ env: simulatedInference(sim, "hf_e2eServerKey0000000000") }),
+  async (s) => {
+    const file = path.join(s.dir, "vision.jsonl");
+    fs.writeFileSync(file, `${JSON.stringify(RECORD)}\n`);
+    await importIntoServer(s, file);
+  },
+);
+const browser = setupBrowser();
+const { page } = setupOfflinePage(browser, { viewport: { width: 1200, height: 900 } });
 
 describe("vision chat", () => {
   it("attaches an image, previews it, sends it as an image_url part, and shows the reply", async () => {
-    sim.reset();
-    sim.addHubModel({ id: MODEL, pipeline_tag: "image-text-to-text", tags: ["conversational"], inferenceProviderMapping: { together: { status: "live", providerId: "vision/chat-7b", task: "conversational" } } });
     await page.goto(`${server.url}/playground/${MODEL}`);
     await page.waitForSelector("[data-chat-demo] [data-chat-attachments]", { state: "attached" });
     await page.waitForFunction(() => "__reactRouterDataRouter" in window);
@@ -70,7 +51,7 @@ describe("vision chat", () => {
     expect(await page.getByRole("img", { name: "Image 1 to send" }).count()).toBe(0);
     await picker.setInputFiles({ name: "cat.png", mimeType: "image/png", buffer: png });
     await page.getByRole("img", { name: "Image 1 to send" }).waitFor();
-    await page.screenshot({ path: path.join(SHOTS, "chat-vision-attached-light.png") });
+    await page.screenshot({ path: screenshot("chat-vision-attached-light.png") });
 
     await page.locator("textarea[name=message]").fill("What is in this picture?");
     await page.locator("textarea[name=message]").press("Enter");
@@ -96,7 +77,7 @@ describe("vision chat", () => {
       await page.emulateMedia({ colorScheme: scheme });
       const violations = await runAxe(page);
       expect(violations, `${scheme}: ${describeViolations(violations)}`).toEqual([]);
-      await page.locator("[data-chat-demo]").screenshot({ path: path.join(SHOTS, `chat-vision-${scheme}.png`) });
+      await page.locator("[data-chat-demo]").screenshot({ path: screenshot(`chat-vision-${scheme}.png`) });
     }
   });
 });

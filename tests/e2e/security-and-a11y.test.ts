@@ -4,11 +4,11 @@
  * error or uncaught exception, and any axe violation of WCAG 2.0/2.1 A and AA or axe's best
  * practices (issue 12).
  */
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "#tests/e2e/support/browser.ts";
+import type { BrowserContext } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
+import { allowOnlyLoopback, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
-import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
 import { THEME_COOKIE } from "#app/utils/theme.ts";
 
 /** A conversational model of the bundled catalogue that has every tab, the chat template included. */
@@ -59,28 +59,17 @@ const THEMES = [
  */
 const BLOCKED_BY_TEST = /^Failed to load resource: net::ERR_BLOCKED_BY_CLIENT(\.Inspector)?$/;
 
-let server: TestServer;
-let browser: Browser;
 let spacePath = "";
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  const spaces = await (await fetch(`${server.url}/spaces`)).text();
+const server = setupServer({}, async (s) => {
+  const spaces = await (await fetch(`${s.url}/spaces`)).text();
   spacePath = /href="(\/spaces\/[^"/]+\/[^"/]+)"/.exec(spaces)?.[1] ?? "";
 });
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await server?.stop();
-});
+// Contexts a test leaves open close with the browser.
+const browser = setupBrowser();
 
 describe("the harness itself", () => {
   it("sees a script the policy blocks", async () => {
     const context = await browser.newContext();
-    contexts.push(context);
     await recordCspViolations(context);
     const page = await context.newPage();
     await page.goto(`${server.url}/settings`);
@@ -98,7 +87,6 @@ describe("the harness itself", () => {
 describe("the audit within an element", () => {
   it("finds what is wrong inside the element and nothing outside it", async () => {
     const context = await browser.newContext();
-    contexts.push(context);
     const page = await context.newPage();
     await page.goto(`${server.url}/settings`);
     // Added before hydration, the elements would be a mismatch React removes.
@@ -131,7 +119,6 @@ describe.each(THEMES)("every page type in the $name theme", (theme) => {
     // With a cookie the emulated OS preference agrees with it, so nothing on the page can fall
     // back to the other scheme.
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: theme.os });
-    contexts.push(context);
     if (theme.cookie) await context.addCookies([{ name: THEME_COOKIE, value: theme.cookie, url: server.url }]);
     await allowOnlyLoopback(context);
     await recordCspViolations(context);
