@@ -7,6 +7,7 @@ import { IslandStoreContext } from "#app/ui/html-island.tsx";
 import { documentSlot, keepDocument, keptDocument } from "#app/utils/document-cache.server.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 
 // React Router's default Node entry, plus two things: the request's HTML island store is given to
 // the render, so large HTML reaches the document once (app/utils/html-island.ts, ADR 0007); and the
@@ -113,7 +114,7 @@ export default async function handleRequest(
         onError(error: unknown) {
           failed = true;
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) log().error({ err: error }, "rendering failed after the shell was sent");
         },
       },
     );
@@ -127,8 +128,8 @@ export default async function handleRequest(
 export function handleError(error: unknown, { request }: { request: Request }): void {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) {
-    console.warn(`[http] ${request.method.slice(0, 10)} ${new URL(request.url).pathname.slice(0, 200)}: ${error.status} ${error.statusText}`);
+    log().warn(`[http] ${request.method.slice(0, 10)} ${new URL(request.url).pathname.slice(0, 200)}: ${error.status} ${error.statusText}`);
     return;
   }
-  console.error(error);
+  log().error({ err: error }, `[http] ${request.method.slice(0, 10)} ${new URL(request.url).pathname.slice(0, 200)} failed`);
 }

@@ -10,6 +10,7 @@ import { countUsers, deleteExpiredSessions } from "#app/db/queries/accounts.serv
 import { deleteCountersBefore, deleteUsageBefore } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { configEnv } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 
 export async function accessStartNotes(db: Kysely<Database>): Promise<string[]> {
   const config = readAuthConfig(configEnv());
@@ -49,7 +50,7 @@ export async function pruneAccountData(db: Kysely<Database>, now = Date.now()): 
 /** Prunes now and every hour; the timer never keeps the process alive. */
 export function startAccountHousekeeping(db: () => Kysely<Database>): void {
   const run = () =>
-    void pruneAccountData(db()).catch((error: unknown) => console.error(`Pruning usage records failed: ${error instanceof Error ? error.message : String(error)}`));
+    void pruneAccountData(db()).catch((error: unknown) => log().error(`Pruning usage records failed: ${error instanceof Error ? error.message : String(error)}`));
   setTimeout(run, 30_000).unref();
   setInterval(run, HOUR_MS).unref();
 }

@@ -8,6 +8,7 @@ import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { listingIndexBuildSeconds, listingIndexGeneration } from "#app/utils/metrics.server.ts";
 import { runInBackground } from "#app/utils/time-slice.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 
 /**
  * Catalogue work done off the request path: the facet index of each catalogue generation (built
@@ -126,7 +127,7 @@ const MAX_QUEUED = 16;
 
 /** A closed database (shutdown, tests) is expected; anything else is worth a line in the log. */
 export function logUnlessClosed(e: unknown): void {
-  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) console.error("facet count failed:", e);
+  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) log().error({ err: e }, "facet count failed");
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Database } from "#app/db/schema.ts";
 import { SqliteReaderDialect, SqliteReaderPool } from "#app/db/sqlite-readers.server.ts";
 import { statementCache } from "#app/db/statement-cache.server.ts";
 import { readConfig } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -121,7 +122,7 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
   // An idle connection the server ends (a restart, an admin's terminate, a dropped test database)
   // is dropped from the pool and the next query opens a new one; without a listener, pg's 'error'
   // event would end the whole process.
-  pool.on("error", (error) => console.error(`PostgreSQL closed an idle connection: ${error.message}`));
+  pool.on("error", (error) => log().warn(`PostgreSQL closed an idle connection: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect, location: redactUrl(target), reopenUrl: target, sqlite: null, reader: db, close: () => db.destroy() };
 }

@@ -31,6 +31,7 @@ import type { InferenceRequest } from "#app/inference/request-schema.ts";
 import { type InferenceTarget, resolveTarget } from "#app/inference/resolve-target.server.ts";
 import { jsonErrorBody } from "#app/utils/http.server.ts";
 import type { GatewayObservation } from "#app/utils/metrics.server.ts";
+import { log as processLog } from "#app/utils/logger.server.ts";
 
 export type { GatewayOutcome } from "#app/inference/execute.server.ts";
 
@@ -191,7 +192,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         endpoint: options.endpoint,
       })
         .then(() => chargeTokens(db, caller, (tokensIn ?? 0) + (tokensOut ?? 0), access))
-        .catch((error: unknown) => console.error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
+        .catch((error: unknown) => processLog().error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
     };
     const logLine = (fields: LogFields) => {
       const who = caller.kind === "anonymous" ? "anonymous" : caller.kind === "token" ? `token:${caller.token.id}` : `user:${caller.user.id}`;

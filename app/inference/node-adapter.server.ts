@@ -23,6 +23,7 @@ import {
   type StreamPumpOptions,
 } from "#app/inference/stream.server.ts";
 import { writeJsonError } from "#app/utils/http.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 import { noteUser } from "#app/utils/request-log.server.ts";
 
 /** The process-wide gateway answers `req`; a bad MODELYARD_INFERENCE_* value answers 503 JSON. */
@@ -89,9 +90,7 @@ export async function handleNodeRequest(
     writeJsonError(res, 500, "The inference gateway failed unexpectedly.", {
       code: "internal_error",
     });
-    console.error(
-      `[inference] adapter error: ${error instanceof Error ? error.name : "unknown"}`,
-    );
+    log().error(`[inference] adapter error: ${error instanceof Error ? error.name : "unknown"}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { siteOrigin, startSession } from "#app/auth/accounts.server.ts";
 import { accountForIdentity, clearFlowCookie, finishOidcSignIn, OIDC_COOKIE, OidcRefused, readFlow } from "#app/auth/oidc.server.ts";
 import { authConfig, safeRedirect, secureCookies } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 
 /** GET /auth/oidc/callback: the provider's answer, checked, and a session for the person it names. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -29,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     return redirect(safeRedirect(flow.redirectTo), { headers });
   } catch (error) {
     if (error instanceof OidcRefused) return fail("refused", error.message);
-    console.error(`[auth] OpenID Connect sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
+    log().error(`[auth] OpenID Connect sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
     return fail("failed");
   }
 }

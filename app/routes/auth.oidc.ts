@@ -3,6 +3,7 @@ import type { Route } from "./+types/auth.oidc";
 import { siteOrigin } from "#app/auth/accounts.server.ts";
 import { startOidcSignIn } from "#app/auth/oidc.server.ts";
 import { authConfig, safeRedirect, secureCookies } from "#app/auth/viewer.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 
 /** GET /auth/oidc: off to the identity provider, with PKCE, state and nonce. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -13,7 +14,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const flow = await startOidcSignIn(config.oidc, siteOrigin(config, request.url), redirectTo, secureCookies(request, config));
     return redirect(flow.location, { headers: { "Set-Cookie": flow.cookie, "Cache-Control": "no-store" } });
   } catch (error) {
-    console.error(`[auth] OpenID Connect discovery failed for ${config.oidc.issuer}: ${error instanceof Error ? error.message : String(error)}`);
+    log().error(`[auth] OpenID Connect discovery failed for ${config.oidc.issuer}: ${error instanceof Error ? error.message : String(error)}`);
     throw redirect(`/login?error=failed&message=${encodeURIComponent(`The identity provider at ${new URL(config.oidc.issuer).host} could not be reached.`)}`);
   }
 }

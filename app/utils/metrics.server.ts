@@ -82,31 +82,48 @@ export function observeGatewayCall(o: GatewayObservation): void {
   if (o.ttftSeconds !== null) gatewayTimeToFirstToken.observe(labels, o.ttftSeconds);
 }
 
-// The catalogue's size is counted once per generation, when scraped, not on every scrape.
-let counted: { generation: number; models: number } | null = null;
+// The catalogue's size is counted once per generation, when scraped, not on every scrape; both
+// gauges of one scrape share one read (prom-client collects them concurrently).
+type CatalogueFigures = { generation: number; models: number } | null;
+let counted: CatalogueFigures = null;
+let reading: { at: number; figures: Promise<CatalogueFigures> } | null = null;
+
+async function readCatalogue(): Promise<CatalogueFigures> {
+  const db = openedDb()?.db;
+  if (!db) return counted;
+  try {
+    const generation = await getCatalogueGeneration(db);
+    if (counted?.generation !== generation) counted = { generation, models: await countModels(db) };
+  } catch {
+    // The database is away: the last figures stand, and /readyz says why; the scrape still answers.
+  }
+  return counted;
+}
+
+function catalogueFigures(): Promise<CatalogueFigures> {
+  const now = performance.now();
+  if (!reading || now - reading.at > 1_000) reading = { at: now, figures: readCatalogue() };
+  return reading.figures;
+}
 
 export const catalogueModels = new Gauge({
   name: "modelyard_catalogue_models",
   help: "Models in the catalogue.",
   registers: [registry],
   async collect() {
-    const db = openedDb()?.db;
-    if (!db) return;
-    try {
-      const generation = await getCatalogueGeneration(db);
-      if (counted?.generation !== generation) counted = { generation, models: await countModels(db) };
-      this.set(counted.models);
-      catalogueGeneration.set(generation);
-    } catch {
-      // The database is away: the last figures stand, and /readyz says why; the scrape still answers.
-    }
+    const figures = await catalogueFigures();
+    if (figures) this.set(figures.models);
   },
 });
 
-const catalogueGeneration = new Gauge({
+export const catalogueGeneration = new Gauge({
   name: "modelyard_catalogue_generation",
   help: "The catalogue's generation: bumped by every import batch that changed data.",
   registers: [registry],
+  async collect() {
+    const figures = await catalogueFigures();
+    if (figures) this.set(figures.generation);
+  },
 });
 
 export const listingIndexGeneration = new Gauge({

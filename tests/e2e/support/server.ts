@@ -13,6 +13,10 @@ export interface TestServer {
   dir: string;
   databaseUrl: string;
   output(): string;
+  /** Sends the server process a signal (SIGTERM: graceful shutdown). */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves with the process's exit code once it has exited. */
+  exited(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -38,12 +42,15 @@ export async function startTestServer(opts: { env?: Record<string, string>; data
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await awaitServeUrl(child, () => out, 180_000);
   return {
     url,
     dir,
     databaseUrl,
     output: () => out,
+    signal: (signal) => void child.kill(signal),
+    exited: () => exited,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
