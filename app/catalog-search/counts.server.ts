@@ -1,3 +1,4 @@
+import type { CatalogCount, Counted } from "#app/catalog-search/answer-types.ts";
 import { scheduleExactFacets } from "#app/catalog-search/background.server.ts";
 import {
   type CatalogFacets,
@@ -17,17 +18,6 @@ import { buildPredicates } from "#app/catalog-search/sql.server.ts";
  * the facet index, the exact counts kept per generation, or a capped collection of match ids,
  * whichever answers first. Large match sets get exact counts off the request path.
  */
-
-export interface CatalogCount {
-  /** Exact when `exact`, else a lower bound (COUNT_CAP + 1 means "more than COUNT_CAP"). */
-  value: number;
-  exact: boolean;
-}
-
-export interface Counted {
-  count: CatalogCount;
-  facets: CatalogFacets;
-}
 
 /** A single filter's exact count, when the unfiltered facets hold it. */
 function exactFromStats(snap: CatalogSnapshot, filters: CatalogFilters): number | null {

@@ -1,16 +1,9 @@
 import { HUB_SORTS, toHubListItem } from "#app/catalog/hub-api.ts";
 import type { ListParams } from "#app/catalog-search/hub-params.server.ts";
+import type { HubListPage } from "#app/catalog-search/answer-types.ts";
 import { search } from "#app/catalog-search/search.server.ts";
 import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
-import type { Cursor } from "#app/catalog-search/sql.server.ts";
 import { getListExtras } from "#app/db/queries/models.server.ts";
-
-/** One page of `GET /api/models`: the JSON body as sent, and where the next page starts. */
-export interface HubListPage {
-  /** UTF-8 bytes, so a repeat is not encoded again (as kept documents are, ADR 0035). */
-  body: Buffer<ArrayBuffer>;
-  next: Cursor | null;
-}
 
 /**
  * One page of the Hub-shaped model list, kept per catalogue generation (ADR 0025). Clients poll

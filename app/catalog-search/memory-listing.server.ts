@@ -1,9 +1,9 @@
 import { sql } from "kysely";
-import type { CatalogCount, Counted } from "#app/catalog-search/counts.server.ts";
+import type { CatalogCount, CatalogPage, Counted } from "#app/catalog-search/answer-types.ts";
 import type { FacetIndex, RowMatch } from "#app/catalog-search/facet-index.server.ts";
 import { MAX_TAG_VALUES, facetsFromTally } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, filtersKey, searchWords } from "#app/catalog-search/listing-params.ts";
-import { type CatalogPage, type PageQuery, pageOfRids, rowsByRid } from "#app/catalog-search/planner.server.ts";
+import { type PageQuery, pageOfRids, rowsByRid } from "#app/catalog-search/planner.server.ts";
 import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 

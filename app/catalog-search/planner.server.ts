@@ -3,6 +3,7 @@ import { COUNT_CAP, type CatalogFilters, emptyFilters } from "#app/catalog-searc
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
+import type { CatalogPage } from "#app/catalog-search/answer-types.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
 import type { CatalogSnapshot, SearchIds } from "#app/catalog-search/snapshot.server.ts";
 import {
@@ -38,14 +39,6 @@ export interface PageQuery {
   limit: number;
   /** Resume after this row (keyset pagination, for the API's Link: rel="next"). */
   after?: Cursor | null;
-}
-
-export interface CatalogPage {
-  models: CatalogModelSummary[];
-  /** How the page was found, for benchmarks and debugging. */
-  plan: string;
-  /** Where the next page starts, when this one was full. */
-  next: Cursor | null;
 }
 
 const PROBE_CAP = 5_000;

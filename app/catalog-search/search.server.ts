@@ -1,8 +1,9 @@
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
-import { type CatalogCount, countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";
+import type { CatalogCount, CatalogPage } from "#app/catalog-search/answer-types.ts";
+import { countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, filtersKey } from "#app/catalog-search/listing-params.ts";
-import { type CatalogPage, type PageQuery, listCatalogPage } from "#app/catalog-search/planner.server.ts";
+import { type PageQuery, listCatalogPage } from "#app/catalog-search/planner.server.ts";
 import { pageFromMemory } from "#app/catalog-search/memory-listing.server.ts";
 import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import type { Cursor } from "#app/catalog-search/sql.server.ts";

@@ -1,13 +1,11 @@
 import type { Kysely } from "kysely";
 import { ensureFacetIndex, facetIndexFor, logUnlessClosed, recountFacets, scheduleExactFacets } from "#app/catalog-search/background.server.ts";
-import type { CatalogCount, Counted } from "#app/catalog-search/counts.server.ts";
+import type { CatalogCount, CatalogPage, Counted, HubListPage } from "#app/catalog-search/answer-types.ts";
 import { type CatalogFacets, type FacetMemory, type FacetSource, newFacetMemory, readFacetCache } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import type { HubListPage } from "#app/catalog-search/hub-list.server.ts";
-import type { CatalogPage } from "#app/catalog-search/planner.server.ts";
 import type { RowMatch } from "#app/catalog-search/facet-index.server.ts";
 import { Lru } from "#app/utils/lru.ts";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "#app/ui/copy-button.tsx";
 import type { PreviewOutcome } from "#app/chat-template/preview-outcome.ts";
-import type { RenderError } from "#app/chat-template/render.ts";
+import type { RenderError } from "#app/chat-template/render-types.ts";
 import { buildSegments, findSpecialTokens, visibleWhitespace, type OutputSegment } from "#app/chat-template/output-segments.ts";
 
 const ERROR_TITLES: Record<RenderError["kind"], string> = {

@@ -1,4 +1,4 @@
-import type { RenderChatTemplateInput, RenderError } from "#app/chat-template/render.ts";
+import type { RenderChatTemplateInput, RenderError } from "#app/chat-template/render-types.ts";
 import { toRenderInputs, type Conversation } from "#app/chat-template/preview-state.ts";
 
 /**

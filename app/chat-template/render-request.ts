@@ -2,7 +2,7 @@ import { z } from "zod";
 import { modelIdSchema } from "#app/catalog/model-id.ts";
 import type { ChatTemplateSource } from "#app/catalog/model-record.ts";
 import { selectTemplate } from "#app/chat-template/render.ts";
-import type { RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
+import type { RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render-types.ts";
 
 export const RENDER_REQUEST_LIMITS = {
   templateBytes: 256 * 1024,

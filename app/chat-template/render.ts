@@ -1,48 +1,6 @@
 import { renderTemplate } from "#app/chat-template/engine/render.ts";
 import type { ChatTemplateSource } from "#app/catalog/model-record.ts";
-
-/**
- * Where an error comes from: the template does not parse ("syntax"), it fails while rendering
- * ("runtime"), it called raise_exception ("raised": the template rejects the input on purpose),
- * or a limit stopped it ("limit": size, memory or step caps; "timeout": the sandbox's time limit).
- * "unavailable" means the server could not render at all (shutting down, workers failed to start);
- * "busy" means this client or the server has too many renders in progress: retry later. Neither
- * is the template's fault.
- */
-export type RenderErrorKind = "syntax" | "runtime" | "raised" | "limit" | "timeout" | "unavailable" | "busy";
-
-export interface RenderError {
-  message: string;
-  kind: RenderErrorKind;
-  /** 1-based line and column in the template; null when the position is unknown. */
-  line: number | null;
-  column: number | null;
-  /** The lines up to the error with a caret under the column, for display in a <pre>. */
-  excerpt: string | null;
-  /** With kind "busy": whole seconds after which a retry should find room. */
-  retryAfterSeconds?: number;
-}
-
-export type RenderChatTemplateResult = { ok: true; text: string } | { ok: false; error: RenderError };
-
-export interface RenderChatTemplateInput {
-  template: string;
-  messages: unknown[];
-  tools?: unknown[] | null;
-  documents?: unknown[] | null;
-  addGenerationPrompt?: boolean;
-  bosToken?: string | null;
-  eosToken?: string | null;
-  /** Extra template variables, as keyword arguments to apply_chat_template (e.g. `enable_thinking`). */
-  extraContext?: Record<string, unknown>;
-  /** Clock for strftime_now; the current time when absent. */
-  now?: Date;
-  /**
-   * Cap on interpreter evaluation steps. Protects a browser tab from a runaway template; the
-   * server relies on the sandbox's time limit instead. Defaults to 50 million.
-   */
-  maxSteps?: number;
-}
+import type { RenderChatTemplateInput, RenderChatTemplateResult } from "#app/chat-template/render-types.ts";
 
 /**
  * Renders a chat template the way transformers' apply_chat_template does (trim_blocks,

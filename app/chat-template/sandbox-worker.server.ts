@@ -1,21 +1,11 @@
 import { parentPort } from "node:worker_threads";
 import { renderTemplate } from "#app/chat-template/engine/render.ts";
-import type { RenderChatTemplateResult } from "#app/chat-template/render.ts";
-import type { SandboxRenderInput } from "#app/chat-template/sandbox.server.ts";
+import type { RenderChatTemplateResult } from "#app/chat-template/render-types.ts";
+import type { WorkerJob, WorkerMessage } from "#app/chat-template/sandbox-protocol.ts";
 
 // The entry of the sandbox's worker threads (sandbox.server.ts starts them from this file; the
 // server build emits it as a chunk of its own, see server/worker-entry-plugin.ts). It renders one
 // job at a time and answers each with its result.
-
-/** A render the sandbox sends to a worker. */
-export interface WorkerJob {
-  id: number;
-  input: SandboxRenderInput;
-  maxOutputChars: number;
-}
-
-/** What a worker sends back: once `{ready: true}` when it has loaded, then one reply per job. */
-export type WorkerMessage = { ready: true } | { id: number; result: RenderChatTemplateResult };
 
 function failure(message: string, kind: "limit" | "runtime"): RenderChatTemplateResult {
   return { ok: false, error: { message, kind, line: null, column: null, excerpt: null } };

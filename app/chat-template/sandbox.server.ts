@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { RenderChatTemplateInput, RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
-import type { WorkerJob, WorkerMessage } from "#app/chat-template/sandbox-worker.server.ts";
+import type { RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render-types.ts";
+import type { SandboxRenderInput, WorkerJob, WorkerMessage } from "#app/chat-template/sandbox-protocol.ts";
 import { type WorkerStart, workerStart } from "#app/utils/worker-start.server.ts";
 
 export interface ChatTemplateSandboxOptions {
@@ -34,8 +34,6 @@ export interface SandboxRenderOptions {
    */
   client?: string;
 }
-
-export type SandboxRenderInput = Omit<RenderChatTemplateInput, "maxSteps">;
 
 /**
  * Two workers even on one core: a pool of one cannot keep a worker free for other clients while

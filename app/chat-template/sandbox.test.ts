@@ -5,7 +5,7 @@ import { workerEntryPlugin } from "#server/worker-entry-plugin.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
-import type { RenderChatTemplateResult } from "#app/chat-template/render.ts";
+import type { RenderChatTemplateResult } from "#app/chat-template/render-types.ts";
 import { ChatTemplateSandbox, defaultPoolSize } from "#app/chat-template/sandbox.server.ts";
 
 const messages = [{ role: "user", content: "Hi" }];

@@ -17,7 +17,7 @@ import { SessionView } from "#app/compare/session-view.tsx";
 import type { Session } from "#app/compare/session-schema.ts";
 import { SummaryRow } from "#app/compare/summary-row.tsx";
 import { type ChatParameters, type ColumnState, type RunInput, sentInput, useCompare } from "#app/compare/use-compare.ts";
-import { readVisitorToken } from "#app/demos/chat/token.ts";
+import { readVisitorToken } from "#app/utils/visitor-token.ts";
 import { splitLabels } from "#app/demos/shared/default-inputs.ts";
 import { TableInput } from "#app/demos/shared/table-input.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";

@@ -9,7 +9,7 @@ import { downloadSession } from "#app/compare/session-file.ts";
 import type { Session, SessionColumn, SessionMetrics } from "#app/compare/session-schema.ts";
 import { SessionOpener } from "#app/compare/session-opener.tsx";
 import type { ChatConversation } from "#app/demos/chat/chat-demo.tsx";
-import { readVisitorToken } from "#app/demos/chat/token.ts";
+import { readVisitorToken } from "#app/utils/visitor-token.ts";
 
 // The view draws any task's output, so it is its own chunk, loaded when a file is opened: the
 // playground's first load stays the size of its own demo.

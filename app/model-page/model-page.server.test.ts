@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { htmlWithToken, isUsableToken, maskTokenForDisplay } from "#app/snippets/snippets-panel.tsx";
+import { htmlWithToken, maskTokenForDisplay } from "#app/snippets/snippets-panel.tsx";
+import { isSnippetToken } from "#app/utils/visitor-token.ts";
 import { loadInferenceFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { getInferenceSnippetsFor, maskedTokenValue, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
@@ -46,9 +47,9 @@ describe("saved tokens are filled in on the client", () => {
 
   it("masks the same way as the snippets module", () => {
     for (const t of [TOKEN, "hf_short", "hf_123456789", "hf_x"]) expect(maskTokenForDisplay(t)).toBe(maskedTokenValue(t));
-    expect(isUsableToken(TOKEN)).toBe(true);
-    expect(isUsableToken("sk-abc123456")).toBe(false);
-    expect(isUsableToken('hf_abc"</script>')).toBe(false);
+    expect(isSnippetToken(TOKEN)).toBe(true);
+    expect(isSnippetToken("sk-abc123456")).toBe(false);
+    expect(isSnippetToken('hf_abc"</script>')).toBe(false);
   });
 
   it("swaps the placeholder in highlighted HTML without changing the rest of the text", () => {

@@ -12,6 +12,7 @@ import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelVie
 import { isGgufRepo } from "#app/catalog/gguf.ts";
 import { snippetTaskFor, supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
+import { notFound, type Suggestion } from "#app/ui/general-error-boundary.tsx";
 import { getEnv } from "#app/utils/env.server.ts";
 import { type IslandHtml, toIsland } from "#app/utils/html-island.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
@@ -189,23 +190,26 @@ function pickTab(url: URL): ModelTab {
   return url.searchParams.has("provider") ? "inference" : "card";
 }
 
-/**
- * Loads a model for its page, or throws a 404 whose body lists close matches (one per line
- * after the message) so the error boundary can offer them.
- */
+/** Loads a model for its page, or throws the model 404 with its closest ids as suggestions. */
 export async function loadModelPage(id: string, url: URL, context: unknown): Promise<ModelPageData> {
+  const page = await findModelPage(id, url, context);
+  if (!page) throw notFound(`No model '${id}' in this catalogue.`, await modelSuggestions(id));
+  return page;
+}
+
+/** Ids close to one the catalogue lacks, as links for a 404's "Did you mean". */
+export async function modelSuggestions(id: string): Promise<Suggestion[]> {
+  return (await closeModelIds(getDb().db, id)).map((similar) => ({ href: `/${similar}`, label: similar }));
+}
+
+/** A model's page data, or null when the catalogue has no such model. */
+export async function findModelPage(id: string, url: URL, context: unknown): Promise<ModelPageData | null> {
   const scope = scopeOf(context);
   const { db } = getDb();
   const { model, live } = isShadowedModelId(id)
     ? { model: null, live: null }
     : await withLiveDetails(await getModelById(db, id), () => getModelById(db, id));
-  if (!model) {
-    const similar = await closeModelIds(db, id);
-    throw new Response([`No model '${id}' in this catalogue.`, ...similar].join("\n"), {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
-  }
+  if (!model) return null;
   const tab = pickTab(url);
   const hub = getEnv().MODELYARD_HUB_URL.replace(/\/+$/, "");
   const revision = model.sha ?? "main";

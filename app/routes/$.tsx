@@ -1,9 +1,9 @@
-import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { ErrorPanel, GeneralErrorBoundary, notFound } from "#app/ui/general-error-boundary.tsx";
 
 export const meta = () => [{ title: "Page not found · Modelyard" }];
 
 export function loader() {
-  throw new Response("There is no page at this address.", { status: 404 });
+  throw notFound("There is no page at this address.");
 }
 
 export default function NotFound() {

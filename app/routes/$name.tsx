@@ -6,7 +6,8 @@ import { loadOrgPage } from "#app/catalog-search/org-page.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { existingModelIds } from "#app/db/queries/models.server.ts";
 import { OrgListing } from "#app/catalog-search/org-listing.tsx";
-import { loadModelPage } from "#app/model-page/model-page.server.ts";
+import { findModelPage, modelSuggestions } from "#app/model-page/model-page.server.ts";
+import { notFound } from "#app/ui/general-error-boundary.tsx";
 // Legacy ids without an organisation (e.g. /gpt2) share the model page's view and boundary.
 import ModelPage, { ErrorBoundary, meta as modelMeta } from "#app/routes/$org.$name.tsx";
 
@@ -35,24 +36,15 @@ export const meta: Route.MetaFunction = (args) => {
  * redirects there (app/catalog/legacy-ids.ts), and anything else is the model 404 with suggestions.
  */
 export async function loader({ params, url, context }: Route.LoaderArgs) {
-  let notFound: Response;
-  try {
-    // Flat, so the model view (which reads its data through useLoaderData) finds the model page's data.
-    return { kind: "model" as const, ...(await loadModelPage(params.name, url, context)) };
-  } catch (e) {
-    if (!(e instanceof Response) || e.status !== 404) throw e;
-    notFound = e;
-  }
+  // Flat, so the model view (which reads its data through useLoaderData) finds the model page's data.
+  const model = await findModelPage(params.name, url, context);
+  if (model) return { kind: "model" as const, ...model };
   const org = await loadOrgPage(params.name, url);
   if (org) return data({ kind: "org" as const, org }, { status: org.pastEnd ? 404 : 200 });
   // A legacy id the Hub moved into an organisation (/gpt2 → /openai-community/gpt2): as the Hub does, redirect.
   const moved = await existingModelIds(getDb().db, legacyIdCandidates(params.name));
   if (moved.length === 1) throw redirect(`/${moved[0]!}${new URL(url).search}`, 301);
-  const [, ...suggestions] = (await notFound.text()).split("\n");
-  throw new Response([`No model or author '${params.name}' in this catalogue.`, ...suggestions].join("\n"), {
-    status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8" },
-  });
+  throw notFound(`No model or author '${params.name}' in this catalogue.`, await modelSuggestions(params.name));
 }
 
 export default function SingleSegment({ loaderData }: Route.ComponentProps) {

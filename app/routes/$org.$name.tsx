@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useLocation } from "react-router";
 import type { Route } from "./+types/$org.$name";
-import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { ErrorPanel, GeneralErrorBoundary, SuggestionList } from "#app/ui/general-error-boundary.tsx";
 import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { ModelCard, ModelCardToc } from "#app/model-page/model-card.tsx";
 import { ModelFiles } from "#app/model-page/model-files.tsx";
@@ -132,27 +132,11 @@ export function ErrorBoundary() {
   return (
     <GeneralErrorBoundary
       statusHandlers={{
-        404: ({ message }) => {
-          const [text, ...suggestions] = message.split("\n");
-          return (
-            <ErrorPanel title="Model not found" message={text ?? ""}>
-              {suggestions.length > 0 && (
-                <div className="mt-6">
-                  <p className="text-sm text-gray-700 dark:text-gray-300">Did you mean:</p>
-                  <ul className="mt-2 space-y-1">
-                    {suggestions.map((id) => (
-                      <li key={id}>
-                        <a className="font-mono text-indigo-700 hover:underline dark:text-indigo-300" href={`/${id}`}>
-                          {id}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              )}
-            </ErrorPanel>
-          );
-        },
+        404: ({ message, suggestions }) => (
+          <ErrorPanel title="Model not found" message={message}>
+            <SuggestionList suggestions={suggestions} />
+          </ErrorPanel>
+        ),
       }}
     />
   );

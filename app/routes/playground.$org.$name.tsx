@@ -1,5 +1,4 @@
 import { useCallback, useMemo, useState } from "react";
-import { data } from "react-router";
 import type { Route } from "./+types/playground.$org.$name";
 import { type ChatConversation, ChatDemo, type ChatSettings } from "#app/demos/chat/chat-demo.tsx";
 import { TaskWidget } from "#app/demos/task-widget.tsx";
@@ -7,7 +6,7 @@ import type { WidgetRequest } from "#app/demos/shared/widget-frame.tsx";
 import { RequestCode } from "#app/demos/shared/request-code.tsx";
 import type { TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
 import { taskWidgetInfo } from "#app/demos/task-widget-info.server.ts";
-import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { ErrorPanel, GeneralErrorBoundary, notFound } from "#app/ui/general-error-boundary.tsx";
 import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { useFollowedPanel } from "#app/snippets/use-followed-panel.ts";
 import { getDb } from "#app/db/db.server.ts";
@@ -29,7 +28,7 @@ export const meta: Route.MetaFunction = ({ data: d }) =>
 export async function loader({ params, url }: Route.LoaderArgs) {
   const id = `${params.org}/${params.name}`;
   const model = await getModelById(getDb().db, id);
-  if (!model) throw data({ message: `There is no model “${id}” in this catalogue.` }, { status: 404 });
+  if (!model) throw notFound(`There is no model “${id}” in this catalogue.`);
   const demo = chatDemoInfo(model, process.env);
   const widget = demo ? null : taskWidgetInfo(model, process.env);
   const reason = demo || widget

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import type { Route } from "./+types/settings";
-import { checkToken, clearVisitorToken, maskedToken, readVisitorToken, saveVisitorToken } from "#app/demos/chat/token.ts";
+import { checkToken, clearVisitorToken, maskedToken, readVisitorToken, saveVisitorToken } from "#app/utils/visitor-token.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Settings · Modelyard" },

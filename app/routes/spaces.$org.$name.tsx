@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/spaces.$org.$name";
-import { ErrorPanel, GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
+import { ErrorPanel, GeneralErrorBoundary, notFound } from "#app/ui/general-error-boundary.tsx";
 import { ModelRow } from "#app/catalog-search/model-row.tsx";
 import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
@@ -14,7 +14,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   const { db } = getDb();
   await ensureTaskSpaces(db);
   const space = await getSpace(db, id);
-  if (!space) throw new Response(`No Space “${id}” is known to this catalogue.`, { status: 404 });
+  if (!space) throw notFound(`No Space “${id}” is known to this catalogue.`);
   return { space };
 }
 

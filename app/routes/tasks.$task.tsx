@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Route } from "./+types/tasks.$task";
 import { COLOR_CLASSES } from "#app/catalog/task-colors.ts";
 import { requestScope } from "#app/utils/request-context.ts";
@@ -14,6 +13,7 @@ import {
 import { taskAssetUrl } from "#app/catalog/task-assets.ts";
 import { MarkdownContent } from "#app/markdown/markdown-content.tsx";
 import { shouldShowTableOfContents, TableOfContents } from "#app/ui/table-of-contents.tsx";
+import { notFound } from "#app/ui/general-error-boundary.tsx";
 import { type ResolvedDemoEntry, TaskDemo } from "#app/task-guides/task-demo.tsx";
 import { compareWithHref } from "#app/compare/compare-setup.ts";
 import { isCompareTask } from "#app/compare/compare-tasks.ts";
@@ -41,8 +41,7 @@ const GUIDE_ID_PREFIX = "guide-";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const task = getTaskSummary(params.task);
   if (!task) {
-    const suggestions = suggestTasks(params.task).map((t) => ({ id: t.id, name: t.name }));
-    throw data({ message: `There is no task “${params.task}”.`, suggestions }, { status: 404 });
+    throw notFound(`There is no task “${params.task}”.`, suggestTasks(params.task).map((t) => ({ href: `/tasks/${t.id}`, label: t.name })));
   }
   const env = getEnv();
   const hub = env.MODELYARD_HUB_URL.replace(/\/+$/, "");

@@ -3,9 +3,7 @@ import { useFetcher } from "react-router";
 import { CodeBlock } from "#app/ui/code-block.tsx";
 import { CopyButton } from "#app/ui/copy-button.tsx";
 import type { InferencePanel, PanelLanguage } from "#app/snippets/inference-panel.server.ts";
-
-/** Where the settings page keeps the visitor's Hugging Face token (browser only, never sent by this panel). */
-export const TOKEN_STORAGE_KEY = "modelyard.hfToken";
+import { isSnippetToken, readVisitorToken } from "#app/utils/visitor-token.ts";
 
 /**
  * Same rule as maskedTokenValue in app/snippets/inference-snippets.ts (kept separate so that module,
@@ -14,14 +12,6 @@ export const TOKEN_STORAGE_KEY = "modelyard.hfToken";
 export function maskTokenForDisplay(token: string): string {
   if (token.length <= 8) return "*".repeat(token.length);
   return token.slice(0, 3) + "*".repeat(token.length - 3);
-}
-
-/**
- * Only hf_ tokens: for those, the library's output with the token equals its output with the
- * hf_*** placeholder, placeholder replaced (the placeholder is chosen to route the same way).
- */
-export function isUsableToken(value: string | null): value is string {
-  return value !== null && /^hf_[A-Za-z0-9_.:-]{5,509}$/.test(value);
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -55,12 +45,9 @@ export function InferenceSnippets({ initial }: { initial: InferencePanel }) {
     if (fetcher.data && "languages" in fetcher.data) setPanel(fetcher.data);
   }, [fetcher.data]);
   useEffect(() => {
-    try {
-      const saved = window.localStorage.getItem(TOKEN_STORAGE_KEY);
-      setToken(isUsableToken(saved) ? saved : null);
-    } catch {
-      setToken(null);
-    }
+    // The token is never sent by this panel: it only replaces the placeholder in the shown code.
+    const saved = readVisitorToken();
+    setToken(isSnippetToken(saved) ? saved : null);
   }, []);
 
   const update = () => {

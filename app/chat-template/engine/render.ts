@@ -1,5 +1,5 @@
 import * as jinja from "@huggingface/jinja";
-import type { RenderChatTemplateInput, RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render.ts";
+import type { RenderChatTemplateInput, RenderChatTemplateResult, RenderErrorKind } from "#app/chat-template/render-types.ts";
 import { isObject, statementNodes, type AstNode, type Node, type Program, type RuntimeValue, type Token } from "#app/chat-template/engine/jinja-ast.ts";
 import {
   errorMessage,

@@ -9,7 +9,7 @@ import { KeyNote } from "#app/auth/key-note.tsx";
 import { useServerKeyState } from "#app/auth/viewer.ts";
 import { MAX_IMAGE_BYTES, MAX_IMAGES, messageContent } from "#app/demos/chat/image-attachments.ts";
 import { ChatMarkdown } from "#app/demos/chat/markdown.tsx";
-import { readVisitorToken } from "#app/demos/chat/token.ts";
+import { readVisitorToken } from "#app/utils/visitor-token.ts";
 import { type ChatDemoInfo, type ChatParameterSpec, routeFields } from "#app/demos/chat/demo-info.ts";
 import { checkBlob } from "#app/demos/shared/media-file.ts";
 import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";

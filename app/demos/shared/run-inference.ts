@@ -5,7 +5,7 @@
  * own content type, an event stream (text generation), or a JSON error {error: {code, message,
  * hint?, field?}}.
  */
-import { readVisitorToken } from "#app/demos/chat/token.ts";
+import { readVisitorToken } from "#app/utils/visitor-token.ts";
 import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 
 export interface InferenceBody {

@@ -8,7 +8,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { KeyNote } from "#app/auth/key-note.tsx";
 import { type ServerKeyState, useServerKeyState } from "#app/auth/viewer.ts";
 import { routeFields } from "#app/demos/chat/demo-info.ts";
-import { readVisitorToken } from "#app/demos/chat/token.ts";
+import { readVisitorToken } from "#app/utils/visitor-token.ts";
 import { ExampleOutput } from "#app/demos/shared/example-output.tsx";
 import { buildParameters, initialValues } from "#app/demos/shared/parameter-values.ts";
 import { fieldCls, ParametersForm } from "#app/demos/shared/parameters-form.tsx";

@@ -1,6 +1,7 @@
 /**
- * The visitor's token, kept in this browser's localStorage only. The same key is read by the
- * model page's snippets panel (TOKEN_STORAGE_KEY in inference-snippets.tsx).
+ * The visitor's provider token, kept in this browser's localStorage only: the settings page saves
+ * it, the demos send it, and the snippets panel shows it in code. This module is the one place that
+ * names the key and says what a token looks like.
  */
 export const VISITOR_TOKEN_KEY = "modelyard.hfToken";
 
@@ -38,4 +39,13 @@ export function checkToken(value: string): { ok: true; isHf: boolean } | { ok: f
   if (/\s/.test(v)) return { ok: false, reason: "A token is one word, without spaces." };
   if (v.length < 8 || v.length > 512) return { ok: false, reason: "That does not look like a token (expected 8 to 512 characters)." };
   return { ok: true, isHf: v.startsWith("hf_") };
+}
+
+/**
+ * A token the snippets panel may put into code: only hf_ tokens, for which the library's output
+ * with the token equals its output with the hf_*** placeholder, placeholder replaced (the
+ * placeholder is chosen to route the same way).
+ */
+export function isSnippetToken(value: string | null): value is string {
+  return value !== null && /^hf_[A-Za-z0-9_.:-]{5,509}$/.test(value);
 }

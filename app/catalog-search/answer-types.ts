@@ -1,0 +1,35 @@
+/**
+ * The shapes of the catalogue's answers that a snapshot's memos keep (snapshot.server.ts): counts,
+ * listing pages and API pages. They live apart from the modules that compute them so the snapshot,
+ * which every one of those modules reads, depends on none of them (no import cycle, ADR 0039).
+ */
+import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
+import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
+import type { Cursor } from "#app/catalog-search/sql.server.ts";
+
+export interface CatalogCount {
+  /** Exact when `exact`, else a lower bound (COUNT_CAP + 1 means "more than COUNT_CAP"). */
+  value: number;
+  exact: boolean;
+}
+
+export interface Counted {
+  count: CatalogCount;
+  facets: CatalogFacets;
+}
+
+/** One sorted page of the listing (planner.server.ts). */
+export interface CatalogPage {
+  models: CatalogModelSummary[];
+  /** How the page was found, for benchmarks and debugging. */
+  plan: string;
+  /** Where the next page starts, when this one was full. */
+  next: Cursor | null;
+}
+
+/** One page of `GET /api/models` (hub-list.server.ts): the JSON body as sent, and where the next page starts. */
+export interface HubListPage {
+  /** UTF-8 bytes, so a repeat is not encoded again (as kept documents are, ADR 0035). */
+  body: Buffer<ArrayBuffer>;
+  next: Cursor | null;
+}
