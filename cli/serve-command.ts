@@ -160,7 +160,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     logger.info(`Metrics on http://${env.HOST}:${env.MODELYARD_METRICS_PORT}/metrics.`);
   }
   for (const note of await accessStartNotes(handle.db)) logger.info(note);
-  startAccountHousekeeping(() => handle.db);
+  startAccountHousekeeping(() => handle);
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   const ms = Math.round(performance.now() - started);

@@ -19,7 +19,7 @@ import fs from "node:fs";
 const write = fs.write;
 fs.write = (fd, buffer, ...rest) => {
   if (fd === 1 && /running at http/.test(String(buffer))) {
-    fs.writeSync(1, "tsx-loaded " + JSON.stringify([...loaded]) + "\n");
+    fs.writeSync(1, "tsx-loaded " + JSON.stringify([...loaded]) + "\\n");
     process.exit(0);
   }
   return write(fd, buffer, ...rest);

@@ -1,12 +1,14 @@
 /**
  * At start: what the operator should know about access (ADR 0038). Then, hourly: usage records
  * past their retention, ended sessions and spent quota windows are deleted, a bounded batch at a
- * time, by whichever instance gets there (deleting twice is harmless).
+ * time, by one instance of all those on the database: whichever claims the hour first (ADR 0041).
  */
 import type { Kysely } from "kysely";
 import { readAuthConfig, serverHoldsKeys } from "#app/auth/auth-config.server.ts";
 import { policyOverride } from "#app/auth/policy.server.ts";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { countUsers, deleteExpiredSessions } from "#app/db/queries/accounts.server.ts";
+import { runOnceAcrossInstances } from "#app/db/queries/job-lock.server.ts";
 import { deleteCountersBefore, deleteUsageBefore } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { configEnv } from "#app/utils/env.server.ts";
@@ -47,10 +49,18 @@ export async function pruneAccountData(db: Kysely<Database>, now = Date.now()): 
   return { usage, sessions, counters };
 }
 
-/** Prunes now and every hour; the timer never keeps the process alive. */
-export function startAccountHousekeeping(db: () => Kysely<Database>): void {
+// A minute's slack, so an instance whose timer fires a little early still takes its hour.
+const PRUNE_EVERY_MS = HOUR_MS - MINUTE_MS;
+
+/**
+ * Prunes soon after start and every hour, once across the instances on this database; the timers
+ * never keep the process alive.
+ */
+export function startAccountHousekeeping(handle: () => DatabaseHandle): void {
   const run = () =>
-    void pruneAccountData(db()).catch((error: unknown) => log().error(`Pruning usage records failed: ${error instanceof Error ? error.message : String(error)}`));
+    void runOnceAcrossInstances(handle(), "prune-account-data", PRUNE_EVERY_MS, async () => {
+      await pruneAccountData(handle().db);
+    }).catch((error: unknown) => log().error(`Pruning usage records failed: ${error instanceof Error ? error.message : String(error)}`));
   setTimeout(run, 30_000).unref();
   setInterval(run, HOUR_MS).unref();
 }

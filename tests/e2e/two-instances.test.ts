@@ -1,9 +1,12 @@
 /**
  * Two real servers on one database (PostgreSQL when TEST_DATABASE_URL is set, and a shared SQLite
  * file always): a session and an API token made on one work on the other, sign-out on one ends
- * the session on both, and a quota of N requests allows N in total across both (ADR 0038).
- * Providers are the SIMULATOR.
+ * the session on both, and a quota of N requests allows N in total across both (ADR 0038); a model
+ * imported with the CLI beside them is listed by both once each has rebuilt its index, and both
+ * are ready again (ADR 0041). Providers are the SIMULATOR.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runModelyard } from "./support/import-cli.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -11,6 +14,13 @@ import { startProviderSimulator, type ProviderSimulator } from "../simulators/pr
 import { type TestDatabase, testDialects } from "../support/test-databases.ts";
 
 const CHAT = JSON.stringify({ model: "meta-llama/Meta-Llama-3-8B-Instruct", provider: "together", messages: [{ role: "user", content: "hi" }] });
+
+// The engine several instances share in production; SQLite runs below whatever the environment.
+if (!process.env["TEST_DATABASE_URL"]?.startsWith("postgres")) {
+  describe("two instances on PostgreSQL", () => {
+    it("share one catalogue, sessions, tokens and quotas", ({ skip }) => skip("TEST_DATABASE_URL is unset: set it to a PostgreSQL server to run these journeys on PostgreSQL too"));
+  });
+}
 
 describe.each(testDialects())("two instances on one $name database", (dialect) => {
   let sim: ProviderSimulator;
@@ -67,6 +77,26 @@ describe.each(testDialects())("two instances on one $name database", (dialect) =
     expect(after.status).toBe(302);
     expect(after.headers.get("location")).toBe("/login?redirectTo=%2Fsettings%2Ftokens");
     for (const s of [a, b]) expect(s.output()).not.toContain(token!);
+  });
+
+  it("a model imported with the CLI beside both instances is listed by each once it has rebuilt its index", async () => {
+    const id = `shared-${dialect.name}/imported-beside-two-instances`;
+    const file = path.join(a.dir, "beside.jsonl");
+    fs.writeFileSync(file, `${JSON.stringify({ id, pipeline_tag: "text-generation", library_name: "transformers", tags: ["text-generation"], downloads: 7, likes: 1 })}\n`);
+    const started = Date.now();
+    const out = await runModelyard(database.url, ["import", file, "--stats-as-of", "2026-01-01"]);
+    expect(out).toMatch(/1 inserted/);
+    for (const server of [a, b]) {
+      await expect
+        .poll(async () => {
+          const res = await fetch(`${server.url}/api/models?search=imported-beside-two-instances`);
+          return ((await res.json()) as Array<{ id: string }>).map((m) => m.id);
+        }, { timeout: 60_000, interval: 250 })
+        .toContain(id);
+      // Ready again: its listing index is this generation's.
+      await expect.poll(async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { status: string }).status, { timeout: 60_000, interval: 250 }).toBe("pass");
+    }
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it("a quota of 5 requests a minute allows 5 in total across both instances", async () => {

@@ -38,3 +38,18 @@ export async function deleteMeta(db: Db, key: string): Promise<void> {
 export async function pingDatabase(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/**
+ * Claims the period of `everyMs` from `now` under `key`: true for exactly one caller, on any
+ * instance, until the period has passed (one conditional upsert, atomic on both engines).
+ */
+export async function claimPeriod(db: Db, key: string, now: number, everyMs: number): Promise<boolean> {
+  const at = new Date(now).toISOString();
+  const before = new Date(now - everyMs).toISOString();
+  const result = await db
+    .insertInto("meta")
+    .values({ key, value: at })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: at }).where("meta.value", "<=", before))
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
