@@ -3,13 +3,17 @@
  * with the chat-template fixtures imported into its database: good, bad and hostile bodies, and
  * the server staying responsive while a hostile template is being stopped.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_IDS, importFixtures, type ChatTemplateFixtures } from "./chat-template-fixtures.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { describe, expect, it } from "vitest";
+import { setupServer } from "#tests/e2e/support/journey.ts";
+import { FIXTURE_IDS, importFixtures, type ChatTemplateFixtures } from "#tests/e2e/chat-template-fixtures.ts";
 
-let server: TestServer;
 let fixtures: ChatTemplateFixtures;
-let cleanup: () => void;
+const server = setupServer({}, async (s) => {
+  const imported = await importFixtures(s);
+  fixtures = imported.fixtures;
+  // The fixture file is needed only while it is imported.
+  imported.cleanup();
+});
 
 async function render(body: unknown, init: RequestInit = {}): Promise<{ status: number; json: Record<string, unknown> & { error?: Record<string, unknown> } }> {
   const res = await fetch(`${server.url}/api/chat-template/render`, {
@@ -23,16 +27,6 @@ async function render(body: unknown, init: RequestInit = {}): Promise<{ status: 
 }
 
 const user = [{ role: "user", content: "Hi there" }];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ fixtures, cleanup } = await importFixtures(server));
-});
-
-afterAll(async () => {
-  cleanup?.();
-  await server?.stop();
-});
 
 describe("POST /api/chat-template/render", () => {
   it("renders a pasted template and a catalogue model's template", async () => {

@@ -4,39 +4,22 @@
  * and real Auto classes instead of "Type of model unknown", exactly as @huggingface/tasks writes
  * them for that metadata; screenshots of the menu light and dark, phone and desktop.
  */
-import fs from "node:fs";
-import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#app/db/client.server.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupDatabase, setupServer } from "#tests/e2e/support/journey.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import type { TestServer } from "./support/server.ts";
-import { startModelPageServer } from "./model-page-support.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const CASES = [
   { id: "meta-llama/Meta-Llama-3-8B-Instruct", task: "text-generation", model: "AutoModelForCausalLM", processor: "AutoTokenizer" },
   { id: "openai/whisper-large-v3", task: "automatic-speech-recognition", model: "AutoModelForSpeechSeq2Seq", processor: "AutoProcessor" },
   { id: "bigscience/bloom", task: "text-generation", model: "AutoModelForCausalLM", processor: "AutoTokenizer" },
 ] as const;
 
-let server: TestServer;
-let db: DatabaseHandle;
-let browser: Browser;
-
-beforeAll(async () => {
-  ({ server, db } = await startModelPageServer());
-  browser = await launchBrowser();
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.close();
-  await server?.stop();
-});
+const server = setupServer();
+const db = setupDatabase(server);
+const browser = setupBrowser();
 
 async function openMenu(id: string, opts: { scheme?: "light" | "dark"; width?: number; height?: number } = {}): Promise<{ page: Page; context: BrowserContext }> {
   const context = await browser.newContext({ colorScheme: opts.scheme ?? "light", viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 } });
@@ -74,7 +57,7 @@ describe("Transformers code for list rows without a config", () => {
       ["derived-usage-phone-dark", { scheme: "dark", width: 390, height: 844 }],
     ] as const) {
       const { page, context } = await openMenu(CASES[0].id, opts);
-      await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+      await page.screenshot({ path: screenshot(`${name}.png`), fullPage: false });
       await context.close();
     }
   });

@@ -1,25 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
-import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 
 describe("first journey: home → models → a model page", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    // An empty database, as on a new machine: the other journeys start from a filled copy.
-    server = await startTestServer({ firstStart: true });
-    browser = await launchBrowser();
-    fs.mkdirSync(SHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  // An empty database, as on a new machine: the other journeys start from a filled copy.
+  const server = setupServer({ firstStart: true });
+  const browser = setupBrowser();
 
   it("loads the bundled catalogue on first start and says so", () => {
     expect(server.output()).toMatch(/loading the bundled catalogue/);
@@ -36,7 +23,7 @@ describe("first journey: home → models → a model page", () => {
     await page.goto(server.url + "/");
     await expect(page.title()).resolves.toMatch(/Modelyard/);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toMatch(/machine-learning models/);
-    await page.screenshot({ path: path.join(SHOTS, "journey-1-home.png") });
+    await page.screenshot({ path: screenshot("journey-1-home.png") });
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Models" }).click();
     await page.waitForURL(/\/models/);
@@ -45,14 +32,14 @@ describe("first journey: home → models → a model page", () => {
     const firstRow = page.getByRole("region", { name: "Results" }).locator("li a[href^='/']").first();
     const id = decodeURIComponent((await firstRow.getAttribute("href"))!.slice(1));
     expect(id).toMatch(/.+\/.+|^[\w.-]+$/);
-    await page.screenshot({ path: path.join(SHOTS, "journey-2-models.png") });
+    await page.screenshot({ path: screenshot("journey-2-models.png") });
 
     await firstRow.click();
     await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/${id}`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).first().textContent()).toContain(id.split("/").pop());
     const body = (await page.locator("main").textContent()) ?? "";
     expect(body).toMatch(/downloads \(30 days, snapshot of 2024-07-11\)|snapshot/);
-    await page.screenshot({ path: path.join(SHOTS, "journey-3-model.png"), fullPage: false });
+    await page.screenshot({ path: screenshot("journey-3-model.png"), fullPage: false });
 
     expect(errors).toEqual([]);
     expect(blocked).toEqual([]);
@@ -62,7 +49,7 @@ describe("first journey: home → models → a model page", () => {
   it("searches from the header and lands on the filtered listing", async () => {
     const page = await browser.newPage();
     await page.goto(server.url + "/");
-    await page.getByRole("searchbox", { name: "Search models" }).fill("bert");
+    await page.getByRole("combobox", { name: "Search models" }).fill("bert");
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/models\?search=bert/);
     await page.close();
@@ -78,7 +65,7 @@ describe("first journey: home → models → a model page", () => {
     await saved;
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.className)).toContain("dark");
-    await page.screenshot({ path: path.join(SHOTS, "journey-4-tasks-dark.png") });
+    await page.screenshot({ path: screenshot("journey-4-tasks-dark.png") });
     await context.close();
   });
 

@@ -5,27 +5,17 @@
  * The data suite runs the same check over all 48 shared cards (model-page-cards.data.test.ts).
  */
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { afterAll, describe, expect, it } from "vitest";
 import { writeImportFixtures } from "#tests/support/fixtures.ts";
-import type { TestServer } from "./support/server.ts";
-import { cardPageFailures, importIntoServer, startModelPageServer } from "./model-page-support.ts";
+import { setupDatabase, setupServer } from "#tests/e2e/support/journey.ts";
+import { cardPageFailures, importIntoServer } from "#tests/e2e/model-page-support.ts";
 
-let server: TestServer;
-let db: DatabaseHandle;
 const fixtures = writeImportFixtures();
 const cards = fs.readdirSync(fixtures.cards);
-
-beforeAll(async () => {
-  ({ server, db } = await startModelPageServer());
-  await importIntoServer(server, fixtures.cards);
-});
-
-afterAll(async () => {
-  await db?.close();
-  await server?.stop();
-  fixtures.cleanup();
-});
+// The tests read the cards again, so the fixture folder stays until the end.
+afterAll(() => fixtures.cleanup());
+const server = setupServer({}, (s) => importIntoServer(s, fixtures.cards).then(() => undefined));
+const db = setupDatabase(server);
 
 describe("real model cards on the model page", () => {
   it("renders each one with anchored headings and no front matter", { timeout: 300_000 }, async () => {
@@ -63,6 +53,12 @@ describe("real model cards on the model page", () => {
     const html = await res.text();
     expect(html).toContain("Model not found");
     expect(html).toMatch(/href="\/bigscience\/bloom[^"]*"/);
+    // One segment, neither a model nor an author: the same suggestions, as links.
+    const single = await fetch(`${server.url}/bloom-nonexistent-size`);
+    expect(single.status).toBe(404);
+    const body = await single.text();
+    expect(body).toContain("No model or author &#x27;bloom-nonexistent-size&#x27; in this catalogue.");
+    expect(body).toMatch(/<ul[^>]*data-suggestions=""[^>]*>.*href="\/bigscience\/bloom[^"]*"/s);
   });
 
   it("serves /api/snippets as JSON with 4xx for bad input", async () => {

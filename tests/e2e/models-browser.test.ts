@@ -1,10 +1,9 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
 import { formatCompact } from "#app/utils/format.ts";
-import { launchBrowser, openOfflinePage, waitForHydration } from "#tests/e2e/support/browser.ts";
-import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+import { openOfflinePage, waitForHydration } from "#tests/e2e/support/browser.ts";
 
 /**
  * /models in a real browser against the real server and the bundled catalogue (5,240 models):
@@ -12,19 +11,8 @@ import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
  * a render with JavaScript off. Screenshots go to test-results/screenshots/.
  */
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
-
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const server = setupServer();
+const browser = setupBrowser();
 
 const open = (opts: Parameters<Browser["newContext"]>[0] = {}) => openOfflinePage(browser, opts);
 
@@ -224,7 +212,6 @@ describe("/models in the browser", () => {
   });
 
   it("takes screenshots in light and dark, phone and desktop", async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
     for (const scheme of ["light", "dark"] as const) {
       for (const [name, viewport] of [
         ["phone", { width: 390, height: 844 }],
@@ -233,7 +220,7 @@ describe("/models in the browser", () => {
         const { context, page } = await open({ colorScheme: scheme, viewport, deviceScaleFactor: 1 });
         await page.goto(`${server.url}/models`);
         await hydrated(page);
-        const file = path.join(SHOTS, `models-${name}-${scheme}.png`);
+        const file = screenshot(`models-${name}-${scheme}.png`);
         await page.screenshot({ path: file });
         expect(fs.statSync(file).size).toBeGreaterThan(10_000);
         await context.close();

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openOfflinePage } from "#tests/e2e/support/browser.ts";
-import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot, setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
+import { openOfflinePage } from "#tests/e2e/support/browser.ts";
 import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 
 /**
@@ -15,26 +15,17 @@ import { importIntoServer } from "#tests/e2e/model-page-support.ts";
  * test-results/screenshots/.
  */
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 const HUB = (process.env.MODELYARD_HUB_URL ?? "https://huggingface.co").replace(/\/+$/, "");
 /** A Qwen model of the bundled catalogue: a list-API row, so no card and no file sizes. */
 const NO_CARD = "Qwen/Qwen2-7B-Instruct";
 
-let server: TestServer;
-let browser: Browser;
 /** Qwen's models as the API lists them, most downloaded first. */
 let qwenByDownloads: string[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  const rows = (await (await fetch(`${server.url}/api/models?author=Qwen&sort=downloads&limit=1000`)).json()) as Array<{ id: string }>;
+const server = setupServer({}, async (s) => {
+  const rows = (await (await fetch(`${s.url}/api/models?author=Qwen&sort=downloads&limit=1000`)).json()) as Array<{ id: string }>;
   qwenByDownloads = rows.map((r) => r.id);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const browser = setupBrowser();
 
 const open = (opts: Parameters<Browser["newContext"]>[0] = {}) => openOfflinePage(browser, opts);
 
@@ -292,7 +283,6 @@ describe("honest absences", () => {
 
 describe("screenshots", () => {
   it("takes /Qwen, /models?author=Qwen and a model without a card in light and dark, phone and desktop", async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
     const pages = [
       ["org", "/Qwen"],
       ["author-filter", "/models?author=Qwen"],
@@ -307,7 +297,7 @@ describe("screenshots", () => {
         const { context, page } = await open({ colorScheme: scheme, viewport, deviceScaleFactor: 1 });
         for (const [label, url] of pages) {
           await page.goto(server.url + url);
-          const file = path.join(SHOTS, `${label}-${name}-${scheme}.png`);
+          const file = screenshot(`${label}-${name}-${scheme}.png`);
           await page.screenshot({ path: file, fullPage: label.startsWith("no-") });
           expect(fs.statSync(file).size).toBeGreaterThan(5_000);
         }

@@ -1,25 +1,15 @@
 import { TASKS_DATA } from "@huggingface/tasks";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "#tests/e2e/support/browser.ts";
-import { type TestServer, startTestServer } from "#tests/e2e/support/server.ts";
+import { describe, expect, it } from "vitest";
+import { setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
 
 /**
  * /spaces and /spaces/<org>/<name> against the real server and bundled catalogue: Spaces from
  * model records and from @huggingface/tasks' task guides, search, model ↔ Space links.
  */
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const server = setupServer();
+const browser = setupBrowser();
 
 const html = async (path: string) => {
   const res = await fetch(server.url + path);

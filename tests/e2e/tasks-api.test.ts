@@ -7,18 +7,10 @@
  */
 import { InferenceClient } from "@huggingface/inference";
 import { TASKS_DATA } from "@huggingface/tasks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { describe, expect, it } from "vitest";
+import { setupServer } from "#tests/e2e/support/journey.ts";
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = setupServer();
 
 describe("GET /api/tasks", () => {
   it("returns TASKS_DATA keyed by task id, as JSON with open CORS", async () => {

@@ -5,20 +5,18 @@
  * with media from a local asset host; and the fallback once that host is gone.
  */
 import { MODALITIES, MODALITY_LABELS, PIPELINE_DATA, TASKS_DATA } from "@huggingface/tasks";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { setupBrowser, setupDatabase, setupServer, setupTaskAssetHost } from "#tests/e2e/support/journey.ts";
 import { TASK_COLORS } from "#app/catalog/task-colors.ts";
-import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startTaskAssetHost, type TaskAssetHost } from "./support/task-assets.ts";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
 
 const PROPOSE_TEMPLATE = "https://git.example.org/fork/catalogue/-/blob/main/tasks/{task}/{file}";
 
-let server: TestServer;
-let browser: Browser;
-let assets: TaskAssetHost;
-let handle: DatabaseHandle;
+const assets = setupTaskAssetHost();
+const server = setupServer(() => ({ env: { MODELYARD_TASK_ASSET_BASE: assets.base, MODELYARD_PROPOSE_URL_TEMPLATE: PROPOSE_TEMPLATE } }));
+const handle = setupDatabase(server);
+const browser = setupBrowser();
 
 async function newPage(opts: { javaScriptEnabled?: boolean } = {}): Promise<{ page: Page; context: BrowserContext; blocked: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
@@ -35,20 +33,6 @@ async function dbCounts(): Promise<Record<string, number>> {
     .execute();
   return Object.fromEntries(rows.flatMap((r) => (r.pipeline_tag === null ? [] : [[r.pipeline_tag, Number(r.n)] as const])));
 }
-
-beforeAll(async () => {
-  assets = await startTaskAssetHost();
-  server = await startTestServer({ env: { MODELYARD_TASK_ASSET_BASE: assets.base, MODELYARD_PROPOSE_URL_TEMPLATE: PROPOSE_TEMPLATE } });
-  handle = openDatabase(server.databaseUrl);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await handle?.close();
-  await server?.stop();
-  await assets?.close();
-});
 
 describe("/tasks", () => {
   it("groups every task by modality, in MODALITIES order, with labels, colours and catalogue counts", async () => {

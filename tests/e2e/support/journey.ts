@@ -2,7 +2,7 @@
  * The browser journeys' fixtures: the provider simulator, the server and its environment, the
  * browser, an offline page, the screenshot folder and a widget runner. Each `setup…` helper
  * registers the hooks that start and stop its piece, and returns a stand-in for it that tests use
- * as the thing itself (ADR 0040): call them at the top of a file (or a describe) in the order the
+ * as the thing itself (ADR 0043): call them at the top of a file (or a describe) in the order the
  * pieces depend on each other; Vitest runs the stopping hooks in the reverse order.
  */
 import path from "node:path";
