@@ -1,6 +1,7 @@
 // @ts-check
 // Type-aware lint plus the import boundaries of docs/decisions/0020-lint-boundaries.md.
 import { builtinModules } from "node:module";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
@@ -41,7 +42,7 @@ const FEATURE_EDGES = {
   // renderers and parameter specs), reads the gateway's deadline, offers columns through catalogue
   // search, and gives each column the snippets builder's code.
   compare: {
-    demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/token.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts",
+    demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts",
       // The task widgets' starting inputs, input field and output components (compare-outputs.tsx).
       "shared/default-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx",
       "text/feature-extraction.tsx", "text/fill-mask.tsx", "text/question-answering.tsx", "text/sentence-similarity.tsx", "text/text-to-text.tsx", "text/token-classification.tsx", "text/zero-shot-classification.tsx",
@@ -168,6 +169,21 @@ export default tseslint.config(
       // AsyncIterable contract; the rule flags those contracts, not bugs.
       "@typescript-eslint/require-await": "off",
     },
+  },
+  {
+    // No import cycles (ADR 0042): a module that reaches itself again through its imports loads
+    // half-initialised. The rule skips type-only imports (they are erased); shared type modules keep
+    // those acyclic. The depth bound keeps the walk, and lint time, small: the cycles this code had
+    // were 2 to 6 modules long.
+    files: [`app/${TS}`, `cli/${TS}`, `server/${TS}`],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [createNodeResolver()],
+      // The rule reads each imported module itself, and reads only the files these name.
+      "import-x/extensions": [".ts", ".tsx"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
+    rules: { "import-x/no-cycle": ["error", { maxDepth: 8 }] },
   },
   // Import boundaries, one block per folder of app/ (a later block replaces a rule's options, so
   // each block carries the folder's whole list).

@@ -1,7 +1,7 @@
 /**
  * The shapes of the catalogue's answers that a snapshot's memos keep (snapshot.server.ts): counts,
  * listing pages and API pages. They live apart from the modules that compute them so the snapshot,
- * which every one of those modules reads, depends on none of them (no import cycle, ADR 0039).
+ * which every one of those modules reads, depends on none of them (no import cycle, ADR 0042).
  */
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";

@@ -1,6 +1,6 @@
 // What a chat-template render takes and gives back, shared by the pure renderer (render.ts and
 // engine/render.ts), the server's sandbox and the views; apart from all of them so that none
-// imports another only for its types (no import cycle, ADR 0039).
+// imports another only for its types (no import cycle, ADR 0042).
 
 /**
  * Where an error comes from: the template does not parse ("syntax"), it fails while rendering

@@ -1,5 +1,5 @@
 // The messages between the chat-template sandbox (sandbox.server.ts) and its worker threads
-// (sandbox-worker.server.ts), in a module of their own so neither side imports the other (ADR 0039).
+// (sandbox-worker.server.ts), in a module of their own so neither side imports the other (ADR 0042).
 import type { RenderChatTemplateInput, RenderChatTemplateResult } from "#app/chat-template/render-types.ts";
 
 /** A render as the sandbox takes it: no step cap, since the sandbox's deadline stops a runaway template. */
