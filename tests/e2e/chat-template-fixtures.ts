@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type ByModelTemplate, chatTemplates } from "#tests/support/fixtures.ts";
-import { importWithCli } from "./support/import-cli.ts";
+import { importWithCli } from "#tests/e2e/support/import-cli.ts";
 
 type ByModel = ByModelTemplate;
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
-import type { TestServer } from "./support/server.ts";
-import { cardPageFailures, importIntoServer, startModelPageServer } from "./model-page-support.ts";
+import type { TestServer } from "#tests/e2e/support/server.ts";
+import { cardPageFailures, importIntoServer, startModelPageServer } from "#tests/e2e/model-page-support.ts";
 
 const cardsDir = path.join(sharedDataDir(), "model-cards");
 const cards = fs.readdirSync(cardsDir).filter((f) => /__.+\.md$/.test(f));

@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openDatabase, type DatabaseHandle } from "#app/db/client.server.ts";
-import { importWithCli } from "./support/import-cli.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { importWithCli } from "#tests/e2e/support/import-cli.ts";
+import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
 
 
 /** Runs `modelyard import <paths>` against the test server's database. */

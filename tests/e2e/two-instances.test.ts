@@ -8,10 +8,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runModelyard } from "./support/import-cli.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
-import { type TestDatabase, testDialects } from "../support/test-databases.ts";
+import { runModelyard } from "#tests/e2e/support/import-cli.ts";
+import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 
 const CHAT = JSON.stringify({ model: "meta-llama/Meta-Llama-3-8B-Instruct", provider: "together", messages: [{ role: "user", content: "hi" }] });
 
