@@ -33,6 +33,7 @@ describe("route patterns", () => {
   });
   it("names the routes answered before React Router", () => {
     expect(patternOf("/api/inference")).toBe("/api/inference");
+    expect(patternOf("/metrics")).toBe("/metrics");
     expect(patternOf("/v1/chat/completions")).toBe("/v1/chat/completions");
     expect(patternOf("/v1/models/meta-llama/Llama")).toBe("/v1/models/:id");
     expect(patternOf("/v1/unknown/x")).toBe("/v1/*");

@@ -27,7 +27,7 @@ export function createRoutePattern(build: ServerBuild): RoutePatternOf {
   walk(tree, "");
 
   return (pathname) => {
-    if (pathname === "/api/inference") return pathname;
+    if (pathname === "/api/inference" || pathname === "/metrics") return pathname;
     if (pathname.startsWith("/v1/")) {
       const path = pathname.replace(/\/+$/, "");
       return V1_ROUTES.has(path) ? path : path.startsWith("/v1/models/") ? "/v1/models/:id" : "/v1/*";

@@ -22,6 +22,7 @@ import { accessPolicy } from "#app/auth/policy.server.ts";
 import { insertUsageRecord } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type CredentialSource, type EnvLike, redactSecrets, serverSecrets, visitorTokenFrom } from "#app/inference/credentials.server.ts";
+import { redactExactSecrets } from "#app/utils/redact.server.ts";
 import { GatewayError, type GatewayErrorBody } from "#app/inference/errors.server.ts";
 import { executeCall, type GatewayOutcome, type LogFields } from "#app/inference/execute.server.ts";
 import { readGatewayConfig, type GatewayConfig } from "#app/inference/gateway-config.server.ts";
@@ -201,7 +202,8 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         if (request.requestId !== undefined) out["req_id"] = request.requestId;
         for (const key in fields) {
           const v = fields[key];
-          if (v !== undefined && v !== null) out[key] = typeof v === "string" ? redactSecrets(v, secrets) : v;
+          // The log scrubs token shapes and the server's secrets from the whole line; the caller's own token is this request's to remove.
+          if (v !== undefined && v !== null) out[key] = typeof v === "string" ? redactExactSecrets(v, secrets) : v;
         }
         out["caller"] = who;
         deps.logFields(out);

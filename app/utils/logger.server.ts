@@ -8,7 +8,7 @@
 import { pino, type Logger } from "pino";
 import { CONFIG_FAMILIES, CONFIG_VARS, type ConfigVar, type EnvLike, configEnv, getEnv } from "#app/utils/env.server.ts";
 import { stdoutLineLog } from "#app/utils/line-log.server.ts";
-import { redactSecrets } from "#app/utils/redact.server.ts";
+import { secretScrubber } from "#app/utils/redact.server.ts";
 
 /** The values of the declared secrets that are set: DATABASE_URL, HF_TOKEN, keys, the metrics token. */
 export function secretValues(env: EnvLike): string[] {
@@ -32,13 +32,14 @@ export interface LoggerOptions {
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
+  const scrub = secretScrubber(opts.secrets);
   const options = {
     level: opts.level,
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Not "msg" alone: an operator's query reads level names better than pino's numbers.
     formatters: { level: (label: string) => ({ level: label }) },
-    hooks: { streamWrite: (line: string) => redactSecrets(line, opts.secrets) },
+    hooks: { streamWrite: scrub },
   };
   if (opts.pretty) return pino({ ...options, transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } } });
   return pino(options, { write: (line: string) => opts.write(line.endsWith("\n") ? line.slice(0, -1) : line) });

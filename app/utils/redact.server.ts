@@ -18,16 +18,40 @@ const TOKEN_PATTERNS: RegExp[] = [
   /(?<![\w-])(Key)\s+[^\s"',;:]{2,}:[^\s"',;]{2,}/g,
 ];
 
+/** The exact secrets worth scrubbing, longest first (a secret inside another goes after it). */
+function exactSecrets(secrets: ReadonlyArray<string | undefined>): string[] {
+  return secrets.filter((s): s is string => typeof s === "string" && s.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+function replaceExact(text: string, exact: readonly string[]): string {
+  let out = text;
+  for (const secret of exact) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+function replaceTokenShapes(text: string): string {
+  let out = text;
+  for (const pattern of TOKEN_PATTERNS) {
+    out = out.replace(pattern, (match, scheme: unknown) => (typeof scheme === "string" && /^(bearer|key)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED));
+  }
+  return out;
+}
+
 /**
  * Removes the given secrets (exact values, longest first) and anything shaped like a token.
  * Secrets shorter than 4 characters are ignored: scrubbing "a" would mangle every message.
  */
 export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
-  let out = text;
-  const exact = secrets.filter((s): s is string => typeof s === "string" && s.length >= 4).sort((a, b) => b.length - a.length);
-  for (const secret of exact) out = out.split(secret).join(REDACTED);
-  for (const pattern of TOKEN_PATTERNS) {
-    out = out.replace(pattern, (match, scheme: unknown) => (typeof scheme === "string" && /^(bearer|key)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED));
-  }
-  return out;
+  return replaceTokenShapes(replaceExact(text, exactSecrets(secrets)));
+}
+
+/** Only the given secrets' exact values: for fields a later redactSecrets pass (the log's) also scans for token shapes. */
+export function redactExactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  return replaceExact(text, exactSecrets(secrets));
+}
+
+/** redactSecrets with the secrets fixed once: the log's scrubber of every line. */
+export function secretScrubber(secrets: ReadonlyArray<string | undefined>): (text: string) => string {
+  const exact = exactSecrets(secrets);
+  return (text) => replaceTokenShapes(replaceExact(text, exact));
 }

@@ -7,6 +7,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runModelyard } from "./support/import-cli.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
 import { type MetricFamily, parsePrometheusText, sampleOf } from "../support/prometheus-text.ts";
@@ -163,6 +164,25 @@ describe("an operator's view of one server", () => {
     expect(lines.some((l) => typeof l["msg"] === "string" && l["msg"].includes("Modelyard is running at"))).toBe(true);
     expect(server.output()).not.toContain("hf_operabilityServerKey000");
     expect(server.output()).not.toContain(METRICS_TOKEN);
+  });
+
+  it("names the signed-in person in the access line, and nobody in an anonymous one", async () => {
+    const out = await runModelyard(server.databaseUrl, ["users", "add", "ops@example.com"], { MODELYARD_PUBLIC_URL: server.url });
+    const link = /(http:\/\/\S+\/invite\/\S+)/.exec(out)![1]!;
+    const sameSite = { Origin: server.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" };
+    const set = await fetch(link, { method: "POST", redirect: "manual", headers: sameSite, body: "password=operability+password&confirm=operability+password" });
+    expect(set.status).toBe(302);
+    const cookie = set.headers.get("set-cookie")!.split(";")[0]!;
+    const signedIn = await fetch(`${server.url}/settings/tokens`, { headers: { cookie } });
+    expect(signedIn.status).toBe(200);
+    await signedIn.text();
+    const id = signedIn.headers.get("x-request-id")!;
+    let line: LogLine | undefined;
+    await expect.poll(() => (line = logLines(server).find((l) => l["msg"] === "request" && l["req_id"] === id)), { timeout: 5_000 }).toBeDefined();
+    expect(line).toMatchObject({ route: "/settings/tokens", status: 200, user: expect.stringMatching(/\S/) as unknown });
+    const anonymous = logLines(server).find((l) => l["msg"] === "request" && l["req_id"] === ids["page"]);
+    expect(anonymous).toBeDefined();
+    expect(anonymous).not.toHaveProperty("user");
   });
 });
 
