@@ -10,7 +10,7 @@ import { z } from "zod";
 export const RESERVED_SEGMENTS = [
   "api", "models", "tasks", "spaces", "settings", "playground", "chat-template", "assets", "docs",
   "search", "datasets", "login", "logout", "join", "new", "healthz", "robots.txt", "favicon.ico",
-  "manifest.webmanifest", "theme", "resources", "__manifest", "compare", "schemas", "admin", "auth", "invite", "v1",
+  "manifest.webmanifest", "theme", "resources", "__manifest", "compare", "schemas", "admin", "auth", "invite", "v1", "readyz", "metrics",
 ] as const;
 
 /**
