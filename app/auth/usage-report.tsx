@@ -88,7 +88,8 @@ function GroupTable({ groups, caption, keyLabel }: { groups: readonly Group[]; c
 
 function RecordsTable({ records, showSubject }: { records: readonly UsageRecordView[]; showSubject: boolean }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-800">
+    // Wider than a phone or a narrow window: the keyboard scrolls it once it has focus.
+    <div className="overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-800" tabIndex={0} role="region" aria-label="Calls, newest first">
       <table className="min-w-full text-left text-xs" data-usage-records>
         <caption className="sr-only">Calls, newest first</caption>
         <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
