@@ -1,7 +1,7 @@
 import { TASKS_DATA } from "@huggingface/tasks";
 import { describe, expect, it } from "vitest";
 import { setupBrowser, setupServer } from "#tests/e2e/support/journey.ts";
-import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
+import { allowOnlyLoopback, waitForHydration } from "#tests/e2e/support/browser.ts";
 
 /**
  * /spaces and /spaces/<org>/<name> against the real server and bundled catalogue: Spaces from
@@ -103,6 +103,8 @@ describe("Spaces", () => {
     await page.goto(`${server.url}/models?search=Qwen2-7B-Instruct`);
     const link = page.locator('li:has([data-testid="model-link"]:text-is("Qwen/Qwen2-7B-Instruct")) a[href^="/spaces?model="]');
     await expect(link.innerText()).resolves.toMatch(/^\d+ Spaces$/);
+    // Clicked once the listing has hydrated: under load a click during hydration was lost.
+    await waitForHydration(page, '[data-testid="results"]');
     await Promise.all([page.waitForURL(/\/spaces\?model=Qwen/), link.click()]);
     expect(await page.locator('[data-testid="space-list"] li').count()).toBeGreaterThan(1);
     await context.close();
