@@ -3,45 +3,26 @@
  * the CLI, the cross-site refusal in front of it, /docs/api, and the model page's "OpenAI-compatible
  * (this server)" code. Providers are the SIMULATOR.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { runModelyard } from "./support/import-cli.ts";
-import { describeViolations, runAxe } from "./support/page-audit.ts";
-import { screenshot } from "./support/journey.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+import { describe, expect, it } from "vitest";
+import { allowOnlyLoopback } from "#tests/e2e/support/browser.ts";
+import { runModelyard } from "#tests/e2e/support/import-cli.ts";
+import { screenshot, setupBrowser, setupOfflinePage, setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
+import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 
 const LLAMA = "meta-llama/Llama-3.3-70B-Instruct";
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let token: string;
-
-beforeAll(async () => {
-  sim = await startProviderSimulator({ assetUrls: "real-host" });
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: "hf_e2eV1ServerKey1234567890" } });
-  await runModelyard(server.databaseUrl, ["users", "add", "dev@example.com", "--role", "member"], { MODELYARD_PUBLIC_URL: server.url });
-  token = /(myd_\S+)/.exec(await runModelyard(server.databaseUrl, ["tokens", "create", "dev@example.com", "--name", "editor"]))![1]!;
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
-
-beforeEach(async () => {
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
+let token = "";
+const sim = setupSimulator({ options: { assetUrls: "real-host" } });
+const server = setupServer(
+  () => ({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: "hf_e2eV1ServerKey1234567890" } }),
+  async (s) => {
+    await runModelyard(s.databaseUrl, ["users", "add", "dev@example.com", "--role", "member"], { MODELYARD_PUBLIC_URL: s.url });
+    token = /(myd_\S+)/.exec(await runModelyard(s.databaseUrl, ["tokens", "create", "dev@example.com", "--name", "editor"]))![1]!;
+  },
+);
+const browser = setupBrowser();
+const { page } = setupOfflinePage(browser, { viewport: { width: 1200, height: 900 } });
 
 describe("/v1 on the real server", () => {
   it("the openai SDK chats, streamed and not, with a token the CLI made", async () => {

@@ -7,39 +7,17 @@
  * pages is resolved against the installed libraries (tests/support/js-snippet-calls.ts).
  * Providers are the SIMULATOR; nothing is run.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { setupBrowser, setupOfflinePage, setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
 import { missingCalls } from "#tests/support/js-snippet-calls.ts";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
 
 const VIT = "google/vit-base-patch16-224";
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
-
-beforeEach(async () => {
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
+const sim = setupSimulator();
+const server = setupServer(() => ({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url } }));
+const browser = setupBrowser();
+const { page } = setupOfflinePage(browser, { viewport: { width: 1200, height: 900 } });
 
 /** The guide's JavaScript code blocks as the page shows them. */
 const guideJs = (p: Page) =>

@@ -5,19 +5,17 @@
  * tab's names and the model page's tabs read whole. Nothing here leaves the machine.
  */
 import Database from "better-sqlite3";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser } from "./support/browser.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { describe, expect, it } from "vitest";
+import { setupBrowser, setupOfflinePage, setupServer } from "#tests/e2e/support/journey.ts";
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
 const GGUF_REPO = "QuantFactory/llama3-turbcat-instruct-8b-GGUF";
 const CHAT_MODEL = "meta-llama/Meta-Llama-3-8B-Instruct";
 
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
+const server = setupServer();
+const browser = setupBrowser();
+const offline = setupOfflinePage(browser, { viewport: { width: 1280, height: 900 } });
+const { page } = offline;
 
 /** One number from the server's own database, read beside it (the test's copy of the bundled catalogue). */
 function count(query: string, ...params: string[]): number {
@@ -30,27 +28,6 @@ function count(query: string, ...params: string[]): number {
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function openContext(options: Parameters<Browser["newContext"]>[0] = { viewport: { width: 1280, height: 900 } }): Promise<void> {
-  await context?.close();
-  context = await browser.newContext(options);
-  await allowOnlyLoopback(context);
-  page = await context.newPage();
-}
-
-beforeEach(async () => {
-  await openContext();
-});
 
 describe("sort notes", () => {
   it("Trending names the snapshot it ranks and how many models it cannot rank", async () => {
@@ -133,7 +110,7 @@ describe("the playground's model picker", () => {
   });
 
   it("pages through every runnable model, without JavaScript too", async () => {
-    await openContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    await offline.reopen({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
     await page.goto(`${server.url}/playground`);
     const first = await page.locator("[data-playground-models] a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
     expect(first.length).toBe(20);
@@ -160,7 +137,7 @@ describe("the playground's model picker", () => {
 
 describe("on a phone", () => {
   it(`the Files tab of ${GGUF_REPO} shows each GGUF file's whole name`, async () => {
-    await openContext(PHONE);
+    await offline.reopen(PHONE);
     await page.goto(`${server.url}/${GGUF_REPO}?tab=files`);
     const links = page.locator('section[aria-labelledby=file-list] td a[href$=".gguf"], section[aria-labelledby=file-list] td a[href*=".gguf?"]');
     await expect.poll(() => links.count()).toBeGreaterThan(5);
@@ -181,7 +158,7 @@ describe("on a phone", () => {
   });
 
   it(`the model page's tabs read whole, the active "Chat template" among them`, async () => {
-    await openContext(PHONE);
+    await offline.reopen(PHONE);
     await page.goto(`${server.url}/${CHAT_MODEL}?tab=chat-template`);
     const nav = page.locator("nav[aria-label='Model page sections']");
     const tabs = await nav.locator("a").evaluateAll((els) => {

@@ -7,39 +7,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allowOnlyLoopback, launchBrowser, waitForHydration } from "./support/browser.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
+import { describe, expect, it } from "vitest";
+import { waitForHydration } from "#tests/e2e/support/browser.ts";
+import { setupBrowser, setupOfflinePage, setupServer, setupSimulator } from "#tests/e2e/support/journey.ts";
 
 const LLAMA = "meta-llama/Llama-3.3-70B-Instruct";
 const COHERE = "CohereLabs/c4ai-command-a-03-2025";
 
-let sim: ProviderSimulator;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  sim = await startProviderSimulator();
-  server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sim?.close();
-});
-
-beforeEach(async () => {
-  await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  await allowOnlyLoopback(context);
-  page = await context.newPage();
-});
+const sim = setupSimulator();
+const server = setupServer(() => ({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url } }));
+const browser = setupBrowser();
+const { page } = setupOfflinePage(browser, { viewport: { width: 1200, height: 900 } });
 
 describe("chat models known by their provider mapping", () => {
   it(`${LLAMA} (tags: []) has the chat demo, all nine providers and chat code`, async () => {
