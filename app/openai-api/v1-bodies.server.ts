@@ -45,6 +45,11 @@ function refuse(field: string, why: string): never {
   throw invalid(`\`${field}\` is not supported here: ${why}`, field);
 }
 
+/** Refuses the first field of `fields` (name → why) that the body or form sets. */
+function refuseAny(given: Record<string, unknown>, fields: Record<string, string>): void {
+  for (const [key, why] of Object.entries(fields)) if (given[key] !== undefined) refuse(key, why);
+}
+
 async function readJson(source: RequestBodySource, maxBytes: number): Promise<Record<string, unknown>> {
   const type = source.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
@@ -115,7 +120,7 @@ const CHAT_UNSUPPORTED: Record<string, string> = {
 };
 
 function parseChat(json: Record<string, unknown>): Omit<V1Request, "kind" | "transcriptFormat" | "encoding" | "inputCount"> {
-  for (const key of Object.keys(CHAT_UNSUPPORTED)) if (key in json) refuse(key, CHAT_UNSUPPORTED[key]!);
+  refuseAny(json, CHAT_UNSUPPORTED);
   const body = checked(chatSchema, json);
   const ref = modelOf(body.model);
   const { model: _model, messages, stream, stream_options, max_completion_tokens, user: _user, ...rest } = body;
@@ -154,7 +159,7 @@ const COMPLETION_UNSUPPORTED: Record<string, string> = {
 };
 
 function parseCompletion(json: Record<string, unknown>): Omit<V1Request, "kind" | "transcriptFormat" | "encoding" | "inputCount"> {
-  for (const key of Object.keys(COMPLETION_UNSUPPORTED)) if (key in json) refuse(key, COMPLETION_UNSUPPORTED[key]!);
+  refuseAny(json, COMPLETION_UNSUPPORTED);
   if (Array.isArray(json["prompt"])) refuse("prompt", "send one prompt as a string (lists and token arrays are not taken).");
   const body = checked(completionSchema, json);
   const ref = modelOf(body.model);
@@ -217,9 +222,8 @@ export async function readV1Request(kind: V1Kind, source: RequestBodySource, max
     if (boundary === null) throw new GatewayError({ status: 415, code: "unsupported_media_type", message: "Send the audio as multipart/form-data with the file in `file` and the model in `model`.", field: null });
     const form = await source.readMultipart(boundary, maxBytes, TRANSCRIPTION_FORM);
     if (!form.file) throw invalid("`file` is required: the audio to transcribe.", "file");
-    for (const key of ["language", "prompt", "temperature", "timestamp_granularities[]"]) {
-      if (form.fields[key] !== undefined) refuse(key, "@huggingface/inference 3.13.1's automaticSpeechRecognition does not pass it to providers.");
-    }
+    const notPassed = "@huggingface/inference 3.13.1's automaticSpeechRecognition does not pass it to providers.";
+    refuseAny(form.fields, { language: notPassed, prompt: notPassed, temperature: notPassed, "timestamp_granularities[]": notPassed });
     if (form.fields["stream"] !== undefined && form.fields["stream"] !== "false") refuse("stream", "transcripts are answered whole.");
     const format = form.fields["response_format"] ?? "json";
     if (format !== "json" && format !== "text") refuse("response_format", `"${format}": this server answers json or text (the providers' transcripts carry no timestamps to make srt, vtt or verbose_json from).`);
@@ -249,9 +253,8 @@ export async function readV1Request(kind: V1Kind, source: RequestBodySource, max
       };
     }
     case "images": {
-      for (const key of ["quality", "style", "background", "moderation", "output_format", "output_compression"]) {
-        if (json[key] !== undefined) refuse(key, "@huggingface/inference 3.13.1's textToImage takes a prompt, a size and a negative prompt.");
-      }
+      const takes = "@huggingface/inference 3.13.1's textToImage takes a prompt, a size and a negative prompt.";
+      refuseAny(json, { quality: takes, style: takes, background: takes, moderation: takes, output_format: takes, output_compression: takes });
       const body = checked(imageSchema, json);
       if (body.response_format === "url") {
         throw invalid("`response_format: \"url\"` is not supported: this server stores no images, so it has no URL to give. Ask for \"b64_json\" (the default here).", "response_format");
