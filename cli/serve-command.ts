@@ -172,12 +172,17 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   const probe = startEventLoopProbe();
   let warm = false;
   // After the first build (reported below with the statistics), each build follows an import.
-  onFacetIndexBuilt(({ generation, current, indexed, ms }) => {
-    if (!warm || !current) return;
+  onFacetIndexBuilt(({ generation, current, indexed, loaded, ms }) => {
+    if (!current) return;
+    if (!warm) {
+      // The first index of the process: loaded as saved with this catalogue, or built (ADR 0045).
+      if (indexed) logger.info({ generation, ms, loaded }, `Listing index ${loaded ? "loaded" : "built and saved"} for catalogue generation ${generation} in ${ms} ms.`);
+      return;
+    }
     logger.info(
-      { generation, ms },
+      { generation, ms, loaded },
       indexed
-        ? `Facet index rebuilt for catalogue generation ${generation} in ${ms} ms.`
+        ? `Facet index ${loaded ? "loaded" : "rebuilt"} for catalogue generation ${generation} in ${ms} ms.`
         : `Catalogue generation ${generation} has row ids too sparse to index; the database answers listings and counts.`,
     );
   });

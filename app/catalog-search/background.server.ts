@@ -77,6 +77,8 @@ export interface IndexBuilt {
   current: boolean;
   /** False when the catalogue's row ids were too sparse to index: the database answers listings. */
   indexed: boolean;
+  /** True when it was loaded as saved with its generation rather than built (ADR 0045). */
+  loaded: boolean;
   ms: number;
 }
 
@@ -94,15 +96,16 @@ export function onFacetIndexBuilt(listener: (e: IndexBuilt) => void): () => void
 
 async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const started = performance.now();
-  // In a worker thread when another connection can see this database (ADR 0032).
-  const index = handle.reopenUrl
+  // In a worker thread when another connection can see this database (ADR 0032), which loads the
+  // index saved with this generation or builds and saves it (ADR 0045).
+  const { index, loaded } = handle.reopenUrl
     ? await buildFacetIndexInThread(handle.reopenUrl, generation).catch(async (e: unknown) => {
         // The thread's own connection fails when the database went away (shutdown, a test
         // dropping it); reported as this handle reports it, that is the closed database it is.
         await getCatalogueGeneration(handle.db);
         throw e;
       })
-    : await readFacetIndex(handle, generation);
+    : { index: await readFacetIndex(handle, generation), loaded: false };
   // An import that landed meanwhile made this a snapshot of an older generation: still right for
   // the caller's count of that generation, never served as the current one. An unindexable
   // catalogue stays unindexable until its next generation.
@@ -110,7 +113,7 @@ async function buildFacetIndex(handle: DatabaseHandle, generation: number): Prom
   if (current) register(handle, generation, index);
   listingIndexBuildSeconds.observe((performance.now() - started) / 1000);
   if (current && index) listingIndexGeneration.set(generation);
-  for (const listener of builtListeners) listener({ generation, current, indexed: index !== null, ms: Math.round(performance.now() - started) });
+  for (const listener of builtListeners) listener({ generation, current, indexed: index !== null, loaded, ms: Math.round(performance.now() - started) });
   return index;
 }
 

@@ -6,6 +6,7 @@ import { SORT_KEYS } from "#app/catalog/sort-keys.ts";
 import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { buildFacetIndexInThread } from "#app/catalog-search/facet-index-thread.server.ts";
 import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
+import { loadIndexParts } from "#app/catalog-search/index-store.server.ts";
 import type { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import { importItems } from "#app/import/importer.server.ts";
@@ -15,7 +16,8 @@ import { type TestDatabase, testDialects } from "#tests/support/test-databases.t
 /**
  * The facet index built in a worker thread over its own connection (ADR 0032) must be the index
  * the event loop would have built: the same counts, pages and searches after its arrays were
- * transferred and its dictionaries made again. SQLite and PostgreSQL.
+ * transferred and its dictionaries made again, and so must the one loaded as saved with its
+ * catalogue generation. SQLite and PostgreSQL.
  */
 
 const F = (p: Partial<CatalogFilters>): CatalogFilters => ({ ...emptyFilters(), ...p });
@@ -69,13 +71,60 @@ describe.each(testDialects())("the facet index built in a worker thread on $name
     await db?.drop();
   });
 
-  it("equals the one built on the event loop: counts, facets, pages, sort orders and id search", async () => {
+  it("equals the one built on the event loop, built and saved first, then loaded as saved (ADR 0045)", async () => {
     const h = db.handle;
     const generation = await getCatalogueGeneration(h.db);
     expect(h.reopenUrl).not.toBeNull();
     const here = await readFacetIndex(h, generation);
-    const there = await buildFacetIndexInThread(h.reopenUrl!, generation);
-    if (!here || !there) throw new Error("expected both indexes");
+    if (!here) throw new Error("expected an index");
+    const built = await buildFacetIndexInThread(h.reopenUrl!, generation);
+    expect(built.loaded).toBe(false);
+    await expectSameIndex(built.index, here, generation);
+    const saves = await h.db.selectFrom("listing_index").select(["generation", "seq"]).execute();
+    expect(saves.filter((r) => r.seq === 0).map((r) => Number(r.generation))).toEqual([generation]);
+    expect(saves.length).toBeGreaterThan(1);
+
+    const loaded = await buildFacetIndexInThread(h.reopenUrl!, generation);
+    expect(loaded.loaded).toBe(true);
+    await expectSameIndex(loaded.index, here, generation);
+    // Loading leaves the save as it was.
+    expect(await h.db.selectFrom("listing_index").select(["generation", "seq"]).execute()).toHaveLength(saves.length);
+  });
+
+  it("is built again, and the old save deleted, once an import makes a new generation", async () => {
+    const h = db.handle;
+    const old = await getCatalogueGeneration(h.db);
+    await importItems(h, records([{ ...ROWS[0]!, id: "neworg/fresh-model", downloads: 5 }]));
+    const generation = await getCatalogueGeneration(h.db);
+    expect(generation).toBeGreaterThan(old);
+    expect(await loadIndexParts(h.db, old, true)).not.toBeNull();
+    const next = await buildFacetIndexInThread(h.reopenUrl!, generation);
+    expect(next.loaded).toBe(false);
+    expect(next.index?.rows).toBe(ROWS.length + 1);
+    const headers = await h.db.selectFrom("listing_index").select("generation").where("seq", "=", 0).execute();
+    expect(headers.map((r) => Number(r.generation))).toEqual([generation]);
+    expect(await loadIndexParts(h.db, old, true)).toBeNull();
+  });
+
+  it("is not loaded from a save that lacks a chunk, or holds the wrong listing part", async () => {
+    const h = db.handle;
+    const generation = await getCatalogueGeneration(h.db);
+    const parts = await loadIndexParts(h.db, generation, true);
+    expect(parts).not.toBeNull();
+    // Without the listing part (MODELYARD_LISTING_INDEX=0) a save with it is not what is wanted.
+    expect(await loadIndexParts(h.db, generation, false)).toBeNull();
+    const last = await h.db.selectFrom("listing_index").select(["build", "seq"]).where("generation", "=", generation).orderBy("seq", "desc").limit(1).executeTakeFirstOrThrow();
+    await h.db.deleteFrom("listing_index").where("build", "=", last.build).where("seq", "=", last.seq).execute();
+    expect(await loadIndexParts(h.db, generation, true)).toBeNull();
+    const rebuilt = await buildFacetIndexInThread(h.reopenUrl!, generation);
+    expect(rebuilt.loaded).toBe(false);
+    expect(rebuilt.index?.rows).toBe(ROWS.length + 1);
+  });
+});
+
+async function expectSameIndex(there: FacetIndex | null, here: FacetIndex, generation: number): Promise<void> {
+  {
+    if (!there) throw new Error("expected both indexes");
     expect(there.generation).toBe(generation);
     expect(there.rows).toBe(ROWS.length);
     expect(there.profiles).toBe(here.profiles);
@@ -94,8 +143,8 @@ describe.each(testDialects())("the facet index built in a worker thread on $name
       expect(a && Array.from(a).sort((x, y) => x - y)).toEqual(b && Array.from(b).sort((x, y) => x - y));
       expect(a?.length).toBeGreaterThan(0);
     }
-  });
-});
+  }
+}
 
 describe("the facet index thread, when it cannot build", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-index-thread-"));

@@ -3,6 +3,7 @@ import { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
 import type { IndexWorkerData, IndexWorkerReply } from "#app/catalog-search/facet-index-worker.server.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 import { workerStart } from "#app/utils/worker-start.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 
 // The server build rewrites this URL to the worker's emitted chunk (server/worker-entry-plugin.ts).
 const ENTRY = new URL("./facet-index-worker.server.ts", import.meta.url);
@@ -17,11 +18,12 @@ const WORKER_HEAP_MB = 192;
 const WORKER_YOUNG_MB = 4;
 
 /**
- * Builds `generation`'s facet index in a worker thread with its own connection to `url`, and
- * resolves with it (null when the row ids are too sparse to index). The dictionaries are made
+ * Loads `generation`'s facet index as saved with the catalogue (index-store.server.ts), or builds
+ * and saves it, in a worker thread with its own connection to `url`, and resolves with it (null when
+ * the row ids are too sparse to index) and whether it was loaded. The dictionaries are made
  * again here from their values; the typed arrays arrive without a copy.
  */
-export function buildFacetIndexInThread(url: string, generation: number): Promise<FacetIndex | null> {
+export function buildFacetIndexInThread(url: string, generation: number): Promise<{ index: FacetIndex | null; loaded: boolean }> {
   const start = workerStart(ENTRY, ["better-sqlite3", "pg"]);
   const data: IndexWorkerData = { url, generation };
   return new Promise((resolve, reject) => {
@@ -34,8 +36,11 @@ export function buildFacetIndexInThread(url: string, generation: number): Promis
     worker.once("message", (reply: IndexWorkerReply) => {
       settled = true;
       if ("error" in reply) reject(new Error(`facet index build failed: ${reply.error}`));
-      else if (!reply.parts) resolve(null);
-      else FacetIndex.fromParts(reply.parts, yieldToEventLoop).then(resolve, reject);
+      else {
+        if (reply.saveError) log().warn({ err: reply.saveError }, "the listing index was built but could not be saved; the next start builds it again");
+        if (!reply.parts) resolve({ index: null, loaded: reply.loaded });
+        else FacetIndex.fromParts(reply.parts, yieldToEventLoop).then((index) => resolve({ index, loaded: reply.loaded }), reject);
+      }
     });
     worker.once("error", (error) => {
       settled = true;

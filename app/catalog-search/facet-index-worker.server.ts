@@ -8,14 +8,17 @@ import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
 import type { FacetIndexParts } from "#app/catalog-search/facet-index.server.ts";
+import { loadIndexParts, saveIndexParts } from "#app/catalog-search/index-store.server.ts";
 import { openDatabase } from "#app/db/client.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 export interface IndexWorkerData {
   url: string;
   generation: number;
 }
 
-export type IndexWorkerReply = { parts: FacetIndexParts | null } | { error: string };
+/** The index as parts (null: the catalogue cannot be indexed), and whether it was loaded from its save or built. */
+export type IndexWorkerReply = { parts: FacetIndexParts | null; loaded: boolean; saveError?: string } | { error: string };
 
 const port = parentPort;
 if (port) {
@@ -34,9 +37,17 @@ if (port) {
     let handle: ReturnType<typeof openDatabase> | null = null;
     try {
       handle = openDatabase(url, { readOnly: true });
+      const saved = await loadIndexParts(handle.db, generation, getEnv().MODELYARD_LISTING_INDEX).catch(() => null);
+      if (saved) {
+        port.postMessage({ parts: saved, loaded: true } satisfies IndexWorkerReply, transferOf(saved));
+        return;
+      }
       const index = await readFacetIndex(handle, generation);
       const out = index?.toParts() ?? null;
-      const reply: IndexWorkerReply = { parts: out?.parts ?? null };
+      // Saved before it is sent, because sending moves the arrays out of this thread. A save that
+      // fails (a full disk, a read-only database) costs the next start a build, nothing else.
+      const saveError = out ? await save(url, out.parts) : undefined;
+      const reply: IndexWorkerReply = { parts: out?.parts ?? null, loaded: false, ...(saveError ? { saveError } : {}) };
       port.postMessage(reply, out?.transfer ?? []);
     } catch (error) {
       const reply: IndexWorkerReply = { error: error instanceof Error ? error.message : String(error) };
@@ -45,4 +56,29 @@ if (port) {
       await handle?.close();
     }
   })();
+}
+
+/** Saves the parts over a writable connection of this thread's own; the error's text if it failed. */
+async function save(url: string, parts: FacetIndexParts): Promise<string | undefined> {
+  const writer = openDatabase(url);
+  try {
+    await saveIndexParts(writer.db, parts);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await writer.close();
+  }
+}
+
+/** Every distinct buffer under `parts`, to move rather than copy. */
+function transferOf(parts: FacetIndexParts): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) {
+      if (value.buffer instanceof ArrayBuffer) buffers.add(value.buffer);
+    } else if (value && typeof value === "object") for (const v of Object.values(value)) visit(v);
+  };
+  visit(parts);
+  return [...buffers];
 }

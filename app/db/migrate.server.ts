@@ -10,6 +10,7 @@ import * as m0007 from "#app/db/migrations/0007-transformers-info-source.ts";
 import * as m0008 from "#app/db/migrations/0008-undated-missing-counts.ts";
 import * as m0009 from "#app/db/migrations/0009-accounts.ts";
 import * as m0010 from "#app/db/migrations/0010-usage-endpoint.ts";
+import * as m0011 from "#app/db/migrations/0011-listing-index-store.ts";
 
 interface Migration {
   name: string;
@@ -28,6 +29,7 @@ const MIGRATIONS: Migration[] = [
   { name: "0008-undated-missing-counts", up: m0008.up },
   { name: "0009-accounts", up: m0009.up },
   { name: "0010-usage-endpoint", up: m0010.up },
+  { name: "0011-listing-index-store", up: m0011.up },
 ];
 
 /** The migrations this build knows that the database has not applied (all of them on a new database). */

@@ -104,6 +104,14 @@ export interface FacetCacheTable {
   computed_at: ColumnType<string, string, string>;
 }
 
+/** The listing index saved per catalogue generation (migration 0011, app/catalog-search/index-store.server.ts). */
+export interface ListingIndexTable {
+  build: string;
+  seq: number;
+  generation: number;
+  bytes: Uint8Array;
+}
+
 /** People who may sign in (migration 0009, ADR 0038). `disabled` is 0 or 1 on both engines. */
 export interface UsersTable {
   id: string;
@@ -188,6 +196,7 @@ export interface Database {
   space_tasks: SpaceTasksTable;
   meta: MetaTable;
   facet_cache: FacetCacheTable;
+  listing_index: ListingIndexTable;
   users: UsersTable;
   sessions: SessionsTable;
   sign_in_links: SignInLinksTable;
