@@ -87,6 +87,9 @@ describe.each(testDialects())("the facet index built in a worker thread on $name
     const loaded = await buildFacetIndexInThread(h.reopenUrl!, generation);
     expect(loaded.loaded).toBe(true);
     await expectSameIndex(loaded.index, here, generation);
+    // The ids come back as shared memory, so the search thread scans them (ADR 0033).
+    const ids = loaded.index?.listing?.ids.toParts();
+    expect(ids && [ids.text, ids.ends, ids.rids, ids.filter].every((a) => a.buffer instanceof SharedArrayBuffer)).toBe(true);
     // Loading leaves the save as it was.
     expect(await h.db.selectFrom("listing_index").select(["generation", "seq"]).execute()).toHaveLength(saves.length);
   });

@@ -26,7 +26,7 @@ const CHUNKS_PER_READ = 8;
 
 const TYPED = { Uint8Array, Int32Array, Uint32Array } as const;
 type TypedName = keyof typeof TYPED;
-type Typed = InstanceType<(typeof TYPED)[TypedName]>;
+type Typed = Uint8Array | Int32Array | Uint32Array;
 
 const u32 = z.instanceof(Uint32Array);
 const ordersSchema = z.strictObject(Object.fromEntries(SORT_KEYS.map((k) => [k, u32])) as Record<SortKey, typeof u32>);
@@ -62,7 +62,7 @@ const partsSchema = z.strictObject({
 
 const headerSchema = z.strictObject({
   format: z.number().int(),
-  arrays: z.array(z.strictObject({ kind: z.enum(["Uint8Array", "Int32Array", "Uint32Array"]), length: z.number().int().nonnegative() })),
+  arrays: z.array(z.strictObject({ kind: z.enum(["Uint8Array", "Int32Array", "Uint32Array"]), length: z.number().int().nonnegative(), shared: z.boolean() })),
   parts: z.unknown(),
 });
 
@@ -78,13 +78,14 @@ function kindOf(value: unknown): TypedName | null {
 /** The parts as a header (JSON, typed arrays replaced by their place in `arrays`) and the arrays themselves. */
 export function encodeParts(parts: FacetIndexParts): { header: Buffer; arrays: Typed[] } {
   const arrays: Typed[] = [];
-  const described: Array<{ kind: TypedName; length: number }> = [];
+  const described: Array<{ kind: TypedName; length: number; shared: boolean }> = [];
   const json = JSON.stringify(parts, (_key, value: unknown) => {
     const kind = kindOf(value);
     if (!kind) return value;
     const array = value as Typed;
     arrays.push(array);
-    described.push({ kind, length: array.length });
+    // The ids are shared memory, which the search thread scans (ADR 0033); they are loaded as such.
+    described.push({ kind, length: array.length, shared: array.buffer instanceof SharedArrayBuffer });
     return { [TYPED_MARK]: arrays.length - 1 };
   });
   return { header: Buffer.from(JSON.stringify({ format: FORMAT, arrays: described, parts: JSON.parse(json) as unknown })), arrays };
@@ -154,7 +155,11 @@ export async function loadIndexParts(db: Kysely<Database>, generation: number, w
   if (!head) return null;
   const header = headerSchema.safeParse(JSON.parse(Buffer.from(head.bytes).toString("utf8")));
   if (!header.success || header.data.format !== FORMAT) return null;
-  const arrays = header.data.arrays.map((a) => new TYPED[a.kind](a.length));
+  const arrays = header.data.arrays.map((a): Typed => {
+    const size = a.length * TYPED[a.kind].BYTES_PER_ELEMENT;
+    const buffer = a.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+    return a.kind === "Uint8Array" ? new Uint8Array(buffer) : a.kind === "Int32Array" ? new Int32Array(buffer) : new Uint32Array(buffer);
+  });
   // Copy the chunks into the arrays in order, reading a few chunks per query.
   let array = 0;
   let at = 0;
