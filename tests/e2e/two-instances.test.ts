@@ -79,6 +79,20 @@ describe.each(testDialects())("two instances on one $name database", (dialect) =
     for (const s of [a, b]) expect(s.output()).not.toContain(token!);
   });
 
+  it("an instance started on a catalogue another has indexed loads the saved listing index instead of building it (ADR 0045)", async () => {
+    await expect.poll(async () => ((await (await fetch(`${a.url}/readyz`)).json()) as { status: string }).status, { timeout: 60_000, interval: 250 }).toBe("pass");
+    const c = await startTestServer({ databaseUrl: database.url });
+    try {
+      await expect.poll(() => c.output(), { timeout: 60_000, interval: 250 }).toMatch(/Listing index (loaded|built and saved) for catalogue generation \d+/);
+      expect(c.output()).toMatch(/Listing index loaded for catalogue generation \d+/);
+      const res = await fetch(`${c.url}/api/models?search=bert&limit=5`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Array<{ id: string }>).length).toBeGreaterThan(0);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it("a model imported with the CLI beside both instances is listed by each once it has rebuilt its index", async () => {
     const id = `shared-${dialect.name}/imported-beside-two-instances`;
     const file = path.join(a.dir, "beside.jsonl");
