@@ -6,7 +6,7 @@ import { SORT_KEYS } from "#app/catalog/sort-keys.ts";
 import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { buildFacetIndexInThread } from "#app/catalog-search/facet-index-thread.server.ts";
 import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
-import { loadIndexParts } from "#app/catalog-search/index-store.server.ts";
+import { loadIndexParts, saveIndexParts } from "#app/catalog-search/index-store.server.ts";
 import type { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import { importItems } from "#app/import/importer.server.ts";
@@ -157,5 +157,33 @@ describe("the facet index thread, when it cannot build", () => {
     const file = path.join(dir, "gone", "catalogue.db");
     await expect(buildFacetIndexInThread(`sqlite:${file}`, 1)).rejects.toThrow(/facet index build failed: .*(directory does not exist|unable to open)/);
     expect(fs.existsSync(path.dirname(file))).toBe(false);
+  });
+});
+
+describe.each(testDialects())("the saved listing index on $name", (dialect) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await dialect.create();
+    await importItems(db.handle, records(ROWS.slice(0, 200)));
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("is kept once when two instances save the same generation, and not saved for a generation the catalogue has left", async () => {
+    const h = db.handle;
+    const generation = await getCatalogueGeneration(h.db);
+    const index = await readFacetIndex(h, generation);
+    if (!index) throw new Error("expected an index");
+    // Two builds saved at once, as two instances would after the same import.
+    const [first, second] = await Promise.all([saveIndexParts(h.db, index.toParts().parts), saveIndexParts(h.db, (await readFacetIndex(h, generation))!.toParts().parts)]);
+    expect([first, second].filter(Boolean).length).toBeLessThanOrEqual(1);
+    const builds = await h.db.selectFrom("listing_index").select("build").distinct().execute();
+    expect(builds).toHaveLength(1);
+    expect(await loadIndexParts(h.db, generation, true)).not.toBeNull();
+    // A build of an older generation is not saved over the current one.
+    await importItems(h, records([{ ...ROWS[0]!, id: "late/arrival" }]));
+    expect(await saveIndexParts(h.db, (await readFacetIndex(h, generation))!.toParts().parts)).toBe(false);
+    expect(await loadIndexParts(h.db, generation + 1, true)).toBeNull();
   });
 });

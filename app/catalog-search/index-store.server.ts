@@ -136,12 +136,17 @@ export async function saveIndexParts(db: Kysely<Database>, parts: FacetIndexPart
     if (e instanceof Error && e.message.startsWith("the catalogue changed")) return false;
     throw e;
   }
-  // Older generations, and builds of any generation that never got their header (a process that
-  // stopped while saving), are no use to anyone once this one is whole.
+  // Older generations, and builds of them that never got their header (a process that stopped
+  // while saving), are no use to anyone once this one is whole.
   await db.deleteFrom("listing_index").where("generation", "<", generation).execute();
-  return true;
+  // Two instances that built the same generation at once both saved it: the build that sorts first
+  // is the one every loader reads (savedBuild), so the other is deleted by whichever sees both.
+  const kept = await savedBuild(db, generation);
+  if (kept) await db.deleteFrom("listing_index").where("generation", "=", generation).where("build", "<>", kept.build).execute();
+  return kept?.build === build;
 }
 
+/** The build of `generation` that loaders read: the first whole one by build id. */
 async function savedBuild(db: Kysely<Database>, generation: number): Promise<{ build: string; bytes: Uint8Array } | undefined> {
   return db.selectFrom("listing_index").select(["build", "bytes"]).where("generation", "=", generation).where("seq", "=", 0).orderBy("build").limit(1).executeTakeFirst();
 }
