@@ -22,8 +22,8 @@ export const PAGE_SIZE = 30;
 export const MAX_OFFSET = 10_000;
 export const MAX_PAGE = Math.floor(MAX_OFFSET / PAGE_SIZE) + 1;
 /**
- * A collection of match ids stops here, and a count that comes only from one is shown as "10,000+".
- * Counts from the statistics, the facet index or a recount are exact and shown whole.
+ * The plain SQL count (before the index is built) stops here, and a count past it is shown as
+ * "10,000+". Counts from the in-memory index are exact and shown whole.
  */
 export const COUNT_CAP = 10_000;
 export const MAX_SEARCH_LENGTH = 200;
