@@ -84,25 +84,29 @@ export async function countFromMemory(snap: CatalogSnapshot, index: ListingIndex
 
 /**
  * The filters the facet profiles hold (task, licence, provider, bare tags, sizes in whole buckets),
- * and the rest, which become candidate rows.
+ * and the rest, which become candidate rows: a search from the id text, every other filter from
+ * its predicate's own index lookup (`Pred.rows`). A kind of filter the profiles do not know stays
+ * in the rest, so the index answers it without a change here.
  */
 function split(filters: CatalogFilters): { profile: CatalogFilters; rest: CatalogFilters } {
-  const { paramsMin, paramsMax } = filters;
-  const ranged = paramsMin !== null || paramsMax !== null;
-  const wholeBuckets = !ranged || bucketsCovering(paramsMin ?? 0, paramsMax) !== null;
+  const { pipelineTag, license, provider, tags, paramsMin, paramsMax } = filters;
+  const wholeBuckets = (paramsMin === null && paramsMax === null) || bucketsCovering(paramsMin ?? 0, paramsMax) !== null;
+  const bare = tags.filter((t) => !t.includes(":"));
   const profile: CatalogFilters = {
-    ...filters,
-    search: null,
-    author: null,
-    tags: filters.tags.filter((t) => !t.includes(":")),
+    ...emptyFilters(),
+    pipelineTag,
+    license,
+    provider,
+    tags: bare,
     paramsMin: wholeBuckets ? paramsMin : null,
     paramsMax: wholeBuckets ? paramsMax : null,
   };
   const rest: CatalogFilters = {
-    ...emptyFilters(),
-    search: filters.search,
-    author: filters.author,
-    tags: filters.tags.filter((t) => t.includes(":")),
+    ...filters,
+    pipelineTag: null,
+    license: null,
+    provider: null,
+    tags: tags.filter((t) => !bare.includes(t)),
     paramsMin: wholeBuckets ? null : paramsMin,
     paramsMax: wholeBuckets ? null : paramsMax,
   };
