@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { CatalogCount, CatalogPage, Counted, PageQuery } from "#app/catalog-search/answer-types.ts";
 import { type FacetIndex, type ListingData, type RowMatch, bucketsCovering } from "#app/catalog-search/facet-index.server.ts";
 import { MAX_TAG_VALUES, facetsFromTally } from "#app/catalog-search/facets.server.ts";
-import { type CatalogFilters, emptyFilters, filtersKey, searchWords } from "#app/catalog-search/listing-params.ts";
+import { type CatalogFilters, emptyFilters, filtersKey, isUnfiltered, searchWords } from "#app/catalog-search/listing-params.ts";
 import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
 import { pageOfRids, rowsByRid, sqlPage, toPage } from "#app/catalog-search/sql-listing.server.ts";
 import { type Pred, SORT_COLUMN, buildPredicates } from "#app/catalog-search/sql.server.ts";
@@ -88,6 +88,9 @@ export async function countFromMemory(snap: CatalogSnapshot, index: ListingIndex
  * its predicate's own index lookup (`Pred.rows`). A kind of filter the profiles do not know stays
  * in the rest, so the index answers it without a change here.
  */
+/** Whether the facet profiles alone hold every filter, so the index's tally of them is exact. */
+export const profilesHold = (filters: CatalogFilters): boolean => isUnfiltered(split(filters).rest);
+
 function split(filters: CatalogFilters): { profile: CatalogFilters; rest: CatalogFilters } {
   const { pipelineTag, license, provider, tags, paramsMin, paramsMax } = filters;
   const wholeBuckets = (paramsMin === null && paramsMax === null) || bucketsCovering(paramsMin ?? 0, paramsMax) !== null;

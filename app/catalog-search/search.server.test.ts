@@ -138,8 +138,8 @@ describe.each(testDialects())("catalogue queries on $name", (dialect) => {
         const liveTags = new Map([...live.tags, ...live.languages].map((t) => [t.value, t.count]));
         for (const t of [...facets.tags.slice(0, 20), ...facets.languages.slice(0, 10)]) expect(t.count, `${t.value} for ${where}`).toBe(liveTags.get(t.value));
       }
-      expect(await sqlCount(cold(snap), f), label).toEqual({ value: exact, exact: true });
-      expect((await sqlCounted(cold(snap), f)).count, label).toEqual({ value: exact, exact: true });
+      expect(await sqlCount(cold(snap), f, false), label).toEqual({ value: exact, exact: true });
+      expect((await sqlCounted(cold(snap), f, false)).count, label).toEqual({ value: exact, exact: true });
     }
   });
 

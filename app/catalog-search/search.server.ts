@@ -2,7 +2,7 @@ import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { CatalogCount, CatalogPage, Counted, PageQuery } from "#app/catalog-search/answer-types.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, filtersKey } from "#app/catalog-search/listing-params.ts";
-import { answersListings, countFromMemory, countedFromMemory, pageFromMemory } from "#app/catalog-search/memory-listing.server.ts";
+import { answersListings, countFromMemory, countedFromMemory, pageFromMemory, profilesHold } from "#app/catalog-search/memory-listing.server.ts";
 import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
 import { sqlCount, sqlCounted, sqlPage } from "#app/catalog-search/sql-listing.server.ts";
 import type { Cursor } from "#app/catalog-search/sql.server.ts";
@@ -67,12 +67,12 @@ function countAndFacets(snap: CatalogSnapshot, filters: CatalogFilters): Promise
   return remember(
     snap,
     `counted\u0000${counter(snap)}\u0000${filtersKey(filters)}`,
-    () => (answersListings(index) ? countedFromMemory(snap, index, filters) : sqlCounted(snap, filters)),
+    () => (answersListings(index) ? countedFromMemory(snap, index, filters) : sqlCounted(snap, filters, profilesHold(filters))),
     (c) => 2_000 + c.facets.tags.length * 64,
   );
 }
 
 function countOnly(snap: CatalogSnapshot, filters: CatalogFilters): Promise<CatalogCount> {
   const index = snap.index;
-  return remember(snap, `count\u0000${counter(snap)}\u0000${filtersKey(filters)}`, () => (answersListings(index) ? countFromMemory(snap, index, filters) : sqlCount(snap, filters)), () => 32);
+  return remember(snap, `count\u0000${counter(snap)}\u0000${filtersKey(filters)}`, () => (answersListings(index) ? countFromMemory(snap, index, filters) : sqlCount(snap, filters, profilesHold(filters))), () => 32);
 }

@@ -78,10 +78,11 @@ const capped = (n: number): CatalogCount => ({ value: n, exact: n <= COUNT_CAP }
 
 /**
  * How many models match, exactly up to COUNT_CAP (COUNT_CAP + 1 is "more"). The facet index, where
- * built without its listing part, counts filters its profiles hold exactly.
+ * built without its listing part, counts exactly when its profiles hold every filter
+ * (`profilesHold`, memory-listing.server.ts).
  */
-export async function sqlCount(source: FacetSource, filters: CatalogFilters): Promise<CatalogCount> {
-  const exact = source.index?.countFilters(filters) ?? null;
+export async function sqlCount(source: FacetSource, filters: CatalogFilters, profilesHold: boolean): Promise<CatalogCount> {
+  const exact = profilesHold ? (source.index?.countFilters(filters) ?? null) : null;
   if (exact !== null) return { value: exact, exact: true };
   const { from, where } = matching(source.handle.dialect, filters);
   const r = await sql<{ n: number | string }>`select count(*) as n from (select 1 from ${from} where ${where} limit ${COUNT_CAP + 1}) x`.execute(source.handle.reader);
@@ -92,8 +93,8 @@ export async function sqlCount(source: FacetSource, filters: CatalogFilters): Pr
  * The count and the facets: exact from the facet index's profiles when it holds every filter, else
  * over the first COUNT_CAP + 1 matches, exact when that is all of them and lower bounds otherwise.
  */
-export async function sqlCounted(source: FacetSource, filters: CatalogFilters): Promise<Counted> {
-  const tally = source.index ? await source.index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES) : null;
+export async function sqlCounted(source: FacetSource, filters: CatalogFilters, profilesHold: boolean): Promise<Counted> {
+  const tally = source.index && profilesHold ? await source.index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES) : null;
   if (tally) return { count: { value: tally.total, exact: true }, facets: facetsFromTally(tally, true, source.generation) };
   const rids = await matchIds(source.handle, filters, COUNT_CAP + 1);
   const count = capped(rids.length);
