@@ -123,5 +123,5 @@ function register(handle: DatabaseHandle, generation: number, index: FacetIndex 
 
 /** A closed database (shutdown, tests) is expected; anything else is worth a line in the log. */
 export function logUnlessClosed(e: unknown): void {
-  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) log().error({ err: e }, "facet count failed");
+  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) log().error({ err: e }, "catalogue index build failed");
 }
