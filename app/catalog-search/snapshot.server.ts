@@ -62,14 +62,25 @@ export function remember<T>(snap: CatalogSnapshot, key: string, compute: () => P
   return value;
 }
 
+/** The index build a request started, per database, until it settles. */
+const started = new WeakMap<Kysely<Database>, Promise<unknown>>();
+
 /**
  * Opens a snapshot for one request: reads the generation and starts, off the request path, this
- * generation's facet index if it is neither built nor being built.
+ * generation's facet index if it is not built. One build at a time: an import bumps the
+ * generation batch after batch, and a build per batch would run several full reads of the
+ * catalogue at once; the first request after a build settles starts the newest generation's.
  */
 export async function openSnapshot(handle: DatabaseHandle): Promise<CatalogSnapshot> {
   const generation = await getCatalogueGeneration(handle.db);
-  ensureFacetIndex(handle, generation).catch(logUnlessClosed);
-  return { handle, generation, index: facetIndexFor(handle, generation), results: resultsFor(handle.db) };
+  const index = facetIndexFor(handle, generation);
+  if (!index && !started.has(handle.db)) {
+    const build = ensureFacetIndex(handle, generation)
+      .catch(logUnlessClosed)
+      .finally(() => started.delete(handle.db));
+    started.set(handle.db, build);
+  }
+  return { handle, generation, index, results: resultsFor(handle.db) };
 }
 
 /**
