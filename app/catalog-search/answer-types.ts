@@ -1,11 +1,22 @@
 /**
- * The shapes of the catalogue's answers that a snapshot's memos keep (snapshot.server.ts): counts,
- * listing pages and API pages. They live apart from the modules that compute them so the snapshot,
+ * The shapes of the catalogue's questions and answers that a snapshot's result cache keeps
+ * (snapshot.server.ts): page queries, counts, listing pages and API pages. They live apart from the modules that compute them so the snapshot,
  * which every one of those modules reads, depends on none of them (no import cycle, ADR 0042).
  */
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
 import type { Cursor } from "#app/catalog-search/sql.server.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
+
+/** Which page of a listing: a sort, a direction, and an offset or a keyset cursor. */
+export interface PageQuery {
+  sort: SortKey;
+  ascending: boolean;
+  offset: number;
+  limit: number;
+  /** Resume after this row (keyset pagination, for the API's Link: rel="next"). */
+  after?: Cursor | null;
+}
 
 export interface CatalogCount {
   /** Exact when `exact`, else a lower bound (COUNT_CAP + 1 means "more than COUNT_CAP"). */
@@ -18,7 +29,7 @@ export interface Counted {
   facets: CatalogFacets;
 }
 
-/** One sorted page of the listing (planner.server.ts). */
+/** One sorted page of the listing (search.server.ts). */
 export interface CatalogPage {
   models: CatalogModelSummary[];
   /** How the page was found, for benchmarks and debugging. */

@@ -1,8 +1,7 @@
 import type { Kysely } from "kysely";
-import { type CatalogFilters, isUnfiltered } from "#app/catalog-search/listing-params.ts";
 import type { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
 import { buildFacetIndexInThread } from "#app/catalog-search/facet-index-thread.server.ts";
-import { type CatalogFacets, type FacetMemory, computeExactFacets, readFacetIndex, recountKey, storeExactFacets } from "#app/catalog-search/facets.server.ts";
+import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
@@ -12,8 +11,8 @@ import { log } from "#app/utils/logger.server.ts";
 
 /**
  * Catalogue work done off the request path: the facet index of each catalogue generation (built
- * once, shared by every request of that generation) and the queue of exact facet recounts.
- * Requests only ever read what is finished; app/catalog-search/snapshot.server.ts starts the work.
+ * once, shared by every request of that generation). Requests only ever read what is finished;
+ * app/catalog-search/snapshot.server.ts starts the work.
  */
 
 // ---- facet index registry --------------------------------------------------------------------
@@ -123,62 +122,9 @@ function register(handle: DatabaseHandle, generation: number, index: FacetIndex 
   if (!previous || previous.generation <= generation) built.set(handle.db, { generation, index });
 }
 
-// ---- exact recounts --------------------------------------------------------------------------
-
-const inflight = new WeakMap<Kysely<Database>, Map<string, Promise<CatalogFacets>>>();
-const MAX_QUEUED = 16;
+// ---- errors ----------------------------------------------------------------------------------
 
 /** A closed database (shutdown, tests) is expected; anything else is worth a line in the log. */
 export function logUnlessClosed(e: unknown): void {
-  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) log().error({ err: e }, "facet count failed");
-}
-
-/**
- * Exact facets of `filters` for the catalogue generation current when it runs: from its facet
- * index when built (the unfiltered count builds it), else counted in SQL.
- */
-export async function recountFacets(handle: DatabaseHandle, filters: CatalogFilters): Promise<CatalogFacets> {
-  const generation = await getCatalogueGeneration(handle.db);
-  const index = facetIndexFor(handle, generation) ?? (isUnfiltered(filters) ? await ensureFacetIndex(handle, generation) : null);
-  return computeExactFacets({ handle, generation, index }, filters);
-}
-
-/**
- * Starts (at most once per key, a few keys at a time) the exact count for a filter set, kept in
- * `memory` and the facet_cache table once done. Null when the queue is full.
- */
-export function scheduleExactFacets(handle: DatabaseHandle, memory: FacetMemory, filters: CatalogFilters): Promise<CatalogFacets> | null {
-  const db = handle.db;
-  let running = inflight.get(db);
-  if (!running) inflight.set(db, (running = new Map<string, Promise<CatalogFacets>>()));
-  const key = recountKey(filters);
-  const existing = running.get(key);
-  if (existing) return existing;
-  if (running.size >= MAX_QUEUED) return null;
-  const previous = [...running.values()].at(-1);
-  const job = runInBackground(async () => {
-    // One recount at a time: they are long scans and would only slow each other down.
-    if (previous) await previous.catch(() => undefined);
-    const facets = await recountFacets(handle, filters);
-    await storeExactFacets(handle, memory, filters, facets);
-    return facets;
-  });
-  running.set(key, job);
-  void job.then(
-    () => running.delete(key),
-    (e: unknown) => {
-      running.delete(key);
-      logUnlessClosed(e);
-    },
-  );
-  return job;
-}
-
-/** Resolves when every queued recount has finished (steady state, for benchmarks and tests). */
-export async function settleBackgroundWork(handle: DatabaseHandle): Promise<void> {
-  for (;;) {
-    const jobs = [...(inflight.get(handle.db)?.values() ?? [])];
-    if (!jobs.length) return;
-    await Promise.allSettled(jobs);
-  }
+  if (!(e instanceof Error && /closed|destroyed|terminat/i.test(e.message))) log().error({ err: e }, "catalogue index build failed");
 }

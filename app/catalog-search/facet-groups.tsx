@@ -200,7 +200,7 @@ export function FacetGroups({ facets, state }: { facets: CatalogFacets; state: L
     <>
       {!facets.exact && (
         <p className="mb-2 rounded-md bg-amber-50 px-2 py-1.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
-          Counts (≥) are from the first {formatCompact(facets.total)} matches; exact counts are being prepared.
+          Counts (≥) are from the first {formatCompact(facets.total)} matches.
         </p>
       )}
       <TaskFacet facets={facets} state={state} />

@@ -109,9 +109,6 @@ function own<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
   return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);
 }
 
-/** A profile test compiled from filters; null when the filters need something profiles lack. */
-type ProfileTest = (p: number) => boolean;
-
 /**
  * What the index needs beyond facets to answer listing pages itself (ADR 0027): the ids for
  * substring search, and each sort's order of row ids (descending; ascending is its reverse).
@@ -254,11 +251,12 @@ export class FacetIndex {
 
   /**
    * Row ids of one page in `order` (a sort's descending order, read backwards when ascending):
-   * the rows that match, after skipping `offset` of them. A walk over typed arrays that stops once
-   * the page is full, with `pause` awaited every WALK_SLICE entries: a rare filter set walks the
-   * whole order, some 5–10 ms at 760k rows.
+   * the rows that match from position `start` of the order on (a keyset cursor's next row), after
+   * skipping `offset` of them. A walk over typed arrays that stops once the page is full, with
+   * `pause` awaited every WALK_SLICE entries: a rare filter set walks the whole order, some 5–10 ms
+   * at 760k rows.
    */
-  async page(order: Uint32Array, ascending: boolean, match: RowMatch, offset: number, limit: number, pause: () => Promise<void>): Promise<number[]> {
+  async page(order: Uint32Array, ascending: boolean, match: RowMatch, offset: number, limit: number, pause: () => Promise<void>, start = 0): Promise<number[]> {
     const { byRid, ridBase } = this.d;
     let allowed: Uint8Array | null = null;
     if (match.candidates) {
@@ -271,8 +269,8 @@ export class FacetIndex {
     const out: number[] = [];
     let skip = offset;
     const n = order.length;
-    for (let from = 0; from < n && out.length < limit; from += WALK_SLICE) {
-      if (from > 0) await pause();
+    for (let from = start; from < n && out.length < limit; from += WALK_SLICE) {
+      if (from > start) await pause();
       const to = Math.min(n, from + WALK_SLICE);
       for (let k = from; k < to && out.length < limit; k++) {
         const rid = order[ascending ? n - 1 - k : k]!;
@@ -328,12 +326,12 @@ export class FacetIndex {
   }
 
   private *tallyFilterSteps(filters: CatalogFilters, keepTags?: number): Generator<void, FacetTally | null> {
-    const test = this.compile(filters);
-    if (test === null) return null;
+    const mask = this.fullMask(filters);
+    if (mask === null) return null;
     const { counts } = this.d;
     const tally = this.tallier(keepTags);
     for (let p = 0; p < counts.length; p++) {
-      if (test(p)) tally.add(p, counts[p]!);
+      if (mask[p] === 1) tally.add(p, counts[p]!);
       if ((p + 1) % PROFILE_SLICE === 0) yield;
     }
     return tally.done();
@@ -341,45 +339,17 @@ export class FacetIndex {
 
   /** The exact number of rows matching `filters`, or null as for tallyFilters. */
   countFilters(filters: CatalogFilters): number | null {
-    const test = this.compile(filters);
-    if (test === null) return null;
+    const mask = this.fullMask(filters);
+    if (mask === null) return null;
     const { counts } = this.d;
     let n = 0;
-    for (let p = 0; p < counts.length; p++) if (test(p)) n += counts[p]!;
+    for (let p = 0; p < counts.length; p++) if (mask[p] === 1) n += counts[p]!;
     return n;
   }
 
-  private compile(f: CatalogFilters): ProfileTest | null {
-    if (f.search || f.author) return null;
-    const d = this.d;
-    const tests: ProfileTest[] = [];
-    // A value the catalogue never saw matches nothing.
-    const never: ProfileTest = () => false;
-    if (f.pipelineTag) {
-      const id = d.tasks.find(f.pipelineTag);
-      tests.push(id === undefined ? never : (p) => d.pTask[p] === id);
-    }
-    if (f.license) {
-      const id = d.licenses.find(f.license);
-      tests.push(id === undefined ? never : (p) => d.pLicense[p] === id);
-    }
-    for (const tag of new Set(f.tags)) {
-      if (tag.includes(":")) return null;
-      const id = d.tags.find(tag);
-      tests.push(id === undefined ? never : (p) => hasSorted(d.tagIds, p === 0 ? 0 : d.pTagEnd[p - 1]!, d.pTagEnd[p]!, id));
-    }
-    if (f.provider) {
-      const id = d.providers.find(f.provider);
-      tests.push(id === undefined ? never : (p) => hasSorted(d.providerIds, p === 0 ? 0 : d.pProviderEnd[p - 1]!, d.pProviderEnd[p]!, id));
-    }
-    if (f.paramsMin !== null || f.paramsMax !== null) {
-      const buckets = bucketsCovering(f.paramsMin ?? 0, f.paramsMax);
-      if (buckets === null) return null;
-      tests.push((p) => buckets.has(d.pBucket[p]!));
-    }
-    if (tests.length === 0) return () => true;
-    if (tests.length === 1) return tests[0]!;
-    return (p) => tests.every((t) => t(p));
+  /** The profile mask of filters the profiles hold in full: null with a search or an author. */
+  private fullMask(f: CatalogFilters): Uint8Array | null {
+    return f.search || f.author ? null : this.profileMask(f);
   }
 
   /** Every counted language, and the other tags whose count reaches the `keep`-th largest. */

@@ -6,7 +6,7 @@ import { Lru } from "#app/utils/lru.ts";
 
 // Keyed by what the markup is made of (every href is the view's own URL with one facet changed,
 // so the view's page-1 URL stands for the state), so an entry can never be stale: a new
-// catalogue generation or an exact recount changes the facets, and with them the key.
+// catalogue generation or the index's exact counts change the facets, and with them the key.
 const rendered = new Lru<string>({ maxBytes: 8 * 1024 * 1024, sizeOf: (html) => html.length * 2 });
 
 /**

@@ -1,24 +1,18 @@
-import { type RawBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import { isLanguageCode } from "#app/catalog/languages.ts";
-import { type CatalogFilters, PARAM_BUCKETS, filtersKey } from "#app/catalog-search/listing-params.ts";
+import { PARAM_BUCKETS } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
-import { andAll, buildPredicates } from "#app/catalog-search/sql.server.ts";
 import { type FacetIndex, type FacetTally, emptyTally } from "#app/catalog-search/facet-index.server.ts";
 import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } from "#app/catalog-search/facet-index-builder.server.ts";
 import { IdTextBuilder } from "#app/catalog-search/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/sort-order.server.ts";
-import { Lru } from "#app/utils/lru.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { createSliceSizer, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 /**
- * Facet counts (task, library, licence, language, other tags, provider, size) for a filter set,
- * counted in SQL or from the facet index, and the facet_cache store that keeps exact ones.
- *
- * Live GROUP BY over the whole catalogue costs 70–350 ms, so exact counts for large match sets are
- * computed off the request path and kept per catalogue generation (memory, then the facet_cache
- * table). A request that finds none gets counts over the first 10,001 matches, which are exact
- * lower bounds and say so (`exact: false`). Match sets that small are always counted exactly.
+ * Facet counts (task, library, licence, language, other tags, provider, size): their shape, from an
+ * index tally or over a set of rows read from the database, and the read of every row into a new
+ * facet index (docs/decisions/0010-facet-index.md).
  */
 
 export interface FacetCount {
@@ -116,18 +110,6 @@ function bucketOf(params: number | null): string | null {
   return null;
 }
 
-/** Which rows one aggregation pass covers: an explicit id set, or a rowid range with filters. */
-type Scope = { kind: "rids"; rids: number[] } | { kind: "range"; lo: number; hi: number; filters: RawBuilder<unknown> } | { kind: "all"; filters: RawBuilder<unknown> };
-
-function scopeWhere(handle: DatabaseHandle, scope: Scope): RawBuilder<unknown> {
-  if (scope.kind === "rids") {
-    return handle.dialect === "sqlite"
-      ? sql`m.rid in (select value from json_each(${JSON.stringify(scope.rids)}))`
-      : sql`m.rid = any(${scope.rids}::int[])`;
-  }
-  if (scope.kind === "range") return sql`m.rid >= ${scope.lo} and m.rid < ${scope.hi} and ${scope.filters}`;
-  return scope.filters;
-}
 
 /**
  * Counts in JavaScript over the narrow listing columns. A GROUP BY per facet (worst: tags, about
@@ -136,11 +118,11 @@ function scopeWhere(handle: DatabaseHandle, scope: Scope): RawBuilder<unknown> {
  * model_tags and model_providers: model_tags' bare tags are the model's own plus its card's
  * languages (model_details.languages).
  */
-async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Promise<number> {
-  const t0 = performance.now();
+async function aggregate(handle: DatabaseHandle, rids: number[], c: Counter): Promise<void> {
+  const where =
+    handle.dialect === "sqlite" ? sql`m.rid in (select value from json_each(${JSON.stringify(rids)}))` : sql`m.rid = any(${rids}::int[])`;
   const rows = await sql<Omit<FacetSourceRow, "rid">>`select m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
-    from models m left join model_details d on d.rid = m.rid where ${scopeWhere(handle, scope)}`.execute(handle.reader);
-  const t1 = performance.now();
+    from models m left join model_details d on d.rid = m.rid where ${where}`.execute(handle.reader);
   for (const r of rows.rows) {
     c.total++;
     add(c.tasks, r.pipeline_tag, 1);
@@ -151,7 +133,6 @@ async function aggregate(handle: DatabaseHandle, scope: Scope, c: Counter): Prom
     for (const t of bareTags(r.tags, r.languages)) add(c.tags, t, 1);
     if (r.providers !== "[]") for (const p of JSON.parse(r.providers) as string[]) add(c.providers, p, 1);
   }
-  return heldMs(handle, t0, t1);
 }
 
 /**
@@ -172,63 +153,22 @@ function readsOnLoop(handle: DatabaseHandle): boolean {
   return handle.dialect === "sqlite" && handle.reader === handle.db;
 }
 
-const TRUE = sql`1 = 1`;
-
-/** Exact counts over an explicit set of matches (at most a few thousand rows). */
+/** Counts over an explicit set of rows (at most COUNT_CAP), exact for those rows; `exact` says whether they are every match. */
 export async function facetsForRids(source: FacetSource, rids: number[], exact: boolean): Promise<CatalogFacets> {
   if (source.index) return facetsFromTally(source.index.tallyRids(rids, MAX_TAG_VALUES), exact, source.generation);
   const c = newCounter();
-  if (rids.length) await aggregate(source.handle, { kind: "rids", rids }, c);
+  if (rids.length) await aggregate(source.handle, rids, c);
   return facetsFromTally(c, exact, source.generation);
 }
 
 /**
  * The lowest and highest row id (lo > hi when the catalogue is empty). Two subqueries, not
  * `select min(rid), max(rid)`: SQLite answers a lone min() or max() from the key, but both in one
- * select scan the table, some 40 ms at 760k rows in one synchronous call before every recount.
+ * select scan the table, some 40 ms at 760k rows in one synchronous call before every index build.
  */
 async function ridBounds(handle: DatabaseHandle): Promise<{ lo: number; hi: number }> {
   const b = await sql<{ lo: number | null; hi: number | null }>`select (select min(rid) from models) as lo, (select max(rid) from models) as hi`.execute(handle.reader);
   return { lo: Number(b.rows[0]?.lo ?? 0), hi: Number(b.rows[0]?.hi ?? -1) };
-}
-
-/**
- * Exact counts over every match of `filters`, in rowid slices with the event loop free between
- * them: SQLite's driver is synchronous and would otherwise stall every request for the whole scan.
- */
-export async function computeExactFacets(source: FacetSource, filters: CatalogFilters): Promise<CatalogFacets> {
-  const { handle, generation, index } = source;
-  const tally = index ? await index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES) : null;
-  if (tally) return facetsFromTally(tally, true, generation);
-  const preds = buildPredicates(handle.dialect, filters);
-  const where = preds.length ? andAll(preds.map((p) => p.where)) : TRUE;
-  const c = newCounter();
-  const { lo, hi } = await ridBounds(handle);
-  // Slices bound memory on both engines and, on SQLite, how long the event loop is held.
-  const sizer = sliceSizer();
-  for (let start = lo; start <= hi; ) {
-    const n = sizer.size;
-    sizer.record(await aggregate(handle, { kind: "range", lo: start, hi: start + n, filters: where }, c), n);
-    start += n;
-    await yieldToEventLoop();
-  }
-  return facetsFromTally(c, true, generation);
-}
-
-/**
- * Exact count and facets of a filter set from the facet index alone, or null when the index is
- * not built for this generation or the filters need the database (search, author, prefixed tags).
- */
-export async function facetsFromIndex(source: FacetSource, filters: CatalogFilters): Promise<CatalogFacets | null> {
-  // In slices on the request path too: a broad filter's tally holds the loop 8–12 ms in one go,
-  // and every other request waits behind it (the benchmark's event-loop p99).
-  const tally = source.index ? await source.index.tallyFiltersInSlices(filters, yieldToEventLoop, MAX_TAG_VALUES) : null;
-  return tally ? facetsFromTally(tally, true, source.generation) : null;
-}
-
-/** The exact count of a filter set from the facet index alone, or null as for facetsFromIndex. */
-export function countFromIndex(source: FacetSource, filters: CatalogFilters): number | null {
-  return source.index?.countFilters(filters) ?? null;
 }
 
 /**
@@ -239,7 +179,7 @@ export function countFromIndex(source: FacetSource, filters: CatalogFilters): nu
 export async function readFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const builder = new FacetIndexBuilder();
   // Without the listing part (MODELYARD_LISTING_INDEX=0) the index answers facets only, and the
-  // planner answers pages (ADR 0027).
+  // plain queries answer pages (sql-listing.server.ts).
   const ids = getEnv().MODELYARD_LISTING_INDEX ? new IdTextBuilder() : null;
   const { lo, hi } = await ridBounds(handle);
   // Only a span past the floor of isIndexableSpan needs the row count (a cold count(*) at 760k
@@ -251,7 +191,7 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
     sql<FacetSourceRow & { id: string }>`select m.rid, m.id, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
       from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + n}`.execute(handle.reader);
   // When the reads are off the event loop (PostgreSQL, SQLite's reader threads), the next slice is
-  // read while this one is indexed: the build, and so the planner's window after each import, is
+  // read while this one is indexed: the build, and so the plain queries' window after each import, is
   // about the indexing alone rather than indexing plus a round trip per slice.
   const prefetch = !readsOnLoop(handle);
   let n = sizer.size;
@@ -279,60 +219,3 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   if (!index || !ids) return index;
   return index.withListing({ ids: ids.finish(), orders: await readSortOrders(handle, yieldToEventLoop) });
 }
-
-// ---- facet_cache store -----------------------------------------------------------------------
-
-/** Exact facets of one filter set, and the catalogue generation they were counted for. */
-export interface FacetEntry {
-  generation: number;
-  facets: CatalogFacets;
-}
-
-/** Exact facets kept in memory in front of the facet_cache table. */
-export type FacetMemory = Lru<FacetEntry>;
-
-export const newFacetMemory = (): FacetMemory => new Lru<FacetEntry>({ maxEntries: 256 });
-
-const cacheKey = (filters: CatalogFilters) => `facets:v1:${filtersKey(filters)}`;
-
-/**
- * The newest exact facets known for `filters`: from memory, or from the facet_cache table when
- * memory lacks this generation's. Possibly of an older generation; the caller decides.
- */
-export async function readFacetCache(handle: DatabaseHandle, memory: FacetMemory, filters: CatalogFilters, generation: number): Promise<FacetEntry | null> {
-  const key = cacheKey(filters);
-  let entry = memory.get(key) ?? null;
-  if (!entry || entry.generation !== generation) {
-    const row = await handle.db.selectFrom("facet_cache").select(["generation", "value"]).where("key", "=", key).executeTakeFirst();
-    const stored = row ? { generation: Number(row.generation), facets: JSON.parse(row.value) as CatalogFacets } : null;
-    if (stored && (!entry || stored.generation > entry.generation)) {
-      entry = stored;
-      memory.set(key, stored);
-    }
-  }
-  return entry;
-}
-
-/**
- * Keeps exact counts of a small match set for this catalogue generation, in memory only: there is
- * one per typed search, too many to store, and recounting one costs a single capped collection.
- */
-export function rememberExactFacets(memory: FacetMemory, filters: CatalogFilters, facets: CatalogFacets): void {
-  if (facets.exact && !facets.stale) memory.set(cacheKey(filters), { generation: facets.generation, facets });
-}
-
-/** Keeps exact counts in memory and in the facet_cache table, where other processes and restarts find them. */
-export async function storeExactFacets(handle: DatabaseHandle, memory: FacetMemory, filters: CatalogFilters, facets: CatalogFacets): Promise<void> {
-  const key = cacheKey(filters);
-  memory.set(key, { generation: facets.generation, facets });
-  const value = JSON.stringify(facets);
-  const computed_at = new Date().toISOString();
-  await handle.db
-    .insertInto("facet_cache")
-    .values({ key, generation: facets.generation, value, computed_at })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ generation: facets.generation, value, computed_at }))
-    .execute();
-}
-
-/** The key a filter set's recount is queued under (one recount per key at a time). */
-export const recountKey = cacheKey;

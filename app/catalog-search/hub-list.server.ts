@@ -2,7 +2,7 @@ import { HUB_SORTS, toHubListItem } from "#app/catalog/hub-api.ts";
 import type { ListParams } from "#app/catalog-search/hub-params.server.ts";
 import type { HubListPage } from "#app/catalog-search/answer-types.ts";
 import { search } from "#app/catalog-search/search.server.ts";
-import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
 import { getListExtras } from "#app/db/queries/models.server.ts";
 
 /**
@@ -10,14 +10,8 @@ import { getListExtras } from "#app/db/queries/models.server.ts";
  * the same few lists; a page is a pure function of the parameters and the data, and every import
  * batch that changes data bumps the generation, so an answer is reused until the data changes.
  */
-export async function hubListPage(snapshot: CatalogSnapshot, p: ListParams): Promise<HubListPage> {
-  const memo = snapshot.memos.hubPages;
-  const key = `${snapshot.generation}\u0000${JSON.stringify(p)}`;
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const page = await readHubListPage(snapshot, p);
-  memo.set(key, page);
-  return page;
+export function hubListPage(snapshot: CatalogSnapshot, p: ListParams): Promise<HubListPage> {
+  return remember(snapshot, `hub\u0000${JSON.stringify(p)}`, () => readHubListPage(snapshot, p), (page) => page.body.byteLength);
 }
 
 async function readHubListPage(snapshot: CatalogSnapshot, p: ListParams): Promise<HubListPage> {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { HUB_EXPANDABLE, HUB_SORTS, type HubExpandable, type HubSort } from "#app/catalog/hub-api.ts";
 import { isLanguageCode } from "#app/catalog/languages.ts";
 import { type CatalogFilters, MAX_SEARCH_LENGTH, emptyFilters } from "#app/catalog-search/listing-params.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { isCatalogueTask } from "#app/catalog/task-colors.ts";
 import type { Cursor } from "#app/catalog-search/sql.server.ts";
 import { hubError } from "#app/utils/http.server.ts";
@@ -30,7 +31,27 @@ const token = z.string().min(1).max(200).regex(/^[^\s<>"'`]+$/);
 const flag = z.enum(["", "true", "false", "1", "0"]);
 // Built once: constructing a zod schema per request cost about a millisecond of each API call.
 const limitSchema = z.coerce.number().int().min(1).max(MAX_LIMIT);
-const cursorSchema = z.object({ v: z.union([z.string(), z.number(), z.null()]), rid: z.number().int().nonnegative() });
+// A row id is a 32-bit integer in both engines' schema; a larger one would fail the query (a 500).
+const cursorSchema = z.object({ v: z.union([z.string(), z.number(), z.null()]), rid: z.number().int().nonnegative().max(2 ** 31 - 1) });
+
+/**
+ * Whether a cursor's sort value is one its sort's column can hold, as a cursor this server issued
+ * is: PostgreSQL refuses to compare a bigint with "abc" or a real with 1e300, which would be a 500.
+ * Downloads are a bigint, which PostgreSQL's driver hands over as a string of digits.
+ */
+function cursorFits(sort: SortKey, v: string | number | null): boolean {
+  switch (sort) {
+    case "downloads":
+      return typeof v === "number" ? Number.isSafeInteger(v) : typeof v === "string" && /^-?\d{1,18}$/.test(v);
+    case "likes":
+      return typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 31;
+    case "trending":
+      return typeof v === "number" && Number.isFinite(v) && Math.abs(v) < 3e38;
+    case "created":
+    case "updated":
+      return typeof v === "string" || v === null;
+  }
+}
 
 export interface ListParams {
   filters: CatalogFilters;
@@ -131,6 +152,7 @@ export function parseListParams(params: URLSearchParams): ListParams {
   if (c !== null) {
     try {
       cursor = cursorSchema.parse(JSON.parse(Buffer.from(c, "base64url").toString("utf8")));
+      if (!cursorFits(HUB_SORTS[sort], cursor.v)) throw new Error("a sort value this sort's column cannot hold");
     } catch {
       throw new ParamError("cursor", "'cursor' is not one this server issued; follow the Link header", "the value from a Link: rel=\"next\" header");
     }

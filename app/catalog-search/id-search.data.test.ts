@@ -39,7 +39,7 @@ describe("id search over the full Hub snapshot", async () => {
     for (const term of searchable) {
       const got = await text.find(term, () => Promise.resolve());
       const want = folded.flatMap((id, i) => (id.includes(fold(term)) ? [i + 1] : []));
-      expect([...got!].sort((a, b) => a - b), term).toEqual(want);
+      expect([...got].sort((a, b) => a - b), term).toEqual(want);
     }
   });
 });

@@ -13,9 +13,10 @@ import { findInThread } from "#app/catalog-search/id-search-thread.server.ts";
  * search thread; when that thread cannot run, it is scanned here in slices
  * (docs/decisions/0033-id-search-thread.md).
  *
- * Only ASCII terms are answered: SQLite's LIKE folds ASCII case alone and PostgreSQL's lower()
- * folds all of Unicode, and for an ASCII term both agree with the ASCII folding done here (a
- * non-ASCII letter can match no byte of an ASCII term either way). Other terms go to the database.
+ * Terms are folded as ASCII: SQLite's LIKE folds ASCII case alone and PostgreSQL's lower() folds
+ * all of Unicode, and for an ASCII term both agree with the folding done here. Model ids are
+ * printable ASCII (`modelIdSchema`, checked on import), so a term with any other character matches
+ * no id, here as in SQL.
  */
 
 /** Bytes of the buffer scanned per slice: under a millisecond of `indexOf` with no match in it. */
@@ -90,13 +91,15 @@ function shared<T extends Uint8Array | Uint32Array>(from: T, length: number): T 
 }
 
 /**
- * Whether `term` is searched here: printable ASCII of three characters or more. Shorter terms
- * match most of the catalogue ("a": 683k of 760k ids), where the database's walk of the sort
- * index with LIKE finds a page sooner than collecting every match does.
+ * Whether the trigram filter can narrow a scan for `term`: printable ASCII of three characters or
+ * more. A shorter term has no trigram, and every block is scanned (candidateRanges).
  */
 export function isSearchableTerm(term: string): boolean {
-  return term.length >= 3 && /^[\x20-\x7e]+$/.test(term);
+  return term.length >= 3 && isIdText(term);
 }
+
+/** Whether an id could hold `term`: ids are printable ASCII. */
+const isIdText = (term: string) => /^[\x20-\x7e]+$/.test(term);
 
 /** An IdText as plain data for postMessage (see FacetIndex.toParts). */
 export interface IdTextParts {
@@ -130,12 +133,13 @@ export class IdText {
   }
 
   /**
-   * Row ids of every id containing `term` (ASCII case folded), in no particular order; null when
-   * the term is not searchable here. The search thread scans it when it can; otherwise it is
-   * scanned here, with `pause` awaited between slices.
+   * Row ids of every id containing `term` (ASCII case folded), in no particular order: none when
+   * the term has a character no id has. The search thread scans it when it can; otherwise it is
+   * scanned here, with `pause` awaited between slices. A term under three characters has no
+   * trigram to narrow the scan with, so every block is scanned.
    */
-  async find(term: string, pause: () => Promise<void>): Promise<Uint32Array | null> {
-    if (!isSearchableTerm(term)) return null;
+  async find(term: string, pause: () => Promise<void>): Promise<Uint32Array> {
+    if (term === "" || !isIdText(term)) return new Uint32Array(0);
     const needle = Buffer.from(term.toLowerCase(), "latin1");
     const { text, ends, rids, filter } = this;
     const inThread = findInThread(text, ends, rids, filter, needle);

@@ -22,8 +22,8 @@ export const PAGE_SIZE = 30;
 export const MAX_OFFSET = 10_000;
 export const MAX_PAGE = Math.floor(MAX_OFFSET / PAGE_SIZE) + 1;
 /**
- * A collection of match ids stops here, and a count that comes only from one is shown as "10,000+".
- * Counts from the statistics, the facet index or a recount are exact and shown whole.
+ * The plain SQL count (before the index is built) stops here, and a count past it is shown as
+ * "10,000+". Counts from the in-memory index are exact and shown whole.
  */
 export const COUNT_CAP = 10_000;
 export const MAX_SEARCH_LENGTH = 200;
@@ -113,6 +113,18 @@ export const authorSchema = z
   .refine((v) => !v.includes(".."), "no '..'");
 const paramsSchema = z.string().regex(/^\d+(\.\d+)?-(\d+(\.\d+)?)?$/, "a range in billions such as 6-9 or 128-");
 
+/**
+ * The view's one-value filters that are a checked string in the URL and the state alike: adding
+ * one of these is a row here (and its predicate in sql.server.ts, where it also gives the in-memory
+ * listing its candidate rows).
+ */
+const VALUE_PARAMS = [
+  { param: "library", key: "library", schema: librarySchema },
+  // Licences are matched in lower case, as the Hub writes them.
+  { param: "license", key: "license", schema: slug.transform((v) => v.toLowerCase()) },
+  { param: "inference_provider", key: "provider", schema: slug },
+] as const satisfies ReadonlyArray<{ param: string; key: keyof ListingState; schema: z.ZodType<string, string> }>;
+
 export function parseParamsRange(v: string): { min: number; max: number | null } | null {
   if (!paramsSchema.safeParse(v).success) return null;
   const [a, b] = v.split("-");
@@ -148,16 +160,12 @@ export function parseListingState(params: URLSearchParams): { state: ListingStat
     else problems.push(`Unknown task “${task.slice(0, 60)}” was ignored.`);
   }
 
-  for (const [name, key] of [
-    ["library", "library"],
-    ["license", "license"],
-    ["inference_provider", "provider"],
-  ] as const) {
-    const v = one(name);
+  for (const { param, key, schema } of VALUE_PARAMS) {
+    const v = one(param);
     if (v === null) continue;
-    const r = (key === "library" ? librarySchema : slug).safeParse(v);
-    if (r.success) state[key] = key === "license" ? r.data.toLowerCase() : r.data;
-    else problems.push(`The ${name.replace("_", " ")} “${v.slice(0, 60)}” was ignored (${r.error.issues[0]?.message ?? "invalid"}).`);
+    const r = schema.safeParse(v);
+    if (r.success) state[key] = r.data;
+    else problems.push(`The ${param.replace("_", " ")} “${v.slice(0, 60)}” was ignored (${r.error.issues[0]?.message ?? "invalid"}).`);
   }
 
   const language = one("language");
@@ -203,8 +211,12 @@ export function listingSearch(state: ListingState, patch: Partial<ListingState> 
   if (s.search) p.set("search", s.search);
   if (s.author) p.set("author", s.author);
   if (s.pipelineTag) p.set("pipeline_tag", s.pipelineTag);
-  if (s.library) p.set("library", s.library);
-  if (s.license) p.set("license", s.license);
+  for (const { param, key } of VALUE_PARAMS) {
+    // The order of the URL's parameters, kept from before the table: library, license, language.
+    if (key === "provider") continue;
+    const v = s[key];
+    if (v) p.set(param, v);
+  }
   if (s.language) p.set("language", s.language);
   for (const t of s.other) p.append("other", t);
   if (s.provider) p.set("inference_provider", s.provider);
@@ -261,19 +273,14 @@ export function isPastEnd(page: number, rowsOnPage: number): boolean {
   return page > MAX_PAGE || (page > 1 && rowsOnPage === 0);
 }
 
+/** Whether any filter differs from the default view (the sort and the page are not filters). */
 export function hasFilters(state: ListingState): boolean {
-  return (
-    state.search !== "" ||
-    state.author !== null ||
-    state.pipelineTag !== null ||
-    state.library !== null ||
-    state.license !== null ||
-    state.language !== null ||
-    state.other.length > 0 ||
-    state.provider !== null ||
-    state.params !== null
-  );
+  const { sort: _sort, page: _page, ...filters } = state;
+  return !isEmptyRecord(filters);
 }
+
+/** Every value unset: null, "" or an empty list. */
+const isEmptyRecord = (r: object) => Object.values(r).every((v) => v === null || v === "" || (Array.isArray(v) && v.length === 0));
 
 export function stateToFilters(state: ListingState): CatalogFilters {
   const range = state.params ? parseParamsRange(state.params) : null;
@@ -293,22 +300,12 @@ export function emptyFilters(): CatalogFilters {
   return { search: null, author: null, pipelineTag: null, license: null, tags: [], provider: null, paramsMin: null, paramsMax: null };
 }
 
-/** A stable key for a filter set: the same filters in any order give the same key. */
+/** A stable key for a filter set: the same filters, and the same tags in any order, give the same key. */
 export function filtersKey(f: CatalogFilters): string {
-  return JSON.stringify([
-    f.search?.toLowerCase() ?? null,
-    f.author,
-    f.pipelineTag,
-    f.license,
-    [...f.tags].sort(),
-    f.provider,
-    f.paramsMin,
-    f.paramsMax,
-  ]);
+  const entries = Object.entries(f).sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(entries.map(([k, v]: [string, unknown]) => [k, k === "search" && typeof v === "string" ? v.toLowerCase() : Array.isArray(v) ? [...(v as string[])].sort() : v]));
 }
 
 export function isUnfiltered(f: CatalogFilters): boolean {
-  return (
-    !f.search && !f.author && !f.pipelineTag && !f.license && f.tags.length === 0 && !f.provider && f.paramsMin === null && f.paramsMax === null
-  );
+  return isEmptyRecord(f);
 }

@@ -1,137 +1,169 @@
 import { sql } from "kysely";
-import type { CatalogCount, CatalogPage, Counted } from "#app/catalog-search/answer-types.ts";
-import type { FacetIndex, RowMatch } from "#app/catalog-search/facet-index.server.ts";
+import type { CatalogCount, CatalogPage, Counted, PageQuery } from "#app/catalog-search/answer-types.ts";
+import { type FacetIndex, type ListingData, type RowMatch, bucketsCovering } from "#app/catalog-search/facet-index.server.ts";
 import { MAX_TAG_VALUES, facetsFromTally } from "#app/catalog-search/facets.server.ts";
-import { type CatalogFilters, filtersKey, searchWords } from "#app/catalog-search/listing-params.ts";
-import { type PageQuery, pageOfRids, rowsByRid } from "#app/catalog-search/planner.server.ts";
-import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { type CatalogFilters, emptyFilters, filtersKey, isUnfiltered, searchWords } from "#app/catalog-search/listing-params.ts";
+import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
+import { pageOfRids, rowsByRid, sqlPage, toPage } from "#app/catalog-search/sql-listing.server.ts";
+import { type Pred, SORT_COLUMN, buildPredicates } from "#app/catalog-search/sql.server.ts";
 import { yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
 /**
  * Listing answers from the in-memory index of the snapshot's generation
- * (docs/decisions/0027-listing-answered-from-memory.md): the matching rows come from the facet
- * profiles, the id text (a search) and the author's rows; a page is a walk of the sort's order
- * over them, and only its 30 rows are read from the database. Null whenever the index cannot
- * answer exactly (not built yet, a prefixed tag, a size range inside a bucket, a non-ASCII
- * search, a keyset cursor): the SQL planner answers those.
+ * (docs/decisions/0027-listing-answered-from-memory.md), for every filter set: the matching rows
+ * are a mask over facet profiles (the filters the profiles hold) and candidate rows for the rest,
+ * the id text's for a search and one indexed SQL lookup per other filter (`Pred.rows`: an author,
+ * a tag with a prefix, a size range ending inside a bucket). A page is a walk of the sort's order
+ * over them, resumed at a keyset cursor's row, and only its rows are read from the database.
+ * Counts and facets are exact tallies.
  */
 
-/** Matching rows up to which a page is sorted by the database rather than walked in memory. */
+/** An index able to answer listings: built with its listing part (not MODELYARD_LISTING_INDEX=0). */
+export type ListingIndex = FacetIndex & { listing: ListingData };
+
+export const answersListings = (index: FacetIndex | null): index is ListingIndex => index?.listing != null;
+
+/**
+ * Matching rows up to which a page is sorted by the database rather than walked in memory: a walk
+ * visits the whole order (760k entries) to find a few rows, where sorting them takes a millisecond.
+ */
 const SORT_IN_DATABASE_BELOW = 3_000;
 
-/** A sorted page of `filters`, or null when the index cannot answer it. */
-export async function pageFromMemory(snap: CatalogSnapshot, filters: CatalogFilters, query: PageQuery): Promise<CatalogPage | null> {
-  const index = snap.index;
-  const order = index?.listing?.orders[query.sort];
-  if (!index || !order || query.after) return null;
+/** A sorted page of `filters`. */
+export async function pageFromMemory(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFilters, query: PageQuery): Promise<CatalogPage> {
   const match = await rowMatch(snap, index, filters);
-  if (!match) return null;
-  // A few matching rows are sorted by the database, off the event loop; a walk of the whole order
-  // would visit every row to find them.
   const few = match.candidates ? index.matchingRows({ ...match, candidates: match.candidates }) : null;
-  const rows =
-    few && few.length <= SORT_IN_DATABASE_BELOW
-      ? await pageOfRids(snap.handle, few, query)
-      : await rowsByRid(snap.handle, await index.page(order, query.ascending, match, query.offset, query.limit, yieldToEventLoop), query.sort);
-  return { models: rows.models, plan: "memory", next: rows.models.length === query.limit ? rows.last : null };
+  if (few && few.length <= SORT_IN_DATABASE_BELOW) return toPage(await pageOfRids(snap.handle, few, query), query.limit, "memory");
+  const order = index.listing.orders[query.sort];
+  let start = 0;
+  if (query.after) {
+    const at = await cursorPosition(snap, order, query);
+    // The cursor's row is gone or has moved since its page was sent (an import in between): the
+    // plain query resumes after its old sort value instead.
+    if (at === null) return sqlPage(snap.handle, filters, query);
+    start = at + 1;
+  }
+  const rids = await index.page(order, query.ascending, match, query.offset, query.limit, yieldToEventLoop, start);
+  return toPage(await rowsByRid(snap.handle, rids, query.sort), query.limit, "memory");
 }
 
 /**
- * Exact count and facets of a filter set with a search or an author (those without are the facet
- * index's own tally), or null when the index cannot answer it.
+ * Where a keyset cursor's row stands in the sort (counted from the first row shown in this
+ * direction), when its sort value is still the cursor's: then the rows after it in the order are
+ * exactly the rows after the cursor. Null otherwise.
  */
-export async function countedFromMemory(snap: CatalogSnapshot, filters: CatalogFilters): Promise<Counted | null> {
-  const index = snap.index;
-  if (!index?.listing || (!filters.search && !filters.author)) return null;
+async function cursorPosition(snap: CatalogSnapshot, order: Uint32Array, query: PageQuery): Promise<number | null> {
+  const after = query.after!;
+  const r = await sql<{ v: string | number | null }>`select ${sql.ref(SORT_COLUMN[query.sort])} as v from models where rid = ${after.rid}`.execute(snap.handle.reader);
+  const row = r.rows[0];
+  if (!row || (row.v === null) !== (after.v === null) || String(row.v) !== String(after.v)) return null;
+  const i = order.indexOf(after.rid);
+  if (i < 0) return null;
+  return query.ascending ? order.length - 1 - i : i;
+}
+
+/** Exact count and facets of a filter set. */
+export async function countedFromMemory(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFilters): Promise<Counted> {
   const match = await rowMatch(snap, index, filters);
-  if (!match?.candidates) return null;
-  const rows = index.matchingRows({ ...match, candidates: match.candidates });
-  // A common term's tally takes a few milliseconds: not in one turn with the steps before it.
+  const tally = match.candidates
+    ? index.tallyRids(index.matchingRows({ ...match, candidates: match.candidates }), MAX_TAG_VALUES)
+    : await index.tallyFiltersInSlices(split(filters).profile, yieldToEventLoop, MAX_TAG_VALUES);
+  if (!tally) throw new Error("the facet profiles refused filters split for them");
+  // A common term's tally takes a few milliseconds: not in one turn with the steps after it.
   await yieldToEventLoop();
-  const tally = index.tallyRids(rows, MAX_TAG_VALUES);
-  await yieldToEventLoop();
-  return { count: { value: rows.length, exact: true }, facets: facetsFromTally(tally, true, snap.generation) };
+  return { count: { value: tally.total, exact: true }, facets: facetsFromTally(tally, true, snap.generation) };
 }
 
-/** Exact count alone of a filter set with a search or an author (the organisation heading's). */
-export async function countFromMemory(snap: CatalogSnapshot, filters: CatalogFilters): Promise<CatalogCount | null> {
-  const index = snap.index;
-  if (!index?.listing || (!filters.search && !filters.author)) return null;
+/** Exact count alone of a filter set (the organisation heading's). */
+export async function countFromMemory(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFilters): Promise<CatalogCount> {
   const match = await rowMatch(snap, index, filters);
-  if (!match?.candidates) return null;
-  return { value: index.matchingRows({ ...match, candidates: match.candidates }).length, exact: true };
+  const value = match.candidates ? index.matchingRows({ ...match, candidates: match.candidates }).length : index.countFilters(split(filters).profile);
+  if (value === null) throw new Error("the facet profiles refused filters split for them");
+  return { value, exact: true };
 }
 
-/** The rows matching `filters` as the index tells them, shared by a request's page and count. */
-function rowMatch(snap: CatalogSnapshot, index: FacetIndex, filters: CatalogFilters): Promise<RowMatch | null> {
-  return remembered(snap, `match\u0000${filtersKey(filters)}`, async () => {
-    const profiles = index.profileMask(filters);
-    if (!profiles) return null;
-    await yieldToEventLoop();
-    let candidates: Uint32Array | null = null;
-    if (filters.search) {
-      candidates = await searchRows(snap, index, filters.search);
-      if (!candidates) return null;
-    }
-    if (filters.author) {
-      const authored = await authorRows(snap, filters.author);
-      if (candidates) {
-        const keep = new Set(authored);
-        candidates = candidates.filter((rid) => keep.has(rid));
-      } else candidates = authored;
-    }
-    return { profiles, candidates };
-  });
+/**
+ * The filters the facet profiles hold (task, licence, provider, bare tags, sizes in whole buckets),
+ * and the rest, which become candidate rows: a search from the id text, every other filter from
+ * its predicate's own index lookup (`Pred.rows`). A kind of filter the profiles do not know stays
+ * in the rest, so the index answers it without a change here.
+ */
+/** Whether the facet profiles alone hold every filter, so the index's tally of them is exact. */
+export const profilesHold = (filters: CatalogFilters): boolean => isUnfiltered(split(filters).rest);
+
+function split(filters: CatalogFilters): { profile: CatalogFilters; rest: CatalogFilters } {
+  const { pipelineTag, license, provider, tags, paramsMin, paramsMax } = filters;
+  const wholeBuckets = (paramsMin === null && paramsMax === null) || bucketsCovering(paramsMin ?? 0, paramsMax) !== null;
+  const bare = tags.filter((t) => !t.includes(":"));
+  const profile: CatalogFilters = {
+    ...emptyFilters(),
+    pipelineTag,
+    license,
+    provider,
+    tags: bare,
+    paramsMin: wholeBuckets ? paramsMin : null,
+    paramsMax: wholeBuckets ? paramsMax : null,
+  };
+  const rest: CatalogFilters = {
+    ...filters,
+    pipelineTag: null,
+    license: null,
+    provider: null,
+    tags: tags.filter((t) => !bare.includes(t)),
+    paramsMin: wholeBuckets ? null : paramsMin,
+    paramsMax: wholeBuckets ? null : paramsMax,
+  };
+  return { profile, rest };
 }
 
-/** Rows whose id contains every word of the search (searchWords), in the first word's order. */
-async function searchRows(snap: CatalogSnapshot, index: FacetIndex, search: string): Promise<Uint32Array | null> {
-  let rows: Uint32Array | null = null;
-  for (const word of searchWords(search)) {
-    const found = await wordRows(snap, index, word);
-    if (!found) return null;
-    if (rows === null) rows = found;
-    else {
-      const keep = new Set(found);
-      rows = rows.filter((rid) => keep.has(rid));
-    }
-    if (rows.length === 0) break;
-  }
-  return rows;
+/** The rows matching `filters` as the index tells them, shared by a view's pages and counts. */
+function rowMatch(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFilters): Promise<RowMatch> {
+  return remember(
+    snap,
+    `match\u0000${filtersKey(filters)}`,
+    async () => {
+      const { profile, rest } = split(filters);
+      const profiles = index.profileMask(profile);
+      if (!profiles) throw new Error("the facet profiles refused filters split for them");
+      await yieldToEventLoop();
+      let candidates: Uint32Array | null = null;
+      const sources: Array<() => Promise<Uint32Array>> = [
+        ...(rest.search ? searchWords(rest.search) : []).map((word) => () => wordRows(snap, index, word)),
+        ...buildPredicates(snap.handle.dialect, rest)
+          .filter((p) => p.kind !== "search")
+          .map((p) => () => predRows(snap, p)),
+      ];
+      for (const source of sources) {
+        const rows = await source();
+        if (candidates === null) candidates = rows;
+        else {
+          const keep = new Set(rows);
+          candidates = candidates.filter((rid) => keep.has(rid));
+        }
+        if (candidates.length === 0) break;
+      }
+      return { profiles, candidates };
+    },
+    (m) => m.profiles.byteLength + (m.candidates?.byteLength ?? 0),
+  );
 }
 
 /** Rows whose id contains the word; shared by every filter set with that word. */
-function wordRows(snap: CatalogSnapshot, index: FacetIndex, word: string): Promise<Uint32Array | null> {
-  return remembered(snap, `search\u0000${word}`, () => index.listing!.ids.find(word, yieldToEventLoop));
+function wordRows(snap: CatalogSnapshot, index: ListingIndex, word: string): Promise<Uint32Array> {
+  return remember(snap, `search\u0000${word}`, () => index.listing.ids.find(word, yieldToEventLoop), (rows) => rows.byteLength);
 }
 
-/** An author's rows, from the author index. */
-function authorRows(snap: CatalogSnapshot, author: string): Promise<Uint32Array> {
-  return remembered(snap, `author\u0000${author}`, async () => {
-    const r = await sql<{ rid: number }>`select rid from models where author = ${author}`.execute(snap.handle.reader);
-    return Uint32Array.from(r.rows, (x) => Number(x.rid));
-  });
-}
-
-/** Kept per generation, sized once known: a common term's rows run to a few hundred kilobytes. */
-function remembered<T extends RowMatch | Uint32Array | null>(snap: CatalogSnapshot, key: string, compute: () => Promise<T>): Promise<T> {
-  const memo = snap.memos.rows;
-  const k = `${snap.generation}\u0000${key}`;
-  const hit = memo.get(k);
-  if (hit) return hit.value as Promise<T>;
-  const value = compute();
-  memo.set(k, { value, bytes: 64 });
-  value.then(
-    (v) => {
-      if (memo.get(k)?.value === value) memo.set(k, { value, bytes: 64 + sizeOf(v) });
+/** A filter's rows from its own index (an author's, a prefixed tag's, a size range's). */
+function predRows(snap: CatalogSnapshot, pred: Pred): Promise<Uint32Array> {
+  const rows = pred.rows;
+  if (!rows) throw new Error(`no row lookup for a ${pred.kind} filter`);
+  return remember(
+    snap,
+    `rows\u0000${pred.kind}\u0000${pred.value}`,
+    async () => {
+      const r = await sql<{ rid: number }>`${rows}`.execute(snap.handle.reader);
+      return Uint32Array.from(r.rows, (x) => Number(x.rid));
     },
-    () => memo.delete(k),
+    (x) => x.byteLength,
   );
-  return value;
-}
-
-function sizeOf(v: RowMatch | Uint32Array | null): number {
-  if (v === null) return 0;
-  if (v instanceof Uint32Array) return v.byteLength;
-  return v.profiles.byteLength + (v.candidates?.byteLength ?? 0);
 }

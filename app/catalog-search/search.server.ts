@@ -1,11 +1,10 @@
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
-import type { CatalogCount, CatalogPage } from "#app/catalog-search/answer-types.ts";
-import { countAndFacets, countCatalog } from "#app/catalog-search/counts.server.ts";
+import type { CatalogCount, CatalogPage, Counted, PageQuery } from "#app/catalog-search/answer-types.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, filtersKey } from "#app/catalog-search/listing-params.ts";
-import { type PageQuery, listCatalogPage } from "#app/catalog-search/planner.server.ts";
-import { pageFromMemory } from "#app/catalog-search/memory-listing.server.ts";
-import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { answersListings, countFromMemory, countedFromMemory, pageFromMemory, profilesHold } from "#app/catalog-search/memory-listing.server.ts";
+import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
+import { sqlCount, sqlCounted, sqlPage } from "#app/catalog-search/sql-listing.server.ts";
 import type { Cursor } from "#app/catalog-search/sql.server.ts";
 
 /** What to count beside the page: nothing (the API), the matches, or the matches and their facets (the listing pages). */
@@ -19,7 +18,7 @@ export interface SearchResult<C extends SearchCounts> {
   models: CatalogModelSummary[];
   /** Where the next page starts, when this one was full. */
   next: Cursor | null;
-  /** How the page was found, for benchmarks and debugging. */
+  /** Which path answered ("memory" or "sql"), for benchmarks and debugging. */
   plan: string;
   count: C extends "none" ? null : CatalogCount;
   facets: C extends "facets" ? CatalogFacets : null;
@@ -28,36 +27,52 @@ export interface SearchResult<C extends SearchCounts> {
 /**
  * The one way into catalogue search: a page of models matching `filters` in the snapshot's
  * catalogue and, as `page.counts` asks, their count and facets. A page of no rows (`limit` 0)
- * only counts.
+ * only counts. The in-memory index answers once built for the snapshot's generation
+ * (memory-listing.server.ts); until then, and without its listing part, one plain query per view
+ * does (sql-listing.server.ts). Answers are kept in the snapshot's result cache.
  */
 export async function search<C extends SearchCounts>(snapshot: CatalogSnapshot, filters: CatalogFilters, page: SearchPage<C>): Promise<SearchResult<C>> {
   const { counts, ...query } = page;
   const [list, counted] = await Promise.all([
-    query.limit > 0 ? rememberedPage(snapshot, filters, query) : { models: [], next: null, plan: "none" },
-    counts === "facets" ? countAndFacets(snapshot, filters) : counts === "total" ? countCatalog(snapshot, filters).then((count) => ({ count, facets: null })) : null,
+    query.limit > 0 ? findPage(snapshot, filters, query) : { models: [], next: null, plan: "none" },
+    counts === "facets" ? countAndFacets(snapshot, filters) : counts === "total" ? countOnly(snapshot, filters).then((count) => ({ count, facets: null })) : null,
   ]);
   return { models: list.models, next: list.next, plan: list.plan, count: counted?.count ?? null, facets: counted?.facets ?? null } as SearchResult<C>;
 }
 
-/**
- * A sorted page, kept per catalogue generation once the statistics are current (as the planner's
- * own memos are): a page is a pure function of the filters and the data, and a common term's page
- * costs a bounded walk each time it is read. Concurrent readers of one page share one query.
- */
-function rememberedPage(snapshot: CatalogSnapshot, filters: CatalogFilters, query: PageQuery): Promise<CatalogPage> {
-  if (!snapshot.stats || snapshot.stats.stale) return findPage(snapshot, filters, query);
-  const memo = snapshot.memos.pages;
+/** Objects of one summary row, for the cache's byte budget. */
+const ROW_BYTES = 1_500;
+
+function findPage(snap: CatalogSnapshot, filters: CatalogFilters, query: PageQuery): Promise<CatalogPage> {
   const after = query.after ? JSON.stringify(query.after) : "";
-  const key = `${snapshot.generation}\u0000${filtersKey(filters)}\u0000${query.sort}\u0000${query.ascending}\u0000${query.offset}\u0000${query.limit}\u0000${after}`;
-  const hit = memo.get(key);
-  if (hit) return hit.page;
-  const page = findPage(snapshot, filters, query);
-  memo.set(key, { page, limit: query.limit });
-  page.catch(() => memo.delete(key));
-  return page;
+  const key = `page\u0000${filtersKey(filters)}\u0000${query.sort}\u0000${query.ascending}\u0000${query.offset}\u0000${query.limit}\u0000${after}`;
+  const index = snap.index;
+  return remember(
+    snap,
+    key,
+    () => (answersListings(index) ? pageFromMemory(snap, index, filters, query) : sqlPage(snap.handle, filters, query)),
+    (p) => p.models.length * ROW_BYTES,
+  );
 }
 
-/** From the in-memory index when it can answer, else from the database through the planner. */
-async function findPage(snapshot: CatalogSnapshot, filters: CatalogFilters, query: PageQuery): Promise<CatalogPage> {
-  return (await pageFromMemory(snapshot, filters, query)) ?? listCatalogPage(snapshot, filters, query);
+/**
+ * Which path counts: a page is the same rows whichever answers it (the equivalence tests), but the
+ * plain queries' counts may be capped, and are not kept once the index can count exactly.
+ */
+const counter = (snap: CatalogSnapshot) => (answersListings(snap.index) ? "memory" : snap.index ? "profiles" : "sql");
+
+/** Count and facets by filters alone: paging and re-sorting a view (most navigations) keep them. */
+function countAndFacets(snap: CatalogSnapshot, filters: CatalogFilters): Promise<Counted> {
+  const index = snap.index;
+  return remember(
+    snap,
+    `counted\u0000${counter(snap)}\u0000${filtersKey(filters)}`,
+    () => (answersListings(index) ? countedFromMemory(snap, index, filters) : sqlCounted(snap, filters, profilesHold(filters))),
+    (c) => 2_000 + c.facets.tags.length * 64,
+  );
+}
+
+function countOnly(snap: CatalogSnapshot, filters: CatalogFilters): Promise<CatalogCount> {
+  const index = snap.index;
+  return remember(snap, `count\u0000${counter(snap)}\u0000${filtersKey(filters)}`, () => (answersListings(index) ? countFromMemory(snap, index, filters) : sqlCount(snap, filters, profilesHold(filters))), () => 32);
 }

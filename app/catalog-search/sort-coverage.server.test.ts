@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
-import { type CatalogSnapshot, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
+import { type CatalogSnapshot, newResultCache, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 import { sortCoverage } from "#app/catalog-search/sort-coverage.server.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { importPaths } from "#app/import/importer.server.ts";
@@ -83,8 +83,8 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
 
   it("names no snapshot when some scores come from live counts", async () => {
     await sql`update models set stats_as_of = null, trending_score = 1 where id = 'late/model-0'`.execute(db.handle.db);
-    // A fresh generation's memos: the update above is not an import.
-    const snap = { ...(await openSnapshot(db.handle)), stats: null };
+    // A result cache of its own: the update above is not an import, so the generation is the same.
+    const snap = { ...(await openSnapshot(db.handle)), results: newResultCache() };
     expect((await sortCoverage(snap, F({}), "trending", 50))?.asOf).toBeNull();
   });
 });

@@ -1,7 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import { type CatalogFilters, filtersKey, isUnfiltered } from "#app/catalog-search/listing-params.ts";
-import { memoized } from "#app/catalog-search/planner.server.ts";
-import type { CatalogSnapshot } from "#app/catalog-search/snapshot.server.ts";
+import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
 import { andAll, buildPredicates } from "#app/catalog-search/sql.server.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 
@@ -53,14 +52,19 @@ interface CatalogueCoverage {
  */
 export async function sortCoverage(snap: CatalogSnapshot, filters: CatalogFilters, sort: SortKey, matches: number | null): Promise<SortCoverage | null> {
   if (!isCovered(sort)) return null;
-  const whole = await memoized(snap, `sort-coverage\u0000${sort}`, () => catalogueCoverage(snap, sort));
+  const whole = await remember(snap, `sort-coverage\u0000${sort}`, () => catalogueCoverage(snap, sort), () => 128);
   if (isUnfiltered(filters)) return { sort, unranked: whole.unranked, asOf: whole.asOf };
   if (whole.unranked === 0) return { sort, unranked: 0, asOf: whole.asOf };
   const ranked = whole.rows - whole.unranked;
   // Counted on the side with fewer rows; the other side is the matches less that count.
   const side = whole.unranked <= ranked || matches === null ? "unranked" : "ranked";
   if ((side === "unranked" ? whole.unranked : ranked) > COVERAGE_SCAN_LIMIT) return null;
-  const counted = await memoized(snap, `sort-coverage\u0000${sort}\u0000${side}\u0000${filtersKey(filters)}`, () => countWhere(snap, filters, side === "unranked" ? UNRANKED[sort] : RANKED[sort]));
+  const counted = await remember(
+    snap,
+    `sort-coverage\u0000${sort}\u0000${side}\u0000${filtersKey(filters)}`,
+    () => countWhere(snap, filters, side === "unranked" ? UNRANKED[sort] : RANKED[sort]),
+    () => 32,
+  );
   const unranked = side === "unranked" ? counted : Math.max(0, (matches ?? 0) - counted);
   return { sort, unranked, asOf: whole.asOf };
 }

@@ -23,7 +23,7 @@ export async function readSortOrders(handle: DatabaseHandle, pause: () => Promis
 const SQLITE_CHUNK = 50_000;
 
 /**
- * SQLite walks the sort's own index (the planner's), which is already in this order, and
+ * SQLite walks the sort's own index, which is already in this order, and
  * group_concat keeps its input's order: four times faster than sorting inside the aggregate.
  * SQLite is pinned with better-sqlite3, and the page tests compare with ORDER BY on both engines.
  * In chunks: one 5 MB string grew each reader thread's heap by tens of megabytes for good.

@@ -7,8 +7,8 @@ import { type SummaryRow, toSummary } from "#app/db/queries/models.server.ts";
 import { likePattern } from "#app/db/like-pattern.ts";
 
 /**
- * SQL pieces shared by the listing planner and the facet counter: one predicate per filter, and
- * for each selective filter a "driver" that yields its row ids straight from an index.
+ * SQL pieces shared by the listing's plain queries (sql-listing.server.ts), the index's candidate
+ * rows and the sort-coverage count: one predicate per filter, the sort order and keyset cursors.
  */
 
 export const SORT_COLUMN = {
@@ -52,14 +52,16 @@ export type PredKind = "search" | "author" | "task" | "library" | "license" | "t
 
 export interface Pred {
   kind: PredKind;
-  /** The facet value (tag, task, …) for selectivity look-ups. */
+  /** The filter's value (a search word, a tag, a task, …). */
   value: string;
   /** A condition on the row alias `m`. */
   where: RawBuilder<unknown>;
-  /** A query yielding `rid` for every match, read from an index; null when none is worth it. */
-  driver: RawBuilder<unknown> | null;
-  /** The same condition in a form no index answers, for walks along a sort index (PostgreSQL). */
-  walkWhere?: RawBuilder<unknown>;
+  /**
+   * Every matching row id (`rid`), read from one index: how the in-memory listing takes a filter
+   * its facet profiles do not hold (memory-listing.server.ts). Null for a search, which the id
+   * text answers.
+   */
+  rows: RawBuilder<unknown> | null;
 }
 
 export function searchWhere(dialect: DialectName, term: string, alias = "m"): RawBuilder<unknown> {
@@ -68,65 +70,38 @@ export function searchWhere(dialect: DialectName, term: string, alias = "m"): Ra
   return dialect === "sqlite" ? sql`${col} like ${likePattern(term)} escape '\\'` : sql`lower(${col}) like ${likePattern(term)} escape '\\'`;
 }
 
-export function searchDriver(dialect: DialectName, term: string): RawBuilder<unknown> | null {
-  if (dialect === "sqlite") {
-    if ([...term].length < 3) return null;
-    return sql`select rowid as rid from models_fts where models_fts match ${ftsPhrase(term)}`;
-  }
-  if ([...term].length < 3) return null;
-  return sql`select rid from models where lower(id) like ${likePattern(term)} escape '\\'`;
-}
+/** A filter on one column of `models`, with its own index. */
+const column = (kind: PredKind, col: string, value: string): Pred => ({
+  kind,
+  value,
+  where: sql`${sql.ref(`m.${col}`)} = ${value}`,
+  rows: sql`select rid from models where ${sql.ref(col)} = ${value}`,
+});
 
+/** A filter on a (value, rid) side table such as model_tags, keyed by the value. */
+const listed = (kind: PredKind, table: string, col: string, value: string): Pred => ({
+  kind,
+  value,
+  where: sql`exists (select 1 from ${sql.table(table)} x where ${sql.ref(`x.${col}`)} = ${value} and x.rid = m.rid)`,
+  rows: sql`select rid from ${sql.table(table)} where ${sql.ref(col)} = ${value}`,
+});
+
+/**
+ * One predicate per filter (each search word is one). The one place a filter meets SQL: the plain
+ * queries and the in-memory listing's candidate rows both read these.
+ */
 export function buildPredicates(dialect: DialectName, f: CatalogFilters): Pred[] {
   const preds: Pred[] = [];
-  for (const word of f.search ? searchWords(f.search) : []) {
-    preds.push({
-      kind: "search",
-      value: word,
-      where: searchWhere(dialect, word),
-      driver: searchDriver(dialect, word),
-      // PostgreSQL would answer LIKE through pg_trgm and sort every match, the very cost a walk avoids.
-      walkWhere: dialect === "postgres" ? sql`strpos(lower(m.id), ${word}) > 0` : undefined,
-    });
-  }
-  if (f.author) {
-    preds.push({ kind: "author", value: f.author, where: sql`m.author = ${f.author}`, driver: sql`select rid from models where author = ${f.author}` });
-  }
-  if (f.pipelineTag) {
-    preds.push({
-      kind: "task",
-      value: f.pipelineTag,
-      where: sql`m.pipeline_tag = ${f.pipelineTag}`,
-      driver: sql`select rid from models where pipeline_tag = ${f.pipelineTag}`,
-    });
-  }
-  if (f.license) {
-    preds.push({ kind: "license", value: f.license, where: sql`m.license = ${f.license}`, driver: sql`select rid from models where license = ${f.license}` });
-  }
-  for (const tag of [...new Set(f.tags)]) {
-    preds.push({
-      kind: "tag",
-      value: tag,
-      where: sql`exists (select 1 from model_tags t where t.tag = ${tag} and t.rid = m.rid)`,
-      driver: sql`select rid from model_tags where tag = ${tag}`,
-    });
-  }
-  if (f.provider) {
-    preds.push({
-      kind: "provider",
-      value: f.provider,
-      where: sql`exists (select 1 from model_providers p where p.provider = ${f.provider} and p.rid = m.rid)`,
-      driver: sql`select rid from model_providers where provider = ${f.provider}`,
-    });
-  }
+  for (const word of f.search ? searchWords(f.search) : []) preds.push({ kind: "search", value: word, where: searchWhere(dialect, word), rows: null });
+  if (f.author) preds.push(column("author", "author", f.author));
+  if (f.pipelineTag) preds.push(column("task", "pipeline_tag", f.pipelineTag));
+  if (f.license) preds.push(column("license", "license", f.license));
+  for (const tag of new Set(f.tags)) preds.push(listed("tag", "model_tags", "tag", tag));
+  if (f.provider) preds.push(listed("provider", "model_providers", "provider", f.provider));
   if (f.paramsMin !== null || f.paramsMax !== null) {
     const min = f.paramsMin ?? 0;
-    const where = f.paramsMax === null ? sql`m.params >= ${min}` : sql`m.params >= ${min} and m.params < ${f.paramsMax}`;
-    const driver =
-      f.paramsMax === null
-        ? sql`select rid from models where params >= ${min}`
-        : sql`select rid from models where params >= ${min} and params < ${f.paramsMax}`;
-    preds.push({ kind: "params", value: `${min}-${f.paramsMax ?? ""}`, where, driver });
+    const range = (c: RawBuilder<unknown>) => (f.paramsMax === null ? sql`${c} >= ${min}` : sql`${c} >= ${min} and ${c} < ${f.paramsMax}`);
+    preds.push({ kind: "params", value: `${min}-${f.paramsMax ?? ""}`, where: range(sql.ref("m.params")), rows: sql`select rid from models where ${range(sql.ref("params"))}` });
   }
   return preds;
 }

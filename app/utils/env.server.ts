@@ -110,7 +110,7 @@ export const CONFIG_VARS = {
     group: "catalogue",
     schema: flag("MODELYARD_LISTING_INDEX"),
     default: "1",
-    description: "`0` builds the in-memory index without its listing part (about 50 MB less at 760k models); the database then answers pages (ADR 0027).",
+    description: "`0` builds the in-memory index without its listing part (about 50 MB less at 760k models); one plain query per view then answers pages, and a count past 10,000 shows as \"10,000+\" (ADR 0045).",
   },
   MODELYARD_TASK_ASSET_BASE: {
     group: "catalogue",

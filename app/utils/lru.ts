@@ -2,7 +2,7 @@
  * The one bounded cache of the app: least recently used entries go first once the cache holds
  * more than `maxEntries` entries or, with `sizeOf`, more than `maxBytes` bytes. Sizes vary too much
  * for an entry count alone where values are rendered cards (a few hundred bytes to several
- * hundred kilobytes); planner memos are small and alike, so a count bounds them.
+ * hundred kilobytes); small and alike entries can be bounded by a count instead.
  */
 export interface LruOptions<V> {
   maxEntries?: number;

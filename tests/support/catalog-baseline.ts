@@ -1,46 +1,16 @@
-import { type RawBuilder, sql } from "kysely";
-import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
+import { sql } from "kysely";
 import { emptyTally } from "#app/catalog-search/facet-index.server.ts";
 import { type CatalogFacets, facetsFromTally } from "#app/catalog-search/facets.server.ts";
-import type { CatalogFilters } from "#app/catalog-search/listing-params.ts";
-import type { PageQuery } from "#app/catalog-search/planner.server.ts";
-import { type ListRow, ROW_COLUMNS, andAll, buildPredicates, ftsPhrase, orderBy, rowToSummary } from "#app/catalog-search/sql.server.ts";
-import { likePattern } from "#app/db/like-pattern.ts";
+import { type CatalogFilters, PARAM_BUCKETS } from "#app/catalog-search/listing-params.ts";
+import { andAll, buildPredicates } from "#app/catalog-search/sql.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 
 /**
- * The straightforward catalogue queries the planner must agree with (the equivalence tests) and
- * is measured against (bench:catalog): search through FTS5/pg_trgm alone with every match fetched
- * and sorted, an exact COUNT(*), and facets by a live GROUP BY over all matches, no cache.
+ * Exact answers the listing's counts must agree with (the equivalence tests) and are measured
+ * against (bench:catalog): an uncapped COUNT(*), and facets by a live GROUP BY over all matches, no
+ * cache. Pages are held to the app's own plain query (app/catalog-search/sql-listing.server.ts).
  */
-
-export async function baselinePage(handle: DatabaseHandle, filters: CatalogFilters, page: PageQuery): Promise<CatalogModelSummary[]> {
-  const preds = buildPredicates(handle.dialect, filters);
-  // One word through its text index, as a search box would; more words are each a plain LIKE.
-  const searches = preds.filter((p) => p.kind === "search");
-  const search = searches.length === 1 ? searches[0] : undefined;
-  const others = preds.filter((p) => p !== search).map((p) => p.where);
-  let from: RawBuilder<unknown> = sql`models m`;
-  let cte: RawBuilder<unknown> = sql``;
-  if (search) {
-    if (handle.dialect === "sqlite" && [...search.value].length < 3) {
-      // FTS5 trigrams need three characters; shorter terms can only be scanned for.
-      others.push(search.where);
-    } else if (handle.dialect === "sqlite") {
-      // FTS first (CROSS JOIN): otherwise SQLite may walk a sort index and re-run the MATCH per row.
-      from = sql`models_fts f cross join models m on m.rid = f.rowid`;
-      others.push(sql`models_fts match ${ftsPhrase(search.value)}`);
-    } else {
-      // Every trigram match first, then sort: what pg_trgm alone does for a search box.
-      cte = sql`with d as materialized (select rid from models where lower(id) like ${likePattern(search.value)}) `;
-      from = sql`d join models m on m.rid = d.rid`;
-    }
-  }
-  const r = await sql<ListRow>`${cte}select ${ROW_COLUMNS} from ${from} where ${andAll(others)}
-    order by ${orderBy(handle.dialect, page.sort, page.ascending)} limit ${page.limit} offset ${page.offset}`.execute(handle.db);
-  return r.rows.map(rowToSummary);
-}
 
 export async function baselineCount(handle: DatabaseHandle, filters: CatalogFilters): Promise<number> {
   const preds = buildPredicates(handle.dialect, filters);
@@ -69,6 +39,12 @@ export async function liveFacetsBaseline(handle: DatabaseHandle, filters: Catalo
   const prov = await sql<{ v: string; n: number }>`select p.provider as v, count(*) as n from model_providers p join models m on m.rid = p.rid
     where ${where} group by p.provider`.execute(handle.db);
   for (const x of prov.rows) add(c.providers, x.v, Number(x.n));
+  // Size buckets: a row's params fall in at most one (PARAM_BUCKETS' upper bounds are exclusive).
+  const sizes = await sql<{ v: number | string | null; n: number }>`select m.params as v, count(*) as n from models m where ${where} and m.params is not null group by m.params`.execute(handle.db);
+  for (const x of sizes.rows) {
+    const v = Number(x.v);
+    add(c.params, PARAM_BUCKETS.find((b) => v >= b.min && (b.max === null || v < b.max))?.id ?? null, Number(x.n));
+  }
   const total = await sql<{ n: number }>`select count(*) as n from models m where ${where}`.execute(handle.db);
   c.total = Number(total.rows[0]?.n ?? 0);
   return facetsFromTally(c, true, generation);
