@@ -11,7 +11,7 @@ import type { ChatDemoProvider } from "#app/demos/chat/demo-info.ts";
 import { endpointValue } from "#app/demos/chat/demo-info.ts";
 import { defaultInputs, toTaskExample } from "#app/demos/shared/default-inputs.ts";
 import type { TaskWidgetInfo } from "#app/demos/shared/widget-info.ts";
-import { isWidgetTask } from "#app/demos/widget-tasks.ts";
+import { isWidgetTask } from "#app/tasks/task-records.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { endpointsForModel } from "#app/inference/endpoints.server.ts";
 import { libraryMappings } from "#app/inference/hub-lookups.server.ts";

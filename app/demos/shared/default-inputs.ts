@@ -4,7 +4,7 @@
  * Pure, so the server builds them and tests pin them.
  */
 import type { ExampleEntry, TaskExample, WidgetInputs } from "#app/demos/shared/widget-info.ts";
-import type { WidgetTask } from "#app/demos/widget-tasks.ts";
+import type { WidgetTask } from "#app/tasks/task-records.ts";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);

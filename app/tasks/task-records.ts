@@ -1,0 +1,270 @@
+/**
+ * One record per task the site runs, keyed as the gateway and the providers' mappings name it (in
+ * the way @huggingface/tasks keeps PIPELINE_DATA): its demo module (the model page's widget and
+ * /compare's output), /compare's entry, and the file the gateway takes. Widget families, /compare's
+ * list and the gateway's file rules are derived from here.
+ *
+ * A task's components are behind its `demo` loader, never imported: a page loads the code of the
+ * tasks it shows, not of all of them.
+ */
+import type { ComponentType } from "react";
+import type { WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import type { MediaKind } from "#app/inference/media-types.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
+
+export type WidgetFamily = "text" | "audio" | "tabular" | "vision";
+
+/**
+ * The input form /compare shows once for every column: a chat box, one text, an image, a question
+ * with its context, a text with candidate labels, a source sentence with sentences to compare, an
+ * image with candidate labels, a question or a prompt, a page (image or PDF) with a question, audio,
+ * or a table (rows to predict, or a table with a question).
+ */
+export type CompareInputKind =
+  | "chat"
+  | "text"
+  | "image"
+  | "question-context"
+  | "text-labels"
+  | "sentences"
+  | "image-labels"
+  | "image-question"
+  | "image-prompt"
+  | "document-question"
+  | "audio"
+  | "table"
+  | "table-question";
+
+/**
+ * A task's demo module: the model page's widget, and how a /compare column draws an answer (not
+ * there where the page draws it itself: label charts, which a session keeps as label-scores).
+ * task-records.test.ts loads each one and checks it exports what its record says.
+ */
+export interface DemoModule {
+  Widget: ComponentType<WidgetProps>;
+  Output?: ComponentType<OutputProps>;
+}
+
+export type DemoLoader = () => Promise<DemoModule>;
+
+export interface TaskRecord {
+  /** The model page's widget family; null when the task has no widget (chat has its own demo). */
+  family: WidgetFamily | null;
+  /** The task's demo module, loaded only when a page shows the task; null when it has none. */
+  demo: DemoLoader | null;
+  /** /compare's entry: the task in its URL, its label and the shared input; null when /compare does not run it. */
+  compare: { slug: string; label: string; input: CompareInputKind } | null;
+  /** The file the gateway takes: `blob`, inputs is the file; `image-and-question`, inputs is {image, question}. Null: JSON only. */
+  file: { accepts: readonly MediaKind[]; shape: "blob" | "image-and-question" } | null;
+}
+
+export const TASKS = {
+  conversational: {
+    family: null,
+    demo: null,
+    compare: { slug: "text-generation", label: "Chat", input: "chat" },
+    file: null,
+  },
+  "text-classification": {
+    family: "text",
+    demo: () => import("#app/demos/text/text-classification.tsx"),
+    compare: { slug: "text-classification", label: "Text Classification", input: "text" },
+    file: null,
+  },
+  "zero-shot-classification": {
+    family: "text",
+    demo: () => import("#app/demos/text/zero-shot-classification.tsx"),
+    compare: { slug: "zero-shot-classification", label: "Zero-Shot Classification", input: "text-labels" },
+    file: null,
+  },
+  "token-classification": {
+    family: "text",
+    demo: () => import("#app/demos/text/token-classification.tsx"),
+    compare: { slug: "token-classification", label: "Token Classification", input: "text" },
+    file: null,
+  },
+  "fill-mask": {
+    family: "text",
+    demo: () => import("#app/demos/text/fill-mask.tsx"),
+    compare: { slug: "fill-mask", label: "Fill-Mask", input: "text" },
+    file: null,
+  },
+  "question-answering": {
+    family: "text",
+    demo: () => import("#app/demos/text/question-answering.tsx"),
+    compare: { slug: "question-answering", label: "Question Answering", input: "question-context" },
+    file: null,
+  },
+  summarization: {
+    family: "text",
+    demo: () => import("#app/demos/text/text-to-text.tsx"),
+    compare: { slug: "summarization", label: "Summarization", input: "text" },
+    file: null,
+  },
+  translation: {
+    family: "text",
+    demo: () => import("#app/demos/text/text-to-text.tsx"),
+    compare: { slug: "translation", label: "Translation", input: "text" },
+    file: null,
+  },
+  "text-generation": {
+    family: "text",
+    demo: () => import("#app/demos/text/text-generation.tsx"),
+    // /compare's text-generation is chat; plain completion has a task of its own in the URL.
+    compare: { slug: "text-completion", label: "Text Generation (completion, not chat)", input: "text" },
+    file: null,
+  },
+  "feature-extraction": {
+    family: "text",
+    demo: () => import("#app/demos/text/feature-extraction.tsx"),
+    compare: { slug: "feature-extraction", label: "Feature Extraction", input: "text" },
+    file: null,
+  },
+  "sentence-similarity": {
+    family: "text",
+    demo: () => import("#app/demos/text/sentence-similarity.tsx"),
+    compare: { slug: "sentence-similarity", label: "Sentence Similarity", input: "sentences" },
+    file: null,
+  },
+  "table-question-answering": {
+    family: "text",
+    demo: () => import("#app/demos/text/table-question-answering.tsx"),
+    compare: { slug: "table-question-answering", label: "Table Question Answering", input: "table-question" },
+    file: null,
+  },
+  "automatic-speech-recognition": {
+    family: "audio",
+    demo: () => import("#app/demos/audio/automatic-speech-recognition.tsx"),
+    compare: { slug: "automatic-speech-recognition", label: "Automatic Speech Recognition", input: "audio" },
+    file: { accepts: ["audio"], shape: "blob" },
+  },
+  "audio-classification": {
+    family: "audio",
+    demo: () => import("#app/demos/audio/audio-classification.tsx"),
+    compare: { slug: "audio-classification", label: "Audio Classification", input: "audio" },
+    file: { accepts: ["audio"], shape: "blob" },
+  },
+  "audio-to-audio": {
+    family: "audio",
+    demo: () => import("#app/demos/audio/audio-to-audio.tsx"),
+    compare: { slug: "audio-to-audio", label: "Audio-to-Audio", input: "audio" },
+    file: { accepts: ["audio"], shape: "blob" },
+  },
+  "text-to-speech": {
+    family: "audio",
+    demo: () => import("#app/demos/audio/text-to-speech.tsx"),
+    compare: { slug: "text-to-speech", label: "Text-to-Speech", input: "text" },
+    file: null,
+  },
+  "tabular-classification": {
+    family: "tabular",
+    demo: () => import("#app/demos/tabular/tabular-classification.tsx"),
+    compare: { slug: "tabular-classification", label: "Tabular Classification", input: "table" },
+    file: null,
+  },
+  "tabular-regression": {
+    family: "tabular",
+    demo: () => import("#app/demos/tabular/tabular-regression.tsx"),
+    compare: { slug: "tabular-regression", label: "Tabular Regression", input: "table" },
+    file: null,
+  },
+  "image-classification": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/image-classification.tsx"),
+    compare: { slug: "image-classification", label: "Image Classification", input: "image" },
+    file: { accepts: ["image"], shape: "blob" },
+  },
+  "zero-shot-image-classification": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/zero-shot-image-classification.tsx"),
+    compare: { slug: "zero-shot-image-classification", label: "Zero-Shot Image Classification", input: "image-labels" },
+    file: { accepts: ["image"], shape: "blob" },
+  },
+  "object-detection": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/object-detection.tsx"),
+    compare: { slug: "object-detection", label: "Object Detection", input: "image" },
+    file: { accepts: ["image"], shape: "blob" },
+  },
+  "image-segmentation": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/image-segmentation.tsx"),
+    compare: { slug: "image-segmentation", label: "Image Segmentation", input: "image" },
+    file: { accepts: ["image"], shape: "blob" },
+  },
+  "image-to-text": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/image-to-text.tsx"),
+    compare: { slug: "image-to-text", label: "Image-to-Text", input: "image" },
+    file: { accepts: ["image"], shape: "blob" },
+  },
+  "visual-question-answering": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/visual-question-answering.tsx"),
+    compare: { slug: "visual-question-answering", label: "Visual Question Answering", input: "image-question" },
+    file: { accepts: ["image"], shape: "image-and-question" },
+  },
+  "document-question-answering": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/document-question-answering.tsx"),
+    compare: { slug: "document-question-answering", label: "Document Question Answering", input: "document-question" },
+    file: { accepts: ["image", "document"], shape: "image-and-question" },
+  },
+  "text-to-image": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/text-to-image.tsx"),
+    compare: { slug: "text-to-image", label: "Text-to-Image", input: "text" },
+    file: null,
+  },
+  "image-to-image": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/image-to-image.tsx"),
+    compare: { slug: "image-to-image", label: "Image-to-Image", input: "image-prompt" },
+    file: { accepts: ["image"], shape: "blob" },
+  },
+  "text-to-video": {
+    family: "vision",
+    demo: () => import("#app/demos/vision/text-to-video.tsx"),
+    compare: { slug: "text-to-video", label: "Text-to-Video", input: "text" },
+    file: null,
+  },
+  // 3.13.1 routes text-to-audio (hf-inference's helper) but has no widget or /compare entry for it.
+  "text-to-audio": {
+    family: null,
+    demo: null,
+    compare: null,
+    file: null,
+  },
+} as const satisfies Record<string, TaskRecord>;
+
+export type TaskName = keyof typeof TASKS;
+
+export function isTaskName(task: string | null | undefined): task is TaskName {
+  return typeof task === "string" && Object.hasOwn(TASKS, task);
+}
+
+/** Every task, in the records' order. */
+export const TASK_NAMES: readonly TaskName[] = Object.keys(TASKS).filter(isTaskName);
+
+type WithWidget<F extends WidgetFamily> = { [K in TaskName]: (typeof TASKS)[K]["family"] extends F ? K : never }[TaskName];
+
+/** The tasks with a model-page widget. */
+export type WidgetTask = WithWidget<WidgetFamily>;
+
+const familyTasks = <F extends WidgetFamily>(family: F): ReadonlyArray<WithWidget<F>> =>
+  TASK_NAMES.filter((t): t is WithWidget<F> => TASKS[t].family === family);
+
+/** The tasks with a widget, by family, in the records' order. */
+export const WIDGET_FAMILIES = {
+  text: familyTasks("text"),
+  audio: familyTasks("audio"),
+  tabular: familyTasks("tabular"),
+  vision: familyTasks("vision"),
+} satisfies Record<WidgetFamily, ReadonlyArray<WidgetTask>>;
+
+/** Every task with a widget, in the families' order. */
+export const WIDGET_TASKS: readonly WidgetTask[] = Object.values(WIDGET_FAMILIES).flat();
+
+export function isWidgetTask(task: string | null): task is WidgetTask {
+  return isTaskName(task) && TASKS[task].family !== null;
+}
