@@ -40,11 +40,11 @@ const FEATURE_EDGES = {
     tasks: ["task-records.ts", "task-output.ts"],
   },
   // One record per task (ADR 0044): its demo module (widget and /compare output) is loaded lazily
-  // from demos/ (a dynamic import, which the rule cannot see: any task's module there), and it
-  // names the media kinds the gateway takes.
+  // from demos/ (a dynamic import, which the rule cannot see: any task's module there); it names
+  // the media kinds the gateway takes, and its library call answers bad inputs as the gateway does.
   tasks: {
     demos: ["shared/widget-frame.tsx"],
-    inference: ["media-types.ts"],
+    inference: ["media-types.ts", "errors.server.ts"],
   },
   // /compare runs the chat demo's and the widgets' pieces side by side (their providers, runner,
   // renderers and parameter specs), reads the gateway's deadline, offers columns through catalogue
@@ -62,7 +62,7 @@ const FEATURE_EDGES = {
   // The gateway asks who is calling and what they may spend (ADR 0038).
   inference: {
     "task-guides": ["tasks.server.ts"],
-    tasks: ["task-records.ts"],
+    tasks: ["task-records.ts", "task-calls.server.ts"],
     auth: ["access.server.ts", "auth-config.server.ts", "client-address.server.ts", "policy.server.ts"],
   },
   // /v1 is the gateway under OpenAI's bodies and errors (ADR 0040): it runs the gateway with its

@@ -2,7 +2,8 @@
  * One record per task the site runs, keyed as the gateway and the providers' mappings name it (in
  * the way @huggingface/tasks keeps PIPELINE_DATA): its demo module (the model page's widget and
  * /compare's output), /compare's entry, and the file the gateway takes. Widget families, /compare's
- * list and the gateway's file rules are derived from here.
+ * list, the gateway's tasks and its file rules are derived from here; the library call for each
+ * record is in task-calls.server.ts, whose `satisfies` asks for one per record.
  *
  * A task's components are behind its `demo` loader, never imported: a page loads the code of the
  * tasks it shows, not of all of them.
