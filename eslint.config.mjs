@@ -58,6 +58,10 @@ const FEATURE_EDGES = {
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
     snippets: ["inference-snippets.ts", "model-data.ts"],
   },
+  // The snippets panel offers the providers a task's record names.
+  snippets: {
+    tasks: ["task-records.ts"],
+  },
   // The gateway's task list is the task guides' payload.
   // The gateway asks who is calling and what they may spend (ADR 0038).
   inference: {

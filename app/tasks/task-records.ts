@@ -8,6 +8,7 @@
  * A task's components are behind its `demo` loader, never imported: a page loads the code of the
  * tasks it shows, not of all of them.
  */
+import type { InferenceProvider } from "@huggingface/inference";
 import type { ComponentType } from "react";
 import type { WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import type { MediaKind } from "#app/inference/media-types.ts";
@@ -57,6 +58,13 @@ export interface TaskRecord {
   compare: { slug: string; label: string; input: CompareInputKind } | null;
   /** The file the gateway takes: `blob`, inputs is the file; `image-and-question`, inputs is {image, question}. Null: JSON only. */
   file: { accepts: readonly MediaKind[]; shape: "blob" | "image-and-question" } | null;
+  /**
+   * The providers whose helper in @huggingface/inference 3.13.1 handles the task (`PROVIDERS` in
+   * src/lib/getProviderHelper.ts, which the package does not export), so the snippets panel asks
+   * for no other pair: the library would log a stack trace and return no snippets.
+   * providers.test.ts checks these against the library itself.
+   */
+  providers: readonly InferenceProvider[];
 }
 
 export const TASKS = {
@@ -65,48 +73,56 @@ export const TASKS = {
     demo: null,
     compare: { slug: "text-generation", label: "Chat", input: "chat" },
     file: null,
+    providers: ["cerebras", "cohere", "featherless-ai", "fireworks-ai", "groq", "hf-inference", "hyperbolic", "nebius", "novita", "nscale", "openai", "ovhcloud", "sambanova", "together"],
   },
   "text-classification": {
     family: "text",
     demo: () => import("#app/demos/text/text-classification.tsx"),
     compare: { slug: "text-classification", label: "Text Classification", input: "text" },
     file: null,
+    providers: ["hf-inference"],
   },
   "zero-shot-classification": {
     family: "text",
     demo: () => import("#app/demos/text/zero-shot-classification.tsx"),
     compare: { slug: "zero-shot-classification", label: "Zero-Shot Classification", input: "text-labels" },
     file: null,
+    providers: ["hf-inference"],
   },
   "token-classification": {
     family: "text",
     demo: () => import("#app/demos/text/token-classification.tsx"),
     compare: { slug: "token-classification", label: "Token Classification", input: "text" },
     file: null,
+    providers: ["hf-inference"],
   },
   "fill-mask": {
     family: "text",
     demo: () => import("#app/demos/text/fill-mask.tsx"),
     compare: { slug: "fill-mask", label: "Fill-Mask", input: "text" },
     file: null,
+    providers: ["hf-inference"],
   },
   "question-answering": {
     family: "text",
     demo: () => import("#app/demos/text/question-answering.tsx"),
     compare: { slug: "question-answering", label: "Question Answering", input: "question-context" },
     file: null,
+    providers: ["hf-inference"],
   },
   summarization: {
     family: "text",
     demo: () => import("#app/demos/text/text-to-text.tsx"),
     compare: { slug: "summarization", label: "Summarization", input: "text" },
     file: null,
+    providers: ["hf-inference"],
   },
   translation: {
     family: "text",
     demo: () => import("#app/demos/text/text-to-text.tsx"),
     compare: { slug: "translation", label: "Translation", input: "text" },
     file: null,
+    providers: ["hf-inference"],
   },
   "text-generation": {
     family: "text",
@@ -114,120 +130,140 @@ export const TASKS = {
     // /compare's text-generation is chat; plain completion has a task of its own in the URL.
     compare: { slug: "text-completion", label: "Text Generation (completion, not chat)", input: "text" },
     file: null,
+    providers: ["featherless-ai", "groq", "hf-inference", "hyperbolic", "nebius", "novita", "ovhcloud", "together"],
   },
   "feature-extraction": {
     family: "text",
     demo: () => import("#app/demos/text/feature-extraction.tsx"),
     compare: { slug: "feature-extraction", label: "Feature Extraction", input: "text" },
     file: null,
+    providers: ["hf-inference", "nebius", "sambanova"],
   },
   "sentence-similarity": {
     family: "text",
     demo: () => import("#app/demos/text/sentence-similarity.tsx"),
     compare: { slug: "sentence-similarity", label: "Sentence Similarity", input: "sentences" },
     file: null,
+    providers: ["hf-inference"],
   },
   "table-question-answering": {
     family: "text",
     demo: () => import("#app/demos/text/table-question-answering.tsx"),
     compare: { slug: "table-question-answering", label: "Table Question Answering", input: "table-question" },
     file: null,
+    providers: ["hf-inference"],
   },
   "automatic-speech-recognition": {
     family: "audio",
     demo: () => import("#app/demos/audio/automatic-speech-recognition.tsx"),
     compare: { slug: "automatic-speech-recognition", label: "Automatic Speech Recognition", input: "audio" },
     file: { accepts: ["audio"], shape: "blob" },
+    providers: ["fal-ai", "hf-inference"],
   },
   "audio-classification": {
     family: "audio",
     demo: () => import("#app/demos/audio/audio-classification.tsx"),
     compare: { slug: "audio-classification", label: "Audio Classification", input: "audio" },
     file: { accepts: ["audio"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "audio-to-audio": {
     family: "audio",
     demo: () => import("#app/demos/audio/audio-to-audio.tsx"),
     compare: { slug: "audio-to-audio", label: "Audio-to-Audio", input: "audio" },
     file: { accepts: ["audio"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "text-to-speech": {
     family: "audio",
     demo: () => import("#app/demos/audio/text-to-speech.tsx"),
     compare: { slug: "text-to-speech", label: "Text-to-Speech", input: "text" },
     file: null,
+    providers: ["fal-ai", "hf-inference", "replicate"],
   },
   "tabular-classification": {
     family: "tabular",
     demo: () => import("#app/demos/tabular/tabular-classification.tsx"),
     compare: { slug: "tabular-classification", label: "Tabular Classification", input: "table" },
     file: null,
+    providers: ["hf-inference"],
   },
   "tabular-regression": {
     family: "tabular",
     demo: () => import("#app/demos/tabular/tabular-regression.tsx"),
     compare: { slug: "tabular-regression", label: "Tabular Regression", input: "table" },
     file: null,
+    providers: ["hf-inference"],
   },
   "image-classification": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-classification.tsx"),
     compare: { slug: "image-classification", label: "Image Classification", input: "image" },
     file: { accepts: ["image"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "zero-shot-image-classification": {
     family: "vision",
     demo: () => import("#app/demos/vision/zero-shot-image-classification.tsx"),
     compare: { slug: "zero-shot-image-classification", label: "Zero-Shot Image Classification", input: "image-labels" },
     file: { accepts: ["image"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "object-detection": {
     family: "vision",
     demo: () => import("#app/demos/vision/object-detection.tsx"),
     compare: { slug: "object-detection", label: "Object Detection", input: "image" },
     file: { accepts: ["image"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "image-segmentation": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-segmentation.tsx"),
     compare: { slug: "image-segmentation", label: "Image Segmentation", input: "image" },
     file: { accepts: ["image"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "image-to-text": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-to-text.tsx"),
     compare: { slug: "image-to-text", label: "Image-to-Text", input: "image" },
     file: { accepts: ["image"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "visual-question-answering": {
     family: "vision",
     demo: () => import("#app/demos/vision/visual-question-answering.tsx"),
     compare: { slug: "visual-question-answering", label: "Visual Question Answering", input: "image-question" },
     file: { accepts: ["image"], shape: "image-and-question" },
+    providers: ["hf-inference"],
   },
   "document-question-answering": {
     family: "vision",
     demo: () => import("#app/demos/vision/document-question-answering.tsx"),
     compare: { slug: "document-question-answering", label: "Document Question Answering", input: "document-question" },
     file: { accepts: ["image", "document"], shape: "image-and-question" },
+    providers: ["hf-inference"],
   },
   "text-to-image": {
     family: "vision",
     demo: () => import("#app/demos/vision/text-to-image.tsx"),
     compare: { slug: "text-to-image", label: "Text-to-Image", input: "text" },
     file: null,
+    providers: ["black-forest-labs", "fal-ai", "hf-inference", "hyperbolic", "nebius", "nscale", "replicate", "together"],
   },
   "image-to-image": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-to-image.tsx"),
     compare: { slug: "image-to-image", label: "Image-to-Image", input: "image-prompt" },
     file: { accepts: ["image"], shape: "blob" },
+    providers: ["hf-inference"],
   },
   "text-to-video": {
     family: "vision",
     demo: () => import("#app/demos/vision/text-to-video.tsx"),
     compare: { slug: "text-to-video", label: "Text-to-Video", input: "text" },
     file: null,
+    providers: ["fal-ai", "replicate"],
   },
   // 3.13.1 routes text-to-audio (hf-inference's helper) but has no widget or /compare entry for it.
   "text-to-audio": {
@@ -235,6 +271,7 @@ export const TASKS = {
     demo: null,
     compare: null,
     file: null,
+    providers: ["hf-inference"],
   },
 } as const satisfies Record<string, TaskRecord>;
 
