@@ -52,7 +52,7 @@ const FEATURE_EDGES = {
   compare: {
     demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts",
       // The task widgets' starting inputs and input fields; their output components come through the task records.
-      "shared/default-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx", "shared/table-input.tsx", "tabular/predictions.ts", "shared/parameters-form.tsx", "shared/parameter-values.ts", "shared/demo-error.tsx"],
+      "shared/default-inputs.ts", "shared/starting-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx", "shared/table-input.tsx", "tabular/predictions.ts", "shared/parameters-form.tsx", "shared/parameter-values.ts", "shared/demo-error.tsx"],
     tasks: ["task-records.ts", "task-output.ts"],
     inference: ["credentials.server.ts", "endpoints.server.ts", "gateway-config.server.ts", "task-parameters.server.ts"],
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],

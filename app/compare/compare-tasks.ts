@@ -8,7 +8,7 @@
 import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
 import { splitLabels, tableColumns } from "#app/demos/shared/default-inputs.ts";
 import { tabularData } from "#app/demos/tabular/predictions.ts";
-import { type CompareInputKind, type DemoLoader, TASK_NAMES, type TaskName, TASKS } from "#app/tasks/task-records.ts";
+import { type TaskInputKind, type DemoLoader, TASK_NAMES, type TaskName, TASKS } from "#app/tasks/task-records.ts";
 
 type CompareSlugs = { [K in TaskName]: (typeof TASKS)[K]["compare"] extends { slug: infer S extends string } ? S : never };
 
@@ -19,7 +19,7 @@ export interface CompareEntry {
   label: string;
   /** The task as the gateway and the catalogue's mappings call it. */
   mappingTask: TaskName;
-  input: CompareInputKind;
+  input: TaskInputKind;
   /** The task's demo module, whose `Output` draws a column's answer. */
   demo: DemoLoader | null;
 }
@@ -29,7 +29,7 @@ function compareTasks(): Readonly<Record<CompareTask, CompareEntry>> {
   const built: Partial<Record<CompareTask, CompareEntry>> = {};
   for (const task of TASK_NAMES) {
     const record = TASKS[task];
-    if (record.compare) built[record.compare.slug] = { label: record.compare.label, mappingTask: task, input: record.compare.input, demo: record.demo };
+    if (record.compare) built[record.compare.slug] = { label: record.compare.label, mappingTask: task, input: record.input, demo: record.demo };
   }
   const slugs = TASK_NAMES.flatMap((t) => {
     const c = TASKS[t].compare;
@@ -43,7 +43,7 @@ function compareTasks(): Readonly<Record<CompareTask, CompareEntry>> {
 export const COMPARE_TASKS = compareTasks();
 
 /** The file an input kind sends, as the gateway's media kinds name it; null when it sends none. */
-export function inputFileKind(kind: CompareInputKind): "image" | "document" | "audio" | null {
+export function inputFileKind(kind: TaskInputKind): "image" | "document" | "audio" | null {
   if (kind === "image" || kind === "image-labels" || kind === "image-question" || kind === "image-prompt") return "image";
   if (kind === "document-question") return "document";
   return kind === "audio" ? "audio" : null;
@@ -72,7 +72,7 @@ export function buildCompareRequest(
   v: CompareInputValues,
   file: Blob | null,
 ): { ok: true; inputs?: unknown; parameters?: Record<string, unknown>; file?: Blob } | { ok: false; message: string } {
-  const kind: CompareInputKind = COMPARE_TASKS[task].input;
+  const kind: TaskInputKind = COMPARE_TASKS[task].input;
   const fileKind = inputFileKind(kind);
   if (fileKind !== null && !file) return { ok: false, message: fileKind === "audio" ? "Choose an audio file." : fileKind === "document" ? "Choose a scanned page (an image) or a PDF." : "Choose an image." };
   switch (kind) {

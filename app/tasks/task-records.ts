@@ -17,12 +17,13 @@ import type { OutputProps } from "#app/tasks/task-output.ts";
 export type WidgetFamily = "text" | "audio" | "tabular" | "vision";
 
 /**
- * The input form /compare shows once for every column: a chat box, one text, an image, a question
- * with its context, a text with candidate labels, a source sentence with sentences to compare, an
- * image with candidate labels, a question or a prompt, a page (image or PDF) with a question, audio,
- * or a table (rows to predict, or a table with a question).
+ * What a task takes, as a form lays it out: a chat box, one text, an image, a question with its
+ * context, a text with candidate labels, a source sentence with sentences to compare, an image with
+ * candidate labels, a question or a prompt, a page (image or PDF) with a question, audio, or a table
+ * (rows to predict, or a table with a question). /compare shows that form once for every column;
+ * a widget's starting inputs are read from the model's examples by it.
  */
-export type CompareInputKind =
+export type TaskInputKind =
   | "chat"
   | "text"
   | "image"
@@ -54,8 +55,10 @@ export interface TaskRecord {
   family: WidgetFamily | null;
   /** The task's demo module, loaded only when a page shows the task; null when it has none. */
   demo: DemoLoader | null;
-  /** /compare's entry: the task in its URL, its label and the shared input; null when /compare does not run it. */
-  compare: { slug: string; label: string; input: CompareInputKind } | null;
+  /** What the task takes. */
+  input: TaskInputKind;
+  /** /compare's entry: the task in its URL and its label; null when /compare does not run it. */
+  compare: { slug: string; label: string } | null;
   /** The file the gateway takes: `blob`, inputs is the file; `image-and-question`, inputs is {image, question}. Null: JSON only. */
   file: { accepts: readonly MediaKind[]; shape: "blob" | "image-and-question" } | null;
   /**
@@ -71,197 +74,225 @@ export const TASKS = {
   conversational: {
     family: null,
     demo: null,
-    compare: { slug: "text-generation", label: "Chat", input: "chat" },
+    input: "chat",
+    compare: { slug: "text-generation", label: "Chat" },
     file: null,
     providers: ["cerebras", "cohere", "featherless-ai", "fireworks-ai", "groq", "hf-inference", "hyperbolic", "nebius", "novita", "nscale", "openai", "ovhcloud", "sambanova", "together"],
   },
   "text-classification": {
     family: "text",
     demo: () => import("#app/demos/text/text-classification.tsx"),
-    compare: { slug: "text-classification", label: "Text Classification", input: "text" },
+    input: "text",
+    compare: { slug: "text-classification", label: "Text Classification" },
     file: null,
     providers: ["hf-inference"],
   },
   "zero-shot-classification": {
     family: "text",
     demo: () => import("#app/demos/text/zero-shot-classification.tsx"),
-    compare: { slug: "zero-shot-classification", label: "Zero-Shot Classification", input: "text-labels" },
+    input: "text-labels",
+    compare: { slug: "zero-shot-classification", label: "Zero-Shot Classification" },
     file: null,
     providers: ["hf-inference"],
   },
   "token-classification": {
     family: "text",
     demo: () => import("#app/demos/text/token-classification.tsx"),
-    compare: { slug: "token-classification", label: "Token Classification", input: "text" },
+    input: "text",
+    compare: { slug: "token-classification", label: "Token Classification" },
     file: null,
     providers: ["hf-inference"],
   },
   "fill-mask": {
     family: "text",
     demo: () => import("#app/demos/text/fill-mask.tsx"),
-    compare: { slug: "fill-mask", label: "Fill-Mask", input: "text" },
+    input: "text",
+    compare: { slug: "fill-mask", label: "Fill-Mask" },
     file: null,
     providers: ["hf-inference"],
   },
   "question-answering": {
     family: "text",
     demo: () => import("#app/demos/text/question-answering.tsx"),
-    compare: { slug: "question-answering", label: "Question Answering", input: "question-context" },
+    input: "question-context",
+    compare: { slug: "question-answering", label: "Question Answering" },
     file: null,
     providers: ["hf-inference"],
   },
   summarization: {
     family: "text",
     demo: () => import("#app/demos/text/text-to-text.tsx"),
-    compare: { slug: "summarization", label: "Summarization", input: "text" },
+    input: "text",
+    compare: { slug: "summarization", label: "Summarization" },
     file: null,
     providers: ["hf-inference"],
   },
   translation: {
     family: "text",
     demo: () => import("#app/demos/text/text-to-text.tsx"),
-    compare: { slug: "translation", label: "Translation", input: "text" },
+    input: "text",
+    compare: { slug: "translation", label: "Translation" },
     file: null,
     providers: ["hf-inference"],
   },
   "text-generation": {
     family: "text",
     demo: () => import("#app/demos/text/text-generation.tsx"),
+    input: "text",
     // /compare's text-generation is chat; plain completion has a task of its own in the URL.
-    compare: { slug: "text-completion", label: "Text Generation (completion, not chat)", input: "text" },
+    compare: { slug: "text-completion", label: "Text Generation (completion, not chat)" },
     file: null,
     providers: ["featherless-ai", "groq", "hf-inference", "hyperbolic", "nebius", "novita", "ovhcloud", "together"],
   },
   "feature-extraction": {
     family: "text",
     demo: () => import("#app/demos/text/feature-extraction.tsx"),
-    compare: { slug: "feature-extraction", label: "Feature Extraction", input: "text" },
+    input: "text",
+    compare: { slug: "feature-extraction", label: "Feature Extraction" },
     file: null,
     providers: ["hf-inference", "nebius", "sambanova"],
   },
   "sentence-similarity": {
     family: "text",
     demo: () => import("#app/demos/text/sentence-similarity.tsx"),
-    compare: { slug: "sentence-similarity", label: "Sentence Similarity", input: "sentences" },
+    input: "sentences",
+    compare: { slug: "sentence-similarity", label: "Sentence Similarity" },
     file: null,
     providers: ["hf-inference"],
   },
   "table-question-answering": {
     family: "text",
     demo: () => import("#app/demos/text/table-question-answering.tsx"),
-    compare: { slug: "table-question-answering", label: "Table Question Answering", input: "table-question" },
+    input: "table-question",
+    compare: { slug: "table-question-answering", label: "Table Question Answering" },
     file: null,
     providers: ["hf-inference"],
   },
   "automatic-speech-recognition": {
     family: "audio",
     demo: () => import("#app/demos/audio/automatic-speech-recognition.tsx"),
-    compare: { slug: "automatic-speech-recognition", label: "Automatic Speech Recognition", input: "audio" },
+    input: "audio",
+    compare: { slug: "automatic-speech-recognition", label: "Automatic Speech Recognition" },
     file: { accepts: ["audio"], shape: "blob" },
     providers: ["fal-ai", "hf-inference"],
   },
   "audio-classification": {
     family: "audio",
     demo: () => import("#app/demos/audio/audio-classification.tsx"),
-    compare: { slug: "audio-classification", label: "Audio Classification", input: "audio" },
+    input: "audio",
+    compare: { slug: "audio-classification", label: "Audio Classification" },
     file: { accepts: ["audio"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "audio-to-audio": {
     family: "audio",
     demo: () => import("#app/demos/audio/audio-to-audio.tsx"),
-    compare: { slug: "audio-to-audio", label: "Audio-to-Audio", input: "audio" },
+    input: "audio",
+    compare: { slug: "audio-to-audio", label: "Audio-to-Audio" },
     file: { accepts: ["audio"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "text-to-speech": {
     family: "audio",
     demo: () => import("#app/demos/audio/text-to-speech.tsx"),
-    compare: { slug: "text-to-speech", label: "Text-to-Speech", input: "text" },
+    input: "text",
+    compare: { slug: "text-to-speech", label: "Text-to-Speech" },
     file: null,
     providers: ["fal-ai", "hf-inference", "replicate"],
   },
   "tabular-classification": {
     family: "tabular",
     demo: () => import("#app/demos/tabular/tabular-classification.tsx"),
-    compare: { slug: "tabular-classification", label: "Tabular Classification", input: "table" },
+    input: "table",
+    compare: { slug: "tabular-classification", label: "Tabular Classification" },
     file: null,
     providers: ["hf-inference"],
   },
   "tabular-regression": {
     family: "tabular",
     demo: () => import("#app/demos/tabular/tabular-regression.tsx"),
-    compare: { slug: "tabular-regression", label: "Tabular Regression", input: "table" },
+    input: "table",
+    compare: { slug: "tabular-regression", label: "Tabular Regression" },
     file: null,
     providers: ["hf-inference"],
   },
   "image-classification": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-classification.tsx"),
-    compare: { slug: "image-classification", label: "Image Classification", input: "image" },
+    input: "image",
+    compare: { slug: "image-classification", label: "Image Classification" },
     file: { accepts: ["image"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "zero-shot-image-classification": {
     family: "vision",
     demo: () => import("#app/demos/vision/zero-shot-image-classification.tsx"),
-    compare: { slug: "zero-shot-image-classification", label: "Zero-Shot Image Classification", input: "image-labels" },
+    input: "image-labels",
+    compare: { slug: "zero-shot-image-classification", label: "Zero-Shot Image Classification" },
     file: { accepts: ["image"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "object-detection": {
     family: "vision",
     demo: () => import("#app/demos/vision/object-detection.tsx"),
-    compare: { slug: "object-detection", label: "Object Detection", input: "image" },
+    input: "image",
+    compare: { slug: "object-detection", label: "Object Detection" },
     file: { accepts: ["image"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "image-segmentation": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-segmentation.tsx"),
-    compare: { slug: "image-segmentation", label: "Image Segmentation", input: "image" },
+    input: "image",
+    compare: { slug: "image-segmentation", label: "Image Segmentation" },
     file: { accepts: ["image"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "image-to-text": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-to-text.tsx"),
-    compare: { slug: "image-to-text", label: "Image-to-Text", input: "image" },
+    input: "image",
+    compare: { slug: "image-to-text", label: "Image-to-Text" },
     file: { accepts: ["image"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "visual-question-answering": {
     family: "vision",
     demo: () => import("#app/demos/vision/visual-question-answering.tsx"),
-    compare: { slug: "visual-question-answering", label: "Visual Question Answering", input: "image-question" },
+    input: "image-question",
+    compare: { slug: "visual-question-answering", label: "Visual Question Answering" },
     file: { accepts: ["image"], shape: "image-and-question" },
     providers: ["hf-inference"],
   },
   "document-question-answering": {
     family: "vision",
     demo: () => import("#app/demos/vision/document-question-answering.tsx"),
-    compare: { slug: "document-question-answering", label: "Document Question Answering", input: "document-question" },
+    input: "document-question",
+    compare: { slug: "document-question-answering", label: "Document Question Answering" },
     file: { accepts: ["image", "document"], shape: "image-and-question" },
     providers: ["hf-inference"],
   },
   "text-to-image": {
     family: "vision",
     demo: () => import("#app/demos/vision/text-to-image.tsx"),
-    compare: { slug: "text-to-image", label: "Text-to-Image", input: "text" },
+    input: "text",
+    compare: { slug: "text-to-image", label: "Text-to-Image" },
     file: null,
     providers: ["black-forest-labs", "fal-ai", "hf-inference", "hyperbolic", "nebius", "nscale", "replicate", "together"],
   },
   "image-to-image": {
     family: "vision",
     demo: () => import("#app/demos/vision/image-to-image.tsx"),
-    compare: { slug: "image-to-image", label: "Image-to-Image", input: "image-prompt" },
+    input: "image-prompt",
+    compare: { slug: "image-to-image", label: "Image-to-Image" },
     file: { accepts: ["image"], shape: "blob" },
     providers: ["hf-inference"],
   },
   "text-to-video": {
     family: "vision",
     demo: () => import("#app/demos/vision/text-to-video.tsx"),
-    compare: { slug: "text-to-video", label: "Text-to-Video", input: "text" },
+    input: "text",
+    compare: { slug: "text-to-video", label: "Text-to-Video" },
     file: null,
     providers: ["fal-ai", "replicate"],
   },
@@ -269,6 +300,7 @@ export const TASKS = {
   "text-to-audio": {
     family: null,
     demo: null,
+    input: "text",
     compare: null,
     file: null,
     providers: ["hf-inference"],
