@@ -33,13 +33,23 @@ function load(task: string): Promise<{ default: Output }> | null {
 }
 
 /**
+ * Settles once the task's output component is loaded, or could not be (a failed load shows in the
+ * column through lazy(), when an answer needs it).
+ */
+export function preloadOutput(task: string): Promise<void> {
+  return (load(task) ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/**
  * Starts loading the task's output component once the page shows the task, so the answers that
  * follow are drawn at once rather than after a fetch.
  */
 export function usePreloadedOutput(task: string): void {
   useEffect(() => {
-    // A failed load shows in the column through lazy(), when an answer needs it.
-    load(task)?.catch(() => undefined);
+    void preloadOutput(task);
   }, [task]);
 }
 

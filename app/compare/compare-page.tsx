@@ -8,7 +8,7 @@ import { AddColumn } from "#app/compare/add-column.tsx";
 import { ChatColumnBody, ColumnHeader, OverridesForm, TaskColumnBody } from "#app/compare/column-view.tsx";
 import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 import type { CompareInfo } from "#app/compare/compare-info.ts";
-import { usePreloadedOutput } from "#app/compare/compare-outputs.tsx";
+import { preloadOutput, usePreloadedOutput } from "#app/compare/compare-outputs.tsx";
 import { compareHref, MAX_COLUMNS } from "#app/compare/compare-setup.ts";
 import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, type CompareTask, inputFileKind } from "#app/compare/compare-tasks.ts";
 import { buildSession } from "#app/compare/session-build.ts";
@@ -187,7 +187,8 @@ export function ComparePage({ info }: { info: CompareInfo }) {
         <button type="button" onClick={() => void save()} disabled={!hasContent || cmp.busy} className={buttonCls}>
           Save session
         </button>
-        <SessionOpener onOpen={setOpened} />
+        {/* The session's answers are drawn at once: their task's view is loaded before the session is shown. */}
+        <SessionOpener onOpen={(session) => void preloadOutput(session.task).then(() => setOpened(session))} />
         <a href="/schemas/session-v1.json" className="text-xs underline">
           Session file format (JSON Schema)
         </a>
