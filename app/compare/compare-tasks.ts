@@ -3,7 +3,7 @@
  * (the providers' "conversational" route, streamed) and `text-completion` plain text generation
  * (the providers' "text-generation" route: `mappingTask` is what the gateway and the catalogue call
  * a task); the others send one input to every column and draw the outputs side by side with the
- * task widgets' renderers.
+ * task widgets' renderers. The list is derived from the task records (app/tasks/task-records.ts).
  */
 import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
 import { splitLabels, tableColumns } from "#app/demos/shared/default-inputs.ts";
