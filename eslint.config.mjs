@@ -12,7 +12,7 @@ const SHARED = ["catalog", "db", "ui", "utils"];
  * Feature folders. `markdown` is one too, but every feature may import it (see `openTo`).
  * A feature imports another feature only through an edge in `FEATURE_EDGES`.
  */
-const FEATURES = ["auth", "catalog-search", "chat-template", "compare", "demos", "import", "inference", "markdown", "model-page", "openai-api", "snippets", "task-guides"];
+const FEATURES = ["auth", "catalog-search", "chat-template", "compare", "demos", "import", "inference", "markdown", "model-page", "openai-api", "snippets", "task-guides", "tasks"];
 
 /** Features that every other feature (not the shared layers) may import whole. */
 const OPEN_FEATURES = ["markdown"];
@@ -37,26 +37,36 @@ const FEATURE_EDGES = {
     auth: ["viewer.ts", "key-note.tsx"],
     inference: ["stream-events.ts", "credentials.server.ts", "endpoints.server.ts", "hub-lookups.server.ts", "task-parameters.server.ts", "media-types.ts"],
     snippets: ["model-data.ts", "providers.ts"],
+    tasks: ["task-records.ts", "task-output.ts"],
+  },
+  // One record per task (ADR 0044): its demo module (widget and /compare output) is loaded lazily
+  // from demos/ (a dynamic import, which the rule cannot see: any task's module there); it names
+  // the media kinds the gateway takes, and its library call answers bad inputs as the gateway does.
+  tasks: {
+    demos: ["shared/widget-frame.tsx"],
+    inference: ["media-types.ts", "errors.server.ts"],
   },
   // /compare runs the chat demo's and the widgets' pieces side by side (their providers, runner,
   // renderers and parameter specs), reads the gateway's deadline, offers columns through catalogue
   // search, and gives each column the snippets builder's code.
   compare: {
     demos: ["chat/chat-demo.tsx", "chat/demo-info.ts", "chat/demo-info.server.ts", "chat/markdown.tsx", "task-widget-info.server.ts", "shared/run-inference.ts", "shared/label-score-chart.tsx", "text/output-shapes.ts",
-      // The task widgets' starting inputs, input field and output components (compare-outputs.tsx).
-      "shared/default-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx",
-      "text/feature-extraction.tsx", "text/fill-mask.tsx", "text/question-answering.tsx", "text/sentence-similarity.tsx", "text/text-to-text.tsx", "text/token-classification.tsx", "text/zero-shot-classification.tsx",
-      "vision/object-detection.tsx", "vision/image-segmentation.tsx", "vision/image-to-text.tsx", "vision/scored-answers.tsx", "vision/text-to-image.tsx", "vision/image-to-image.tsx", "vision/text-to-video.tsx",
-      "audio/automatic-speech-recognition.tsx", "audio/audio-to-audio.tsx", "audio/text-to-speech.tsx", "shared/raw-output.tsx",
-      "shared/table-input.tsx", "tabular/predictions.ts", "tabular/tabular-widget.tsx", "text/table-question-answering.tsx", "text/text-generation.tsx", "shared/parameters-form.tsx", "shared/parameter-values.ts", "shared/demo-error.tsx"],
+      // The task widgets' starting inputs and input fields; their output components come through the task records.
+      "shared/default-inputs.ts", "shared/starting-inputs.ts", "shared/widget-info.ts", "shared/text-input.tsx", "shared/table-input.tsx", "tabular/predictions.ts", "shared/parameters-form.tsx", "shared/parameter-values.ts", "shared/demo-error.tsx"],
+    tasks: ["task-records.ts", "task-output.ts"],
     inference: ["credentials.server.ts", "endpoints.server.ts", "gateway-config.server.ts", "task-parameters.server.ts"],
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
     snippets: ["inference-snippets.ts", "model-data.ts"],
+  },
+  // The snippets panel offers the providers a task's record names.
+  snippets: {
+    tasks: ["task-records.ts"],
   },
   // The gateway's task list is the task guides' payload.
   // The gateway asks who is calling and what they may spend (ADR 0038).
   inference: {
     "task-guides": ["tasks.server.ts"],
+    tasks: ["task-records.ts", "task-calls.server.ts"],
     auth: ["access.server.ts", "auth-config.server.ts", "client-address.server.ts", "policy.server.ts"],
   },
   // /v1 is the gateway under OpenAI's bodies and errors (ADR 0040): it runs the gateway with its

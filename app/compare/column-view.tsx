@@ -1,7 +1,8 @@
 /** One column of a comparison: its header, its conversation or result, its metrics and error in place. */
 import { type FormEvent, useId, useState } from "react";
 import type { CompareColumnInfo } from "#app/compare/compare-info.ts";
-import { CompareOutput, type MediaAnswer, type SentInput } from "#app/compare/compare-outputs.tsx";
+import { CompareOutput } from "#app/compare/compare-outputs.tsx";
+import type { MediaAnswer, SentInput } from "#app/tasks/task-output.ts";
 import type { SessionMetrics, SessionRunError, TaskResult } from "#app/compare/session-schema.ts";
 import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 import { formatMs } from "#app/compare/summary.ts";

@@ -1,90 +1,73 @@
 /**
- * How each non-chat task's answer (other than a label chart, which the page keeps as label-scores)
- * is drawn in a column: the task widget's own output component,
- * given the answer and the shared input it answers. One entry per task, so a task joins /compare
- * with its row in COMPARE_TASKS (input and request) and its row here (rendering).
+ * How a column draws a non-chat answer (other than a label chart, which the page keeps as
+ * label-scores): the `Output` of the task's demo module, loaded the first time the page shows
+ * that task, so /compare's initial JavaScript does not carry every task's renderer.
  */
-import type { ReactNode } from "react";
-import type { OutputTask } from "#app/compare/compare-tasks.ts";
-import { FeatureExtractionOutput } from "#app/demos/text/feature-extraction.tsx";
-import { FillMaskOutput } from "#app/demos/text/fill-mask.tsx";
-import { GeneratedTextOutput } from "#app/demos/text/text-generation.tsx";
-import { QuestionAnsweringOutput } from "#app/demos/text/question-answering.tsx";
-import { SentenceSimilarityOutput } from "#app/demos/text/sentence-similarity.tsx";
-import { TextToTextOutput } from "#app/demos/text/text-to-text.tsx";
-import { TableAnswerOutput } from "#app/demos/text/table-question-answering.tsx";
-import { TokenClassificationOutput } from "#app/demos/text/token-classification.tsx";
-import { TabularPredictionsOutput } from "#app/demos/tabular/tabular-widget.tsx";
-import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
-import { AudioTracksOutput } from "#app/demos/audio/audio-to-audio.tsx";
-import { TranscriptOutput } from "#app/demos/audio/automatic-speech-recognition.tsx";
-import { TextToSpeechOutput } from "#app/demos/audio/text-to-speech.tsx";
-import { RawOutput } from "#app/demos/shared/raw-output.tsx";
-import { ImageSegmentationOutput } from "#app/demos/vision/image-segmentation.tsx";
-import { ImageToImageOutput } from "#app/demos/vision/image-to-image.tsx";
-import { ImageToTextOutput } from "#app/demos/vision/image-to-text.tsx";
-import { ObjectDetectionOutput } from "#app/demos/vision/object-detection.tsx";
-import { ScoredAnswersOutput } from "#app/demos/vision/scored-answers.tsx";
-import { TextToImageOutput } from "#app/demos/vision/text-to-image.tsx";
-import { TextToVideoOutput } from "#app/demos/vision/text-to-video.tsx";
+import { type ComponentType, lazy, type LazyExoticComponent, Suspense, useEffect } from "react";
+import { COMPARE_TASKS, isCompareTask, isLabelScoreTask } from "#app/compare/compare-tasks.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
-/** The shared input a column's answer refers to, as it was sent (and as a session keeps it). */
-export interface SentInput {
-  text: string;
-  context?: string | undefined;
-  sentences?: readonly string[] | undefined;
-  /** The table sent, header row first. */
-  table?: readonly (readonly string[])[] | undefined;
-  /** The image sent (live only: a session keeps its name, not its bytes). */
-  image?: Blob | undefined;
-  /** The name of the file sent. */
-  fileName?: string | null | undefined;
+type Output = ComponentType<OutputProps>;
+
+/** Output components already loaded, drawn without a Suspense round. */
+const loaded = new Map<string, Output>();
+const lazyOutputs = new Map<string, LazyExoticComponent<Output>>();
+const pending = new Map<string, Promise<{ default: Output }>>();
+
+/** Nothing for a label-score or chat task, or one this page does not run (a session from elsewhere). */
+function load(task: string): Promise<{ default: Output }> | null {
+  if (!isCompareTask(task) || isLabelScoreTask(task)) return null;
+  const demo = COMPARE_TASKS[task].demo;
+  if (!demo) return null;
+  let promise = pending.get(task);
+  if (!promise) {
+    promise = demo().then((m) => {
+      // A demo module without an Output draws nothing in a column (task-records.test.ts checks there is none).
+      const Output = m.Output ?? (() => null);
+      loaded.set(task, Output);
+      return { default: Output };
+    });
+    pending.set(task, promise);
+  }
+  return promise;
 }
 
-/** A generated image, clip or video as it came (live only: a session keeps its type and size). */
-export interface MediaAnswer {
-  blob: Blob;
-  contentType: string;
+/**
+ * Settles once the task's output component is loaded, or could not be (a failed load shows in the
+ * column through lazy(), when an answer needs it).
+ */
+export function preloadOutput(task: string): Promise<void> {
+  return (load(task) ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
-export interface OutputProps {
-  /** The JSON answer; null for a media one. */
-  output: unknown;
-  media: MediaAnswer | null;
-  sent: SentInput;
-  modelId: string;
+/**
+ * Starts loading the task's output component once the page shows the task, so the answers that
+ * follow are drawn at once rather than after a fetch.
+ */
+export function usePreloadedOutput(task: string): void {
+  useEffect(() => {
+    void preloadOutput(task);
+  }, [task]);
 }
 
-export const COMPARE_OUTPUTS = {
-  "text-completion": ({ output, sent }) => <GeneratedTextOutput output={output} prompt={sent.text} />,
-  "zero-shot-classification": ({ output }) => <ZeroShotOutput output={output} />,
-  "token-classification": ({ output, sent }) => <TokenClassificationOutput output={output} text={sent.text} />,
-  "question-answering": ({ output, sent }) => <QuestionAnsweringOutput output={output} context={sent.context ?? ""} />,
-  "fill-mask": ({ output }) => <FillMaskOutput output={output} />,
-  summarization: ({ output }) => <TextToTextOutput output={output} task="summarization" />,
-  translation: ({ output }) => <TextToTextOutput output={output} task="translation" />,
-  "feature-extraction": ({ output }) => <FeatureExtractionOutput output={output} />,
-  "sentence-similarity": ({ output, sent }) => <SentenceSimilarityOutput output={output} sentences={sent.sentences ?? []} />,
-  "object-detection": ({ output, sent }) => <ObjectDetectionOutput output={output} image={sent.image ?? null} />,
-  "image-segmentation": ({ output, sent }) => <ImageSegmentationOutput output={output} image={sent.image ?? null} />,
-  "image-to-text": ({ output }) => <ImageToTextOutput output={output} />,
-  "zero-shot-image-classification": ({ output }) => <ZeroShotOutput output={output} />,
-  "visual-question-answering": ({ output }) => <ScoredAnswersOutput output={output} />,
-  "document-question-answering": ({ output }) => <ScoredAnswersOutput output={output} />,
-  "automatic-speech-recognition": ({ output }) => <TranscriptOutput output={output} />,
-  "audio-to-audio": ({ output }) => <AudioTracksOutput output={output} />,
-  "tabular-classification": ({ output, sent }) => <TabularPredictionsOutput output={output} rows={sent.table ?? []} kind="classification" />,
-  "tabular-regression": ({ output, sent }) => <TabularPredictionsOutput output={output} rows={sent.table ?? []} kind="regression" />,
-  "table-question-answering": ({ output, sent }) => <TableAnswerOutput output={output} rows={sent.table ?? []} />,
-  // Media answers; a provider that answers these with JSON has it shown as JSON.
-  "text-to-image": ({ output, media, sent }) => (media ? <TextToImageOutput {...media} prompt={sent.text} /> : <RawOutput value={output} />),
-  "image-to-image": ({ output, media, sent }) => (media ? <ImageToImageOutput {...media} imageName={sent.fileName ?? "the image"} /> : <RawOutput value={output} />),
-  "text-to-video": ({ output, media, sent }) => (media ? <TextToVideoOutput {...media} prompt={sent.text} /> : <RawOutput value={output} />),
-  "text-to-speech": ({ output, media, sent }) => (media ? <TextToSpeechOutput {...media} text={sent.text} /> : <RawOutput value={output} />),
-} as const satisfies Record<OutputTask, (p: OutputProps) => ReactNode>;
-
-/** A saved or live answer for `task` (a session from elsewhere may name a task this page does not draw). */
-export function CompareOutput({ task, ...props }: OutputProps & { task: string }) {
-  const draw = Object.hasOwn(COMPARE_OUTPUTS, task) ? COMPARE_OUTPUTS[task as keyof typeof COMPARE_OUTPUTS] : null;
-  return draw ? draw(props) : null;
+/** A saved or live answer for the /compare `task`. */
+export function CompareOutput({ task, ...props }: Omit<OutputProps, "task"> & { task: string }) {
+  const mappingTask = isCompareTask(task) ? COMPARE_TASKS[task].mappingTask : task;
+  const Ready = loaded.get(task);
+  if (Ready) return <Ready task={mappingTask} {...props} />;
+  let Lazy = lazyOutputs.get(task);
+  if (!Lazy) {
+    const promise = load(task);
+    if (!promise) return null;
+    Lazy = lazy(() => promise);
+    lazyOutputs.set(task, Lazy);
+  }
+  return (
+    <Suspense fallback={<p className="min-h-16 text-xs text-gray-700 dark:text-gray-300">Loading the answer's view…</p>}>
+      <Lazy task={mappingTask} {...props} />
+    </Suspense>
+  );
 }

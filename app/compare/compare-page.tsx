@@ -2,18 +2,18 @@
  * /compare: up to six columns (model + provider or endpoint) on one task, one input sent to all
  * at once, per-column metrics and a summary row, and sessions saved to and opened from files.
  */
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, lazy, Suspense, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { AddColumn } from "#app/compare/add-column.tsx";
 import { ChatColumnBody, ColumnHeader, OverridesForm, TaskColumnBody } from "#app/compare/column-view.tsx";
 import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 import type { CompareInfo } from "#app/compare/compare-info.ts";
+import { preloadOutput, usePreloadedOutput } from "#app/compare/compare-outputs.tsx";
 import { compareHref, MAX_COLUMNS } from "#app/compare/compare-setup.ts";
 import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, type CompareTask, inputFileKind } from "#app/compare/compare-tasks.ts";
 import { buildSession } from "#app/compare/session-build.ts";
 import { downloadSession } from "#app/compare/session-file.ts";
 import { SessionOpener } from "#app/compare/session-opener.tsx";
-import { SessionView } from "#app/compare/session-view.tsx";
 import type { Session } from "#app/compare/session-schema.ts";
 import { SummaryRow } from "#app/compare/summary-row.tsx";
 import { type ChatParameters, type ColumnState, type RunInput, sentInput, useCompare } from "#app/compare/use-compare.ts";
@@ -42,9 +42,13 @@ function latestMetrics(c: ColumnState) {
 /** The fields the visitor filled in ("" is "not set"). */
 const typedOnly = (values: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ""));
 
+// Only an opened session needs its view, so it loads then (as on the playground), not with the page.
+const SessionView = lazy(() => import("#app/compare/session-view.tsx").then((m) => ({ default: m.SessionView })));
+
 export function ComparePage({ info }: { info: CompareInfo }) {
   const id = useId();
   const navigate = useNavigate();
+  usePreloadedOutput(info.task);
   const chat = COMPARE_TASKS[info.task].input === "chat";
   const [system, setSystem] = useState("");
   const [shared, setShared] = useState<ChatParameters>({ temperature: info.parameters.temperature.default, max_tokens: info.parameters.max_tokens.default, top_p: info.parameters.top_p.default });
@@ -183,14 +187,17 @@ export function ComparePage({ info }: { info: CompareInfo }) {
         <button type="button" onClick={() => void save()} disabled={!hasContent || cmp.busy} className={buttonCls}>
           Save session
         </button>
-        <SessionOpener onOpen={setOpened} />
+        {/* The session's answers are drawn at once: their task's view is loaded before the session is shown. */}
+        <SessionOpener onOpen={(session) => void preloadOutput(session.task).then(() => setOpened(session))} />
         <a href="/schemas/session-v1.json" className="text-xs underline">
           Session file format (JSON Schema)
         </a>
       </div>
 
       {opened ? (
-        <SessionView session={opened} onClose={() => setOpened(null)} />
+        <Suspense fallback={<p className="text-xs text-gray-700 dark:text-gray-300">Opening the session…</p>}>
+          <SessionView session={opened} onClose={() => setOpened(null)} />
+        </Suspense>
       ) : (
         <>
           {chat ? (

@@ -3,66 +3,47 @@
  * (the providers' "conversational" route, streamed) and `text-completion` plain text generation
  * (the providers' "text-generation" route: `mappingTask` is what the gateway and the catalogue call
  * a task); the others send one input to every column and draw the outputs side by side with the
- * task widgets' renderers.
+ * task widgets' renderers. The list is derived from the task records (app/tasks/task-records.ts).
  */
 import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
 import { splitLabels, tableColumns } from "#app/demos/shared/default-inputs.ts";
 import { tabularData } from "#app/demos/tabular/predictions.ts";
+import { type TaskInputKind, type DemoLoader, TASK_NAMES, type TaskName, TASKS } from "#app/tasks/task-records.ts";
 
-export const COMPARE_TASKS = {
-  "text-generation": { label: "Chat", mappingTask: "conversational", input: "chat" },
-  "text-completion": { label: "Text Generation (completion, not chat)", mappingTask: "text-generation", input: "text" },
-  "text-classification": { label: "Text Classification", mappingTask: "text-classification", input: "text" },
-  "zero-shot-classification": { label: "Zero-Shot Classification", mappingTask: "zero-shot-classification", input: "text-labels" },
-  "token-classification": { label: "Token Classification", mappingTask: "token-classification", input: "text" },
-  "question-answering": { label: "Question Answering", mappingTask: "question-answering", input: "question-context" },
-  "fill-mask": { label: "Fill-Mask", mappingTask: "fill-mask", input: "text" },
-  summarization: { label: "Summarization", mappingTask: "summarization", input: "text" },
-  translation: { label: "Translation", mappingTask: "translation", input: "text" },
-  "feature-extraction": { label: "Feature Extraction", mappingTask: "feature-extraction", input: "text" },
-  "sentence-similarity": { label: "Sentence Similarity", mappingTask: "sentence-similarity", input: "sentences" },
-  "image-classification": { label: "Image Classification", mappingTask: "image-classification", input: "image" },
-  "object-detection": { label: "Object Detection", mappingTask: "object-detection", input: "image" },
-  "image-segmentation": { label: "Image Segmentation", mappingTask: "image-segmentation", input: "image" },
-  "image-to-text": { label: "Image-to-Text", mappingTask: "image-to-text", input: "image" },
-  "zero-shot-image-classification": { label: "Zero-Shot Image Classification", mappingTask: "zero-shot-image-classification", input: "image-labels" },
-  "visual-question-answering": { label: "Visual Question Answering", mappingTask: "visual-question-answering", input: "image-question" },
-  "document-question-answering": { label: "Document Question Answering", mappingTask: "document-question-answering", input: "document-question" },
-  "text-to-image": { label: "Text-to-Image", mappingTask: "text-to-image", input: "text" },
-  "image-to-image": { label: "Image-to-Image", mappingTask: "image-to-image", input: "image-prompt" },
-  "text-to-video": { label: "Text-to-Video", mappingTask: "text-to-video", input: "text" },
-  "automatic-speech-recognition": { label: "Automatic Speech Recognition", mappingTask: "automatic-speech-recognition", input: "audio" },
-  "audio-classification": { label: "Audio Classification", mappingTask: "audio-classification", input: "audio" },
-  "text-to-speech": { label: "Text-to-Speech", mappingTask: "text-to-speech", input: "text" },
-  "audio-to-audio": { label: "Audio-to-Audio", mappingTask: "audio-to-audio", input: "audio" },
-  "tabular-classification": { label: "Tabular Classification", mappingTask: "tabular-classification", input: "table" },
-  "tabular-regression": { label: "Tabular Regression", mappingTask: "tabular-regression", input: "table" },
-  "table-question-answering": { label: "Table Question Answering", mappingTask: "table-question-answering", input: "table-question" },
-} as const satisfies Record<string, { label: string; mappingTask: string; input: CompareInputKind }>;
+type CompareSlugs = { [K in TaskName]: (typeof TASKS)[K]["compare"] extends { slug: infer S extends string } ? S : never };
 
-/**
- * The input form a task shows once for every column: a chat box, one text, an image, a question
- * with its context, a text with candidate labels, a source sentence with sentences to compare, an
- * image with candidate labels, a question or a prompt, a page (image or PDF) with a question, audio,
- * or a table (rows to predict, or a table with a question).
- */
-export type CompareInputKind =
-  | "chat"
-  | "text"
-  | "image"
-  | "question-context"
-  | "text-labels"
-  | "sentences"
-  | "image-labels"
-  | "image-question"
-  | "image-prompt"
-  | "document-question"
-  | "audio"
-  | "table"
-  | "table-question";
+/** A task in /compare's URL. */
+export type CompareTask = CompareSlugs[TaskName];
+
+export interface CompareEntry {
+  label: string;
+  /** The task as the gateway and the catalogue's mappings call it. */
+  mappingTask: TaskName;
+  input: TaskInputKind;
+  /** The task's demo module, whose `Output` draws a column's answer. */
+  demo: DemoLoader | null;
+}
+
+/** /compare's tasks, by the slug in its URL, in the records' order: the task records with a `compare` entry. */
+function compareTasks(): Readonly<Record<CompareTask, CompareEntry>> {
+  const built: Partial<Record<CompareTask, CompareEntry>> = {};
+  for (const task of TASK_NAMES) {
+    const record = TASKS[task];
+    if (record.compare) built[record.compare.slug] = { label: record.compare.label, mappingTask: task, input: record.input, demo: record.demo };
+  }
+  const slugs = TASK_NAMES.flatMap((t) => {
+    const c = TASKS[t].compare;
+    return c ? [c.slug] : [];
+  });
+  const complete = (b: Partial<Record<CompareTask, CompareEntry>>): b is Record<CompareTask, CompareEntry> => slugs.every((s) => b[s] !== undefined);
+  if (!complete(built)) throw new Error("Two task records share a /compare slug");
+  return built;
+}
+
+export const COMPARE_TASKS = compareTasks();
 
 /** The file an input kind sends, as the gateway's media kinds name it; null when it sends none. */
-export function inputFileKind(kind: CompareInputKind): "image" | "document" | "audio" | null {
+export function inputFileKind(kind: TaskInputKind): "image" | "document" | "audio" | null {
   if (kind === "image" || kind === "image-labels" || kind === "image-question" || kind === "image-prompt") return "image";
   if (kind === "document-question") return "document";
   return kind === "audio" ? "audio" : null;
@@ -91,7 +72,7 @@ export function buildCompareRequest(
   v: CompareInputValues,
   file: Blob | null,
 ): { ok: true; inputs?: unknown; parameters?: Record<string, unknown>; file?: Blob } | { ok: false; message: string } {
-  const kind: CompareInputKind = COMPARE_TASKS[task].input;
+  const kind: TaskInputKind = COMPARE_TASKS[task].input;
   const fileKind = inputFileKind(kind);
   if (fileKind !== null && !file) return { ok: false, message: fileKind === "audio" ? "Choose an audio file." : fileKind === "document" ? "Choose a scanned page (an image) or a PDF." : "Choose an image." };
   switch (kind) {
@@ -137,12 +118,10 @@ export function buildCompareRequest(
 /** The sentences a sentence-similarity answer scores, in order. */
 export const comparedSentences = lines;
 
-export type CompareTask = keyof typeof COMPARE_TASKS;
-
 /** Tasks whose answer is a label chart, kept in a session as normalised label-scores. */
 export const LABEL_SCORE_TASKS = ["text-classification", "image-classification", "audio-classification"] as const satisfies readonly CompareTask[];
 export type LabelScoreTask = (typeof LABEL_SCORE_TASKS)[number];
-/** Tasks whose answer is kept as it came and drawn by the widget's output component (compare-outputs.tsx). */
+/** Tasks whose answer is kept as it came and drawn by the task record's output component. */
 export type OutputTask = Exclude<CompareTask, "text-generation" | LabelScoreTask>;
 
 export function isLabelScoreTask(task: CompareTask): task is LabelScoreTask {

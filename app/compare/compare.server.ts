@@ -10,10 +10,12 @@ import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import type { CompareCandidate, CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
 import { type ColumnSpec, parseCompareSetup } from "#app/compare/compare-setup.ts";
 import { COMPARE_TASKS, type CompareTask } from "#app/compare/compare-tasks.ts";
+import { isWidgetTask } from "#app/tasks/task-records.ts";
 import { modelyardVersion } from "#app/compare/version.server.ts";
 import { TASKS_DATA } from "@huggingface/tasks";
 import { chatParameterSpecs } from "#app/demos/chat/demo-info.server.ts";
-import { defaultInputs, EMPTY_INPUTS, toTaskExample } from "#app/demos/shared/default-inputs.ts";
+import { EMPTY_INPUTS, toTaskExample } from "#app/demos/shared/default-inputs.ts";
+import { defaultInputs } from "#app/demos/shared/starting-inputs.ts";
 import type { WidgetInputs } from "#app/demos/shared/widget-info.ts";
 import { hasServerKey, widgetProviders } from "#app/demos/task-widget-info.server.ts";
 import { getDb } from "#app/db/db.server.ts";
@@ -76,8 +78,8 @@ function snippetFor(model: CatalogModel, task: CompareTask, route: string, param
  * own examples when it has them, else the task guide's demo. Chat starts empty.
  */
 function startingInputs(task: CompareTask, firstModel: CatalogModel | null): WidgetInputs {
-  if (task === "text-generation") return EMPTY_INPUTS;
   const pipeline = COMPARE_TASKS[task].mappingTask;
+  if (!isWidgetTask(pipeline)) return EMPTY_INPUTS;
   const example = toTaskExample(TASKS_DATA[pipeline]?.demo);
   const maskToken = task === "fill-mask" ? (firstModel ? (toModelData(firstModel).mask_token ?? null) : null) : null;
   return defaultInputs(pipeline, firstModel?.widgetData ?? null, example, maskToken).inputs;

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
-import type { MediaAnswer, SentInput } from "#app/compare/compare-outputs.tsx";
+import type { MediaAnswer, SentInput } from "#app/tasks/task-output.ts";
 import { buildCompareRequest, COMPARE_TASKS, type CompareInputValues, comparedSentences, inputFileKind, isLabelScoreTask } from "#app/compare/compare-tasks.ts";
 import type { SessionMetrics, SessionRunError, SessionTurn, TaskResult } from "#app/compare/session-schema.ts";
 import { routeFields } from "#app/demos/chat/demo-info.ts";

@@ -1,47 +1,17 @@
 /**
- * Dispatch to @huggingface/inference's task functions, with the library's endless 503 retry
+ * Dispatch to @huggingface/inference's task functions (each task's call is in
+ * app/tasks/task-calls.server.ts), with the library's endless 503 retry
  * turned off (`retry_on_error: false`) and replaced by a bounded retry with backoff that stops
  * at the request's deadline. Chat calls carry `chatCompletion: true` so the library can report
  * "Server … does not seem to support chat completion" (see docs/decisions).
  */
-import {
-  audioClassification,
-  audioToAudio,
-  automaticSpeechRecognition,
-  chatCompletion,
-  chatCompletionStream,
-  documentQuestionAnswering,
-  featureExtraction,
-  fillMask,
-  imageClassification,
-  imageSegmentation,
-  imageToImage,
-  imageToText,
-  objectDetection,
-  type Options,
-  questionAnswering,
-  request as customRequest,
-  sentenceSimilarity,
-  summarization,
-  tableQuestionAnswering,
-  tabularClassification,
-  tabularRegression,
-  textClassification,
-  textGeneration,
-  textGenerationStream,
-  textToImage,
-  textToSpeech,
-  textToVideo,
-  tokenClassification,
-  translation,
-  visualQuestionAnswering,
-  zeroShotClassification,
-  zeroShotImageClassification,
-} from "@huggingface/inference";
+import { INFERENCE_PROVIDERS, type InferenceProviderOrPolicy, request as customRequest } from "@huggingface/inference";
 import { GatewayError, isRetryableLoading } from "#app/inference/errors.server.ts";
 import type { UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
 import { type MediaKind, sniffMedia } from "#app/inference/media-types.ts";
 import { parameterNames } from "#app/inference/task-parameters.server.ts";
+import { type CallArgs, type LibraryOptions, type RawInputs, streamChat, streamText, TASK_CALLS } from "#app/tasks/task-calls.server.ts";
+import { isTaskName, TASK_NAMES } from "#app/tasks/task-records.ts";
 
 /** The chat-completion input fields a visitor may set through `parameters`: the spec's, minus model/messages/stream. */
 export const CHAT_PARAMETER_KEYS: ReadonlySet<string> = new Set(parameterNames("conversational"));
@@ -64,81 +34,50 @@ export interface TaskCall {
 
 export type TaskResult = { kind: "json"; data: unknown } | { kind: "blob"; blob: Blob };
 
-type LibraryOptions = Options & { chatCompletion?: boolean };
+const PROVIDERS: ReadonlySet<string> = new Set(INFERENCE_PROVIDERS);
+const isProviderOrPolicy = (name: string): name is InferenceProviderOrPolicy => name === "auto" || PROVIDERS.has(name);
 
-function baseArgs(call: TaskCall): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  if (call.model !== undefined) args["model"] = call.model;
-  if (call.provider !== undefined) args["provider"] = call.provider;
-  if (call.endpointUrl !== undefined) args["endpointUrl"] = call.endpointUrl;
-  if (call.accessToken !== undefined) args["accessToken"] = call.accessToken;
+/**
+ * The route and credential as the library's BaseArgs. A provider the library does not know is
+ * refused here, worded as the library words it, so the answer is the one it gave before.
+ */
+function baseArgs(call: TaskCall): CallArgs {
+  const args: CallArgs = {};
+  if (call.model !== undefined) args.model = call.model;
+  if (call.provider !== undefined) {
+    if (!isProviderOrPolicy(call.provider)) {
+      throw new GatewayError({ status: 400, code: "library_validation", message: `Provider '${call.provider}' not supported. Available providers: ${INFERENCE_PROVIDERS.join(",")}`, hint: "This provider is not one the inference library knows.", field: "provider" });
+    }
+    args.provider = call.provider;
+  }
+  if (call.endpointUrl !== undefined) args.endpointUrl = call.endpointUrl;
+  if (call.accessToken !== undefined) args.accessToken = call.accessToken;
   return args;
 }
 
-function chatArgs(call: TaskCall): Record<string, unknown> {
+function chatArgs(call: TaskCall): CallArgs {
   const args = baseArgs(call);
-  for (const [k, v] of Object.entries(call.parameters ?? {})) {
+  for (const k of Object.keys(call.parameters ?? {})) {
     if (!CHAT_PARAMETER_KEYS.has(k)) {
       throw new GatewayError({ status: 400, code: "invalid_request", message: `parameters.${k} is not a chat-completion parameter. Allowed: ${[...CHAT_PARAMETER_KEYS].join(", ")}.`, field: `parameters.${k}` });
     }
-    args[k] = v;
   }
   if (!call.messages) throw new GatewayError({ status: 400, code: "invalid_request", message: "A conversational call needs `messages`.", field: "messages" });
-  args["messages"] = call.messages;
+  if (call.parameters) args.parameters = call.parameters;
   return args;
 }
 
-function inputArgs(call: TaskCall): Record<string, unknown> {
+function inputArgs(call: TaskCall): CallArgs {
   const args = baseArgs(call);
   if (call.inputs === undefined) throw new GatewayError({ status: 400, code: "invalid_request", message: `The ${call.task ?? "request"} task needs \`inputs\`.`, field: "inputs" });
-  args["inputs"] = call.inputs;
-  if (call.parameters) args["parameters"] = call.parameters;
+  if (call.parameters) args.parameters = call.parameters;
   return args;
 }
 
-type Args<F extends (...a: never[]) => unknown> = Parameters<F>[0];
-type Runner = (args: Record<string, unknown>, options: LibraryOptions) => Promise<unknown>;
+const rawInputs = (task: string, call: TaskCall): RawInputs => ({ task, inputs: call.inputs, messages: call.messages });
 
-/** The task functions answering JSON, by task. */
-const JSON_TASKS: Readonly<Record<string, Runner>> = {
-  "audio-classification": (a, o) => audioClassification(a as unknown as Args<typeof audioClassification>, o),
-  "audio-to-audio": (a, o) => audioToAudio(a as unknown as Args<typeof audioToAudio>, o),
-  "automatic-speech-recognition": (a, o) => automaticSpeechRecognition(a as unknown as Args<typeof automaticSpeechRecognition>, o),
-  "document-question-answering": (a, o) => documentQuestionAnswering(a as unknown as Args<typeof documentQuestionAnswering>, o),
-  "feature-extraction": (a, o) => featureExtraction(a as unknown as Args<typeof featureExtraction>, o),
-  "fill-mask": (a, o) => fillMask(a as unknown as Args<typeof fillMask>, o),
-  "image-classification": (a, o) => imageClassification(a as unknown as Args<typeof imageClassification>, o),
-  "image-segmentation": (a, o) => imageSegmentation(a as unknown as Args<typeof imageSegmentation>, o),
-  "image-to-text": (a, o) => imageToText(a as unknown as Args<typeof imageToText>, o),
-  "object-detection": (a, o) => objectDetection(a as unknown as Args<typeof objectDetection>, o),
-  "question-answering": (a, o) => questionAnswering(a as unknown as Args<typeof questionAnswering>, o),
-  "sentence-similarity": (a, o) => sentenceSimilarity(a as unknown as Args<typeof sentenceSimilarity>, o),
-  summarization: (a, o) => summarization(a as unknown as Args<typeof summarization>, o),
-  "table-question-answering": (a, o) => tableQuestionAnswering(a as unknown as Args<typeof tableQuestionAnswering>, o),
-  "tabular-classification": (a, o) => tabularClassification(a as unknown as Args<typeof tabularClassification>, o),
-  "tabular-regression": (a, o) => tabularRegression(a as unknown as Args<typeof tabularRegression>, o),
-  "text-classification": (a, o) => textClassification(a as unknown as Args<typeof textClassification>, o),
-  "text-generation": (a, o) => textGeneration(a as unknown as Args<typeof textGeneration>, o),
-  "token-classification": (a, o) => tokenClassification(a as unknown as Args<typeof tokenClassification>, o),
-  translation: (a, o) => translation(a as unknown as Args<typeof translation>, o),
-  "visual-question-answering": (a, o) => visualQuestionAnswering(a as unknown as Args<typeof visualQuestionAnswering>, o),
-  "zero-shot-classification": (a, o) => zeroShotClassification(a as unknown as Args<typeof zeroShotClassification>, o),
-  "zero-shot-image-classification": (a, o) => zeroShotImageClassification(a as unknown as Args<typeof zeroShotImageClassification>, o),
-};
-
-/** The task functions answering media, by task, with the kind the media must be. */
-const MEDIA_TASKS: Readonly<Record<string, { kind: MediaKind; run: Runner }>> = {
-  "image-to-image": { kind: "image", run: (a, o) => imageToImage(a as unknown as Args<typeof imageToImage>, o) },
-  "text-to-image": { kind: "image", run: (a, o) => textToImage(a as unknown as Args<typeof textToImage>, { ...o, outputType: "blob" }) },
-  "text-to-speech": { kind: "audio", run: (a, o) => textToSpeech(a as unknown as Args<typeof textToSpeech>, o) },
-  "text-to-video": { kind: "video", run: (a, o) => textToVideo(a as unknown as Args<typeof textToVideo>, o) },
-  // 3.13.1 routes text-to-audio (hf-inference's helper) but has no task function for it: its
-  // generic request() with the task named is the library's own way in.
-  "text-to-audio": { kind: "audio", run: (a, o) => customRequest(a as unknown as Args<typeof customRequest>, { ...o, task: "text-to-audio" }) },
-};
-
-/** Every task the gateway can dispatch. */
-export const GATEWAY_TASKS: ReadonlySet<string> = new Set([...STREAMING_TASKS, ...Object.keys(JSON_TASKS), ...Object.keys(MEDIA_TASKS)]);
+/** Every task the gateway can dispatch: every task record. */
+export const GATEWAY_TASKS: ReadonlySet<string> = new Set(TASK_NAMES);
 
 /** An answer in a shape the task cannot have, worded as the library words its own checks. */
 export function unexpectedOutput(task: string, expected: string): GatewayError {
@@ -214,18 +153,12 @@ export async function callLibrary(call: TaskCall, options: LibraryOptions): Prom
   const task = call.task;
   if (task === null) {
     // Neither model task nor request task: let the library apply its own rules.
-    const args = baseArgs(call);
-    if (call.inputs !== undefined) args["inputs"] = call.inputs;
-    if (call.parameters) args["parameters"] = call.parameters;
-    const data: unknown = await customRequest(args as unknown as Args<typeof customRequest>, options);
+    const data: unknown = await customRequest({ ...baseArgs(call), inputs: call.inputs, ...(call.parameters ? { parameters: call.parameters } : {}) }, options);
     if (!(data instanceof Blob)) return { kind: "json", data };
     const media = sniffMedia(new Uint8Array(await data.slice(0, 64).arrayBuffer()));
     return { kind: "blob", blob: media && media.mime !== data.type ? new Blob([data], { type: media.mime }) : data };
   }
-  if (task === "conversational") return { kind: "json", data: checkChatOutput(await chatCompletion(chatArgs(call) as unknown as Args<typeof chatCompletion>, { ...options, chatCompletion: true } as LibraryOptions)) };
-  const json = JSON_TASKS[task];
-  const media = MEDIA_TASKS[task];
-  if (!json && !media) {
+  if (!isTaskName(task)) {
     throw new GatewayError({
       status: 400,
       code: "invalid_request",
@@ -233,10 +166,13 @@ export async function callLibrary(call: TaskCall, options: LibraryOptions): Prom
       field: "task",
     });
   }
+  if (task === "conversational") return { kind: "json", data: checkChatOutput(await TASK_CALLS.conversational.run(chatArgs(call), rawInputs(task, call), options)) };
+  const spec = TASK_CALLS[task];
   const args = inputArgs(call);
   try {
-    if (media) return { kind: "blob", blob: await checkMediaOutput(task, media.kind, await media.run(args, options)) };
-    return { kind: "json", data: checkJsonOutput(task, await json!(args, options)) };
+    const answer = await spec.run(args, rawInputs(task, call), options);
+    if (spec.answer !== "json") return { kind: "blob", blob: await checkMediaOutput(task, spec.answer, answer) };
+    return { kind: "json", data: checkJsonOutput(task, answer) };
   } catch (error) {
     throw asShapeError(task, error);
   }
@@ -323,16 +259,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** A streaming call: the library's generator, normalised to StreamChunk. */
 export function streamLibrary(call: TaskCall, options: LibraryOptions): ChunkStream {
   if (call.task === "conversational") {
-    const gen = chatCompletionStream(chatArgs(call) as unknown as Args<typeof chatCompletionStream>, { ...options, chatCompletion: true } as LibraryOptions);
+    const gen = streamChat(chatArgs(call), rawInputs(call.task, call), options);
     return mapChunks(gen, (chunk) => {
       const choice = chunk.choices?.[0];
       const delta = typeof choice?.delta?.content === "string" ? choice.delta.content : "";
-      const usage = "usage" in chunk ? toUsage((chunk as { usage?: unknown }).usage) : null;
+      const usage = "usage" in chunk ? toUsage(chunk.usage) : null;
       return { kind: "chat", delta, finishReason: choice?.finish_reason ?? null, usage, model: typeof chunk.model === "string" ? chunk.model : null, raw: chunk };
     });
   }
   if (call.task === "text-generation") {
-    const gen = textGenerationStream(inputArgs(call) as unknown as Args<typeof textGenerationStream>, options);
+    const gen = streamText(inputArgs(call), rawInputs(call.task, call), options);
     return mapChunks(gen, (chunk) => textGenerationChunk(chunk));
   }
   throw new GatewayError({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${call.task ?? "(none)"}".`, field: "stream" });

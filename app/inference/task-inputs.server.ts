@@ -10,28 +10,9 @@
 import { GatewayError } from "#app/inference/errors.server.ts";
 import { formatLimit, KNOWN_FORMATS, type MediaKind, sniffMedia, type SniffedMedia, uploadLimit } from "#app/inference/media-types.ts";
 import { FILE_FIELD, type UploadedFile } from "#app/inference/multipart.server.ts";
+import { isTaskName, type TaskRecord, TASKS } from "#app/tasks/task-records.ts";
 
-interface BinaryInput {
-  /** What the task accepts. */
-  accepts: readonly MediaKind[];
-  /** `blob`: inputs is the file; `image-and-question`: inputs is {image: file, question}. */
-  shape: "blob" | "image-and-question";
-}
-
-/** The tasks whose input is a file, and the kinds of file each takes. */
-export const BINARY_INPUT_TASKS: Readonly<Record<string, BinaryInput>> = {
-  "audio-classification": { accepts: ["audio"], shape: "blob" },
-  "audio-to-audio": { accepts: ["audio"], shape: "blob" },
-  "automatic-speech-recognition": { accepts: ["audio"], shape: "blob" },
-  "image-classification": { accepts: ["image"], shape: "blob" },
-  "image-segmentation": { accepts: ["image"], shape: "blob" },
-  "image-to-image": { accepts: ["image"], shape: "blob" },
-  "image-to-text": { accepts: ["image"], shape: "blob" },
-  "object-detection": { accepts: ["image"], shape: "blob" },
-  "zero-shot-image-classification": { accepts: ["image"], shape: "blob" },
-  "visual-question-answering": { accepts: ["image"], shape: "image-and-question" },
-  "document-question-answering": { accepts: ["image", "document"], shape: "image-and-question" },
-};
+type BinaryInput = NonNullable<TaskRecord["file"]>;
 
 const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+)(?:;[a-z-]+=[^;,]+)*;base64,([A-Za-z0-9+/=\s]*)$/i;
 
@@ -80,7 +61,8 @@ function typedBlob(bytes: Buffer, known: SniffedMedia | null, task: string, rule
  * given both as a file and in the JSON, and a file whose bytes are not a kind the task takes.
  */
 export function prepareTaskInputs(task: string | null, inputs: unknown, file: UploadedFile | null): unknown {
-  const rule = task === null ? undefined : BINARY_INPUT_TASKS[task];
+  // The kinds of file each task takes are its record's `file`.
+  const rule: BinaryInput | undefined = isTaskName(task) ? (TASKS[task].file ?? undefined) : undefined;
   if (task === null || rule === undefined) {
     if (file) {
       const takes = task === null ? "Say which task to run (`task`) when sending a file." : `The ${task} task takes no file; send its inputs in the JSON body.`;

@@ -36,14 +36,15 @@ export const meta: Route.MetaFunction = ({ data }) => {
 };
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
-  return loadModelPage(`${params.org}/${params.name}`, url, context);
+  const page = await loadModelPage(`${params.org}/${params.name}`, url, context);
+  // Built here, as on /playground, so the page's JavaScript does not carry /compare's task records.
+  return { ...page, compare: compareWithHref(page.model.id, compareTaskFor(page.model), page.providers.offered.find((p) => p !== "auto") ?? null) };
 }
 
 export default function ModelPage({ loaderData }: Route.ComponentProps) {
-  const { model, tab } = loaderData;
+  const { model, tab, compare } = loaderData;
   const location = useLocation();
   const hub = model.hubUrl.slice(0, model.hubUrl.length - model.id.length - 1);
-  const compare = compareWithHref(model.id, compareTaskFor(model), loaderData.providers.offered.find((p) => p !== "auto") ?? null);
   return (
     <div className="mx-auto max-w-7xl px-4 py-6" data-model-page={model.id}>
       <ModelHeader

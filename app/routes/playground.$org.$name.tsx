@@ -15,7 +15,7 @@ import { isChatModel } from "#app/catalog/chat-model.ts";
 import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState, snippetOrigin } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
-import { WIDGET_TASKS } from "#app/demos/widget-tasks.ts";
+import { WIDGET_TASKS } from "#app/tasks/task-records.ts";
 import { compareWithHref } from "#app/compare/compare-setup.ts";
 import { compareTaskFor } from "#app/compare/compare-tasks.ts";
 import { PlaygroundSessionBar } from "#app/compare/playground-session.tsx";

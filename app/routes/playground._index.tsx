@@ -8,7 +8,7 @@ import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { findPlaygroundModels } from "#app/compare/playground-models.server.ts";
 import { PICKER_MAX_PAGE, PICKER_PAGE_SIZE, type PlaygroundModel } from "#app/compare/playground-picker.ts";
 import { getDb } from "#app/db/db.server.ts";
-import { WIDGET_TASKS } from "#app/demos/widget-tasks.ts";
+import { WIDGET_TASKS } from "#app/tasks/task-records.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
 import { configEnv } from "#app/utils/env.server.ts";

@@ -3,10 +3,11 @@
  * that @huggingface/inference 3.13.1 can generate code for, plus its "auto" policy.
  */
 import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
-import type { InferenceProvider, InferenceProviderOrPolicy, InferenceTask } from "@huggingface/inference";
+import type { InferenceProvider, InferenceProviderOrPolicy } from "@huggingface/inference";
 import { INFERENCE_PROVIDERS } from "@huggingface/inference";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
 import { pipelineTagFor } from "#app/snippets/model-data.ts";
+import { TASK_NAMES, type TaskName, TASKS } from "#app/tasks/task-records.ts";
 
 /** The provider list exactly as the pinned library exports it. */
 export const SUPPORTED_PROVIDERS: readonly InferenceProvider[] = INFERENCE_PROVIDERS;
@@ -15,58 +16,23 @@ export const SUPPORTED_PROVIDERS: readonly InferenceProvider[] = INFERENCE_PROVI
 export const AUTO_POLICY = "auto" satisfies InferenceProviderOrPolicy;
 
 /**
- * The tasks each provider helper handles in 3.13.1 (`PROVIDERS` in src/lib/getProviderHelper.ts,
- * which the package does not export). Asking the library for any other pair makes it log a stack
- * trace and return no snippets. providers.test.ts checks this table against the library itself.
+ * The tasks each provider helper handles in 3.13.1, from the task records' `providers`. Asking the
+ * library for any other pair makes it log a stack trace and return no snippets.
  */
-export const PROVIDER_TASKS: Readonly<Record<InferenceProvider, readonly InferenceTask[]>> = {
-  "black-forest-labs": ["text-to-image"],
-  cerebras: ["conversational"],
-  cohere: ["conversational"],
-  "fal-ai": ["text-to-image", "text-to-speech", "text-to-video", "automatic-speech-recognition"],
-  "featherless-ai": ["conversational", "text-generation"],
-  "fireworks-ai": ["conversational"],
-  groq: ["conversational", "text-generation"],
-  "hf-inference": [
-    "text-to-image",
-    "conversational",
-    "text-generation",
-    "text-classification",
-    "question-answering",
-    "audio-classification",
-    "automatic-speech-recognition",
-    "fill-mask",
-    "feature-extraction",
-    "image-classification",
-    "image-segmentation",
-    "document-question-answering",
-    "image-to-text",
-    "object-detection",
-    "audio-to-audio",
-    "zero-shot-image-classification",
-    "zero-shot-classification",
-    "image-to-image",
-    "sentence-similarity",
-    "table-question-answering",
-    "tabular-classification",
-    "text-to-speech",
-    "token-classification",
-    "translation",
-    "summarization",
-    "visual-question-answering",
-    "tabular-regression",
-    "text-to-audio",
-  ],
-  hyperbolic: ["text-to-image", "conversational", "text-generation"],
-  nebius: ["text-to-image", "conversational", "text-generation", "feature-extraction"],
-  novita: ["conversational", "text-generation"],
-  nscale: ["text-to-image", "conversational"],
-  openai: ["conversational"],
-  ovhcloud: ["conversational", "text-generation"],
-  replicate: ["text-to-image", "text-to-speech", "text-to-video"],
-  sambanova: ["conversational", "feature-extraction"],
-  together: ["text-to-image", "conversational", "text-generation"],
-};
+export const PROVIDER_TASKS: Readonly<Record<InferenceProvider, readonly TaskName[]>> = providerTasks();
+
+function providerTasks(): Record<InferenceProvider, TaskName[]> {
+  const built: Partial<Record<InferenceProvider, TaskName[]>> = {};
+  for (const provider of INFERENCE_PROVIDERS) {
+    built[provider] = TASK_NAMES.filter((task) => {
+      const providers: readonly InferenceProvider[] = TASKS[task].providers;
+      return providers.includes(provider);
+    });
+  }
+  const complete = (b: Partial<Record<InferenceProvider, TaskName[]>>): b is Record<InferenceProvider, TaskName[]> => INFERENCE_PROVIDERS.every((p) => b[p] !== undefined);
+  if (!complete(built)) throw new Error("A provider of the library has no entry");
+  return built;
+}
 
 const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_PROVIDERS);
 

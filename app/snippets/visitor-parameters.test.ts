@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
-import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
+import { WIDGET_FAMILIES } from "#app/tasks/task-records.ts";
 import { describeTaskParameters, type ParameterField } from "#app/inference/task-parameters.server.ts";
 import { getInferenceSnippetsFor, type InferenceSnippetsResult, SnippetInputError } from "#app/snippets/inference-snippets.ts";
 import { PROVIDER_TASKS, supportedProvidersFor } from "#app/snippets/providers.ts";

@@ -9,6 +9,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Response } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hfInferenceHubModels, screenshot, setupBrowser, setupOfflinePage, setupServer, setupSimulator, simulatedInference } from "#tests/e2e/support/journey.ts";
 import { waitForHydration } from "#tests/e2e/support/browser.ts";
@@ -61,6 +63,33 @@ async function shoot(name: string): Promise<void> {
 }
 
 describe("/compare on more text tasks", () => {
+  it("keeps the page's initial JavaScript within the budget, loading a task's output component only once that task is shown", async () => {
+    const scripts = new Map<string, Buffer>();
+    const record = async (res: Response) => {
+      if (res.request().resourceType() === "script") scripts.set(new URL(res.url()).pathname, await res.body().catch(() => Buffer.alloc(0)));
+    };
+    page.on("response", record);
+    try {
+      const url = `${server.url}/compare?task=question-answering&${QA.map((c) => `model=${c}`).join("&")}`;
+      const html = await (await fetch(url)).text();
+      const initial = new Set([...html.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)].map((m) => m[1] ?? ""));
+      await page.goto(url);
+      await waitForHydration(page, "[name=question]");
+      await page.waitForLoadState("networkidle");
+      const gzip = (paths: string[]) => paths.reduce((n, p) => n + gzipSync(scripts.get(p) ?? Buffer.alloc(0)).length, 0);
+      const initialPaths = [...scripts.keys()].filter((p) => initial.has(p));
+      const initialJs = gzip(initialPaths);
+      const lazyPaths = [...scripts.keys()].filter((p) => !initial.has(p));
+      console.log(`/compare JS (gzip): initial ${initialJs} B in ${initialPaths.length} files; loaded later ${gzip(lazyPaths)} B in ${lazyPaths.length} chunks`);
+      expect(initialJs, `/compare initial JS, gzip: ${initialJs} bytes`).toBeLessThanOrEqual(150 * 1024);
+      // The shown task's output component comes after the page; other tasks' never come.
+      expect(lazyPaths.some((p) => /question-answering/.test(p)), lazyPaths.join(", ")).toBe(true);
+      expect([...scripts.keys()].some((p) => /object-detection|text-to-video|audio-to-audio/.test(p)), [...scripts.keys()].join(", ")).toBe(false);
+    } finally {
+      page.off("response", record);
+    }
+  });
+
   it("question answering: one question and context to every column, each answer highlighted in the context", async () => {
     await openCompare("question-answering", QA, "question", "Where do I live?");
     await page.locator("textarea[name=context]").fill("My name is Clara and I live in Berkeley.");

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { hfInferenceHubModels, lastTaskRequest, openWidget, runWidget, setupBrowser, setupOfflinePage, setupServer, setupSimulator, setupTaskAssetHost, simulatedInference } from "#tests/e2e/support/journey.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
-import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
+import { WIDGET_FAMILIES } from "#app/tasks/task-records.ts";
 import { makeFlac, makeWav } from "#tests/simulators/media.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";

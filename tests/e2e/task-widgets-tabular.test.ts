@@ -14,7 +14,7 @@ import { importIntoServer } from "#tests/e2e/model-page-support.ts";
 import { hfInferenceHubModels, openWidget, runWidget, setupBrowser, setupOfflinePage, setupServer, setupSimulator, simulatedInference } from "#tests/e2e/support/journey.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
-import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
+import { WIDGET_FAMILIES } from "#app/tasks/task-records.ts";
 const served = (id: string, task: string, structured: Record<string, string[]>) => ({
   id,
   pipeline_tag: task,

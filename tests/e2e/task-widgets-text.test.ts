@@ -16,7 +16,7 @@ import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { percent } from "#app/demos/shared/label-score-chart.tsx";
-import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
+import { WIDGET_FAMILIES } from "#app/tasks/task-records.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";
 

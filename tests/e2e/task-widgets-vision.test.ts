@@ -17,7 +17,7 @@ import { hfInferenceHubModels, lastTaskRequest, openWidget, runWidget, screensho
 import { auditWidget } from "#tests/e2e/support/widget-audit.ts";
 import { barLabels, chartByScore, demoEntry, expectExampleMedia, expectExampleNotLive, importUnservedModels, unservedModelId } from "#tests/e2e/support/task-examples.ts";
 import { percent } from "#app/demos/shared/label-score-chart.tsx";
-import { WIDGET_FAMILIES } from "#app/demos/widget-tasks.ts";
+import { WIDGET_FAMILIES } from "#app/tasks/task-records.ts";
 import { makePng } from "#tests/simulators/media.ts";
 
 const SERVER_KEY = "hf_e2eServerKey0000000000";

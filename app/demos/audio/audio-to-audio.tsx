@@ -5,6 +5,7 @@ import { AudioInput } from "#app/demos/shared/audio-input.tsx";
 import { downloadName } from "#app/demos/shared/media-file.ts";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** One player per returned track, with its label (the widget's and /compare's); anything else as JSON. */
 export function AudioTracksOutput({ output }: { output: unknown }) {
@@ -38,4 +39,9 @@ export function Widget(props: WidgetProps) {
       <AudioInput value={audio} onChange={setAudio} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <AudioTracksOutput output={output} />;
 }

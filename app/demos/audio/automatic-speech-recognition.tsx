@@ -5,6 +5,7 @@ import { AudioInput } from "#app/demos/shared/audio-input.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { exampleTranscript } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The transcript, with its timed chunks when given (the widget's and /compare's); anything else as JSON. */
 export function TranscriptOutput({ output }: { output: unknown }) {
@@ -61,4 +62,9 @@ export function Widget(props: WidgetProps) {
       <AudioInput value={audio} onChange={setAudio} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <TranscriptOutput output={output} />;
 }

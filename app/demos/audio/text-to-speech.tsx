@@ -4,6 +4,7 @@ import { MediaOutput } from "#app/demos/shared/media-output.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The spoken audio in a player (the widget's and /compare's); another type of answer named by its type and size. */
 export function TextToSpeechOutput({ blob, contentType, text }: { blob: Blob; contentType: string; text: string }) {
@@ -25,4 +26,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Text" name="inputs" value={text} onChange={setText} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output); a provider answering with JSON has it shown as JSON. */
+export function Output({ output, media, sent }: OutputProps) {
+  return media ? <TextToSpeechOutput {...media} text={sent.text} /> : <RawOutput value={output} />;
 }

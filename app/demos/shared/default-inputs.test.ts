@@ -1,6 +1,7 @@
 import { TASKS_DATA } from "@huggingface/tasks";
 import { describe, expect, it } from "vitest";
-import { defaultInputs, EMPTY_INPUTS, inputsFromExample, tableColumns, tableRows, toTaskExample } from "#app/demos/shared/default-inputs.ts";
+import { EMPTY_INPUTS, tableColumns, tableRows, toTaskExample } from "#app/demos/shared/default-inputs.ts";
+import { defaultInputs, inputsFromExample } from "#app/demos/shared/starting-inputs.ts";
 
 describe("defaultInputs", () => {
   it("takes the first usable widgetData entry for the task", () => {

@@ -1,13 +1,11 @@
 /**
- * A widget's starting inputs: the model's own `widgetData` (the Hub's per-model examples) when it
- * has a usable entry for the task, otherwise the task guide's demo inputs from @huggingface/tasks.
- * Pure, so the server builds them and tests pin them.
+ * The pieces a widget's inputs are read with (labels, tables, the task guide's demo), shared by the
+ * widgets and by starting-inputs.ts, which picks a widget's starting inputs. Pure, so tests pin them.
  */
 import type { ExampleEntry, TaskExample, WidgetInputs } from "#app/demos/shared/widget-info.ts";
-import type { WidgetTask } from "#app/demos/widget-tasks.ts";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
 
 export const EMPTY_INPUTS: WidgetInputs = { text: "", context: "", candidateLabels: [], sentences: [], table: [] };
 
@@ -37,88 +35,6 @@ export function tableColumns(rows: readonly string[][]): Record<string, string[]
     if (name.trim() !== "") out[name] = body.map((row) => row[i] ?? "");
   });
   return out;
-}
-
-/** Inputs from one widgetData entry, or null when it lacks what the task needs. */
-export function inputsFromWidgetData(task: WidgetTask, entry: unknown): WidgetInputs | null {
-  if (!isRecord(entry)) return null;
-  const text = str(entry["text"]);
-  switch (task) {
-    case "question-answering": {
-      const context = str(entry["context"]);
-      return text && context ? { ...EMPTY_INPUTS, text, context } : null;
-    }
-    case "zero-shot-classification": {
-      const labels = splitLabels(entry["candidate_labels"]);
-      return text && labels.length > 0 ? { ...EMPTY_INPUTS, text, candidateLabels: labels } : null;
-    }
-    case "zero-shot-image-classification": {
-      // The entry's image (`src`) is a URL; only the labels are taken, the visitor brings the image.
-      const labels = splitLabels(entry["candidate_labels"]);
-      return labels.length > 0 ? { ...EMPTY_INPUTS, candidateLabels: labels } : null;
-    }
-    case "sentence-similarity": {
-      const source = str(entry["source_sentence"]);
-      const sentences = Array.isArray(entry["sentences"]) ? entry["sentences"].filter((s): s is string => typeof s === "string" && s.trim() !== "") : [];
-      return source && sentences.length > 0 ? { ...EMPTY_INPUTS, text: source, sentences } : null;
-    }
-    case "table-question-answering": {
-      const table = tableRows(entry["table"]);
-      return text && table.length > 1 ? { ...EMPTY_INPUTS, text, table } : null;
-    }
-    case "tabular-classification":
-    case "tabular-regression": {
-      // The Hub's tabular widgets keep their rows as columns under structured_data.
-      const table = tableRows(entry["structured_data"]);
-      return table.length > 1 ? { ...EMPTY_INPUTS, table } : null;
-    }
-    default:
-      return text ? { ...EMPTY_INPUTS, text } : null;
-  }
-}
-
-const texts = (entries: readonly ExampleEntry[]) => entriesOf(entries, "text").map((e) => e.content);
-
-/** Inputs from the task guide's demo (the layout each task's demo uses in @huggingface/tasks 0.19.90). */
-export function inputsFromExample(task: WidgetTask, example: TaskExample | null, maskToken: string | null): WidgetInputs {
-  const entries = example?.inputs ?? [];
-  const [first = "", second = "", ...rest] = texts(entries);
-  switch (task) {
-    case "question-answering":
-      return { ...EMPTY_INPUTS, text: first, context: second };
-    case "zero-shot-classification":
-      return { ...EMPTY_INPUTS, text: first, candidateLabels: splitLabels(second) };
-    case "zero-shot-image-classification":
-      // The demo's only text entry is its classes ("cat, dog, bird"); the image is the visitor's.
-      return { ...EMPTY_INPUTS, candidateLabels: splitLabels(first) };
-    case "sentence-similarity":
-      return { ...EMPTY_INPUTS, text: first, sentences: [second, ...rest].filter((s) => s !== "") };
-    case "table-question-answering":
-    case "tabular-classification":
-    case "tabular-regression": {
-      const table = entries.find((e): e is Extract<ExampleEntry, { type: "tabular" }> => e.type === "tabular");
-      return { ...EMPTY_INPUTS, text: first, table: table ? table.table.map((r) => [...r]) : [] };
-    }
-    case "fill-mask":
-      // The guide writes RoBERTa's <mask>; a BERT model needs its own [MASK].
-      return { ...EMPTY_INPUTS, text: maskToken ? first.replaceAll("<mask>", maskToken) : first };
-    default:
-      return { ...EMPTY_INPUTS, text: first };
-  }
-}
-
-/** The first usable widgetData entry, else the task's demo inputs. */
-export function defaultInputs(
-  task: WidgetTask,
-  widgetData: readonly unknown[] | null,
-  example: TaskExample | null,
-  maskToken: string | null,
-): { inputs: WidgetInputs; source: "widgetData" | "task" } {
-  for (const entry of widgetData ?? []) {
-    const inputs = inputsFromWidgetData(task, entry);
-    if (inputs) return { inputs, source: "widgetData" };
-  }
-  return { inputs: inputsFromExample(task, example, maskToken), source: "task" };
 }
 
 /** The example's entries of one type, in order. */

@@ -1,6 +1,6 @@
 /** What a task widget needs to know about a model, built on the server and sent to the browser. */
 import type { ChatDemoProvider } from "#app/demos/chat/demo-info.ts";
-import type { WidgetTask } from "#app/demos/widget-tasks.ts";
+import type { WidgetTask } from "#app/tasks/task-records.ts";
 import type { ParameterField } from "#app/inference/task-parameters.server.ts";
 
 export type { ParameterField };

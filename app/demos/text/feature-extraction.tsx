@@ -3,6 +3,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { vectorSummary } from "#app/demos/text/output-shapes.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The vector's shape, length and first values (the widget's and /compare's). */
 export function FeatureExtractionOutput({ output }: { output: unknown }) {
@@ -39,4 +40,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Text" name="inputs" value={text} onChange={setText} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <FeatureExtractionOutput output={output} />;
 }

@@ -5,6 +5,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { fillMaskCandidates } from "#app/demos/text/output-shapes.ts";
 import { exampleFillMask } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The candidates, most likely first (the widget's and /compare's). */
 export function FillMaskOutput({ output }: { output: unknown }) {
@@ -46,4 +47,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Text" name="inputs" value={text} onChange={setText} hint={mask ? `Write ${mask} where the missing word goes.` : undefined} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <FillMaskOutput output={output} />;
 }

@@ -6,6 +6,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { qaAnswer } from "#app/demos/text/output-shapes.ts";
 import { exampleQuestionAnswer } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The answer, highlighted in the context sent (the widget's and /compare's). */
 export function QuestionAnsweringOutput({ output, context }: { output: unknown; context: string }) {
@@ -46,4 +47,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Context" name="context" value={context} onChange={setContext} rows={4} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, sent }: OutputProps) {
+  return <QuestionAnsweringOutput output={output} context={sent.context ?? ""} />;
 }

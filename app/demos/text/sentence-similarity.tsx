@@ -5,6 +5,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { similarityScores } from "#app/demos/text/output-shapes.ts";
 import { exampleSimilarity } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 const lines = (text: string) => text.split("\n").map((s) => s.trim()).filter((s) => s !== "");
 
@@ -37,4 +38,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Sentences to compare" name="sentences" value={others} onChange={setOthers} rows={4} hint="One sentence per line" />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, sent }: OutputProps) {
+  return <SentenceSimilarityOutput output={output} sentences={sent.sentences ?? []} />;
 }

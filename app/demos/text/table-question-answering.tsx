@@ -7,6 +7,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { tableAnswer } from "#app/demos/text/output-shapes.ts";
 import { exampleTableAnswer } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The answer, with its cells marked in the table sent (the widget's and /compare's); anything else as JSON. */
 export function TableAnswerOutput({ output, rows }: { output: unknown; rows: readonly (readonly string[])[] }) {
@@ -70,4 +71,9 @@ export function Widget(props: WidgetProps) {
       <TableInput rows={rows} onChange={setRows} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, sent }: OutputProps) {
+  return <TableAnswerOutput output={output} rows={sent.table ?? []} />;
 }

@@ -5,6 +5,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
 import { exampleGeneratedText, exampleInputText } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /**
  * Every provider streams: the gateway reads TGI's token events (hf-inference, TGI endpoints) and
@@ -52,4 +53,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Prompt" name="inputs" value={prompt} onChange={setPrompt} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, sent }: OutputProps) {
+  return <GeneratedTextOutput output={output} prompt={sent.text} />;
 }

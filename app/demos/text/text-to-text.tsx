@@ -5,6 +5,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
 import { exampleGeneratedText } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The summary or translation (the widget's and /compare's). */
 export function TextToTextOutput({ output, task }: { output: unknown; task: "summarization" | "translation" }) {
@@ -34,4 +35,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label={props.info.task === "translation" ? "Text to translate" : "Text to summarise"} name="inputs" value={text} onChange={setText} rows={props.info.task === "translation" ? 3 : 6} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, task }: OutputProps) {
+  return <TextToTextOutput output={output} task={task === "translation" ? "translation" : "summarization"} />;
 }

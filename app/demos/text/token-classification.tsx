@@ -5,6 +5,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { entitySpans } from "#app/demos/text/output-shapes.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The entities highlighted in the text sent (the widget's and /compare's). */
 export function TokenClassificationOutput({ output, text }: { output: unknown; text: string }) {
@@ -51,4 +52,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Text" name="inputs" value={text} onChange={setText} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, sent }: OutputProps) {
+  return <TokenClassificationOutput output={output} text={sent.text} />;
 }

@@ -6,6 +6,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { zeroShotScores } from "#app/demos/text/output-shapes.ts";
 import { exampleLabelScores } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The candidate labels by score (the widget's and /compare's). */
 export function ZeroShotOutput({ output }: { output: unknown }) {
@@ -36,4 +37,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Candidate labels" name="candidate_labels" value={labels} onChange={setLabels} rows={1} hint="Comma-separated, e.g. cinema, art, music" />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <ZeroShotOutput output={output} />;
 }

@@ -4,6 +4,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { ScoredAnswersOutput } from "#app/demos/vision/scored-answers.tsx";
 import { exampleScoredAnswers, exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 const ACCEPT = ["image", "document"] as const;
 
@@ -29,4 +30,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Question" name="question" value={question} onChange={setQuestion} rows={1} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <ScoredAnswersOutput output={output} />;
 }

@@ -6,6 +6,7 @@ import { useObjectUrl } from "#app/demos/shared/object-url.ts";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { hexToRgb, type LegendEntry, type Segment, segmentLegend, segments, tintMask } from "#app/demos/vision/output-shapes.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** One mask, decoded from its PNG and tinted in its segment's colour, stretched over the image. */
 function MaskLayer({ mask, colour, visible, name }: { mask: string; colour: string; visible: boolean; name: string }) {
@@ -95,4 +96,9 @@ export function Widget(props: WidgetProps) {
       <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, sent }: OutputProps) {
+  return <ImageSegmentationOutput output={output} image={sent.image ?? null} />;
 }

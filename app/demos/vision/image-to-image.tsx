@@ -5,6 +5,7 @@ import { MediaOutput } from "#app/demos/shared/media-output.tsx";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The transformed image (the widget's and /compare's); another type of answer named by its type. */
 export function ImageToImageOutput({ blob, contentType, imageName }: { blob: Blob; contentType: string; imageName: string }) {
@@ -30,4 +31,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Prompt (optional)" name="prompt" value={prompt} onChange={setPrompt} rows={2} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output); a provider answering with JSON has it shown as JSON. */
+export function Output({ output, media, sent }: OutputProps) {
+  return media ? <ImageToImageOutput {...media} imageName={sent.fileName ?? "the image"} /> : <RawOutput value={output} />;
 }

@@ -4,6 +4,7 @@ import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { generatedText } from "#app/demos/text/output-shapes.ts";
 import { exampleGeneratedText, exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /** The caption (the widget's and /compare's); anything else as JSON. */
 export function ImageToTextOutput({ output }: { output: unknown }) {
@@ -32,4 +33,9 @@ export function Widget(props: WidgetProps) {
       <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <ImageToTextOutput output={output} />;
 }

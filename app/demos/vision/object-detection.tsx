@@ -6,6 +6,7 @@ import { useObjectUrl } from "#app/demos/shared/object-url.ts";
 import { RawOutput } from "#app/demos/shared/raw-output.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { boxToPercent, type Detection, detections, labelColours } from "#app/demos/vision/output-shapes.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 /**
  * The image with each box drawn over it. The SVG spans the image and places boxes in percent of
@@ -103,4 +104,9 @@ export function Widget(props: WidgetProps) {
       <ImageInput label="Image" value={image} onChange={setImage} suggestedUrl={exampleInputImageUrl(props.info.example)} />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output, sent }: OutputProps) {
+  return <ObjectDetectionOutput output={output} image={sent.image ?? null} />;
 }

@@ -5,6 +5,7 @@ import { TextInput } from "#app/demos/shared/text-input.tsx";
 import { WidgetFrame, type WidgetProps } from "#app/demos/shared/widget-frame.tsx";
 import { ZeroShotOutput } from "#app/demos/text/zero-shot-classification.tsx";
 import { exampleLabelScores, exampleInputImageUrl } from "#app/demos/shared/example-answers.ts";
+import type { OutputProps } from "#app/tasks/task-output.ts";
 
 export function Widget(props: WidgetProps) {
   const [image, setImage] = useState<File | null>(null);
@@ -29,4 +30,9 @@ export function Widget(props: WidgetProps) {
       <TextInput label="Candidate labels" name="candidate_labels" value={labels} onChange={setLabels} rows={1} hint="Comma-separated, e.g. cat, dog, bird" />
     </WidgetFrame>
   );
+}
+
+/** The answer in a /compare column (the task record's output), drawn as this widget draws it. */
+export function Output({ output }: OutputProps) {
+  return <ZeroShotOutput output={output} />;
 }
