@@ -21,7 +21,7 @@ export const streamTimeout = 5_000;
 // and its state: the database handle, the gateway, the facet index, the log (ADR 0019).
 export { accessStartNotes, startAccountHousekeeping } from "#app/auth/housekeeping.server.ts";
 export { gateRequest } from "#app/auth/request-gate.server.ts";
-export { onFacetIndexBuilt } from "#app/catalog-search/background.server.ts";
+export { onFacetIndexBuilt } from "#app/catalog-search/index/background.server.ts";
 export { startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 export { validateChatTemplate } from "#app/chat-template/validate.server.ts";
 export { openDatabase } from "#app/db/client.server.ts";

@@ -37,7 +37,7 @@ import type { PageQuery } from "#app/catalog-search/answer-types.ts";
 import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
 import { search } from "#app/catalog-search/search.server.ts";
 import { type CatalogSnapshot, newResultCache, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
-import { sqlPage } from "#app/catalog-search/sql-listing.server.ts";
+import { sqlPage } from "#app/catalog-search/sql/sql-listing.server.ts";
 import { getMeta, setMeta } from "#app/db/queries/meta.server.ts";
 import { countModels } from "#app/db/queries/stats.server.ts";
 import { importPaths } from "#app/import/importer.server.ts";

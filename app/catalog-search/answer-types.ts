@@ -5,7 +5,7 @@
  */
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
-import type { Cursor } from "#app/catalog-search/sql.server.ts";
+import type { Cursor } from "#app/catalog-search/sql/sql.server.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 
 /** Which page of a listing: a sort, a direction, and an offset or a keyset cursor. */

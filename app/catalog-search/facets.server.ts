@@ -2,10 +2,10 @@ import { sql } from "kysely";
 import { isLanguageCode } from "#app/catalog/languages.ts";
 import { PARAM_BUCKETS } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
-import { type FacetIndex, type FacetTally, emptyTally } from "#app/catalog-search/facet-index.server.ts";
-import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } from "#app/catalog-search/facet-index-builder.server.ts";
-import { IdTextBuilder } from "#app/catalog-search/id-search.server.ts";
-import { readSortOrders } from "#app/catalog-search/sort-order.server.ts";
+import { type FacetIndex, type FacetTally, emptyTally } from "#app/catalog-search/index/facet-index.server.ts";
+import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } from "#app/catalog-search/index/facet-index-builder.server.ts";
+import { IdTextBuilder } from "#app/catalog-search/index/id-search.server.ts";
+import { readSortOrders } from "#app/catalog-search/index/sort-order.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { createSliceSizer, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureFacetIndex } from "#app/catalog-search/background.server.ts";
+import { ensureFacetIndex } from "#app/catalog-search/index/background.server.ts";
 import { readiness } from "#app/catalog-search/readiness.server.ts";
 import { openDatabase } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";

@@ -4,7 +4,7 @@
  * builds, the database answers listings: a warn, not a fail). Shutting down is a fail, so a load
  * balancer stops sending traffic before the listener closes (cli/serve-command.ts).
  */
-import { listingIndexState } from "#app/catalog-search/background.server.ts";
+import { listingIndexState } from "#app/catalog-search/index/background.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { pendingMigrations } from "#app/db/migrate.server.ts";
 import { getCatalogueGeneration, pingDatabase } from "#app/db/queries/meta.server.ts";

@@ -5,9 +5,9 @@ import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { facetsForRids } from "#app/catalog-search/facets.server.ts";
-import { rowsByRid, sqlCount, sqlCounted, sqlPage } from "#app/catalog-search/sql-listing.server.ts";
+import { rowsByRid, sqlCount, sqlCounted, sqlPage } from "#app/catalog-search/sql/sql-listing.server.ts";
 import { type SearchResult, search } from "#app/catalog-search/search.server.ts";
-import type { Cursor } from "#app/catalog-search/sql.server.ts";
+import type { Cursor } from "#app/catalog-search/sql/sql.server.ts";
 import { type CatalogSnapshot, newResultCache, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 import { baselineCount, liveFacetsBaseline } from "#tests/support/catalog-baseline.ts";
 import { listSpacesForModel, listSpaces, syncTaskSpaces, taskSpacesFromLibrary } from "#app/db/queries/spaces.server.ts";
@@ -15,7 +15,7 @@ import { importPaths } from "#app/import/importer.server.ts";
 
 /**
  * The in-memory index answers every listing page, count and facet, and must return exactly what
- * the plain SQL query returns (app/catalog-search/sql-listing.server.ts, which answers while the
+ * the plain SQL query returns (app/catalog-search/sql/sql-listing.server.ts, which answers while the
  * index is not built): the same ids in the same order, and counts and facets equal to an uncapped
  * COUNT(*) and a live GROUP BY (tests/support/catalog-baseline.ts). Runs on SQLite always, and on
  * PostgreSQL when TEST_DATABASE_URL is set.

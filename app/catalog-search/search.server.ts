@@ -2,10 +2,10 @@ import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { CatalogCount, CatalogPage, Counted, PageQuery } from "#app/catalog-search/answer-types.ts";
 import type { CatalogFacets } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, filtersKey } from "#app/catalog-search/listing-params.ts";
-import { answersListings, countFromMemory, countedFromMemory, pageFromMemory, profilesHold } from "#app/catalog-search/memory-listing.server.ts";
+import { answersListings, countFromMemory, countedFromMemory, pageFromMemory, profilesHold } from "#app/catalog-search/index/memory-listing.server.ts";
 import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
-import { sqlCount, sqlCounted, sqlPage } from "#app/catalog-search/sql-listing.server.ts";
-import type { Cursor } from "#app/catalog-search/sql.server.ts";
+import { sqlCount, sqlCounted, sqlPage } from "#app/catalog-search/sql/sql-listing.server.ts";
+import type { Cursor } from "#app/catalog-search/sql/sql.server.ts";
 
 /** What to count beside the page: nothing (the API), the matches, or the matches and their facets (the listing pages). */
 export type SearchCounts = "none" | "total" | "facets";

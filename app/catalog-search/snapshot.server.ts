@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { ensureFacetIndex, facetIndexFor, logUnlessClosed } from "#app/catalog-search/background.server.ts";
-import type { FacetIndex } from "#app/catalog-search/facet-index.server.ts";
+import { ensureFacetIndex, facetIndexFor, logUnlessClosed } from "#app/catalog-search/index/background.server.ts";
+import type { FacetIndex } from "#app/catalog-search/index/facet-index.server.ts";
 import type { FacetSource } from "#app/catalog-search/facets.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";

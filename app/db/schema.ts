@@ -104,7 +104,7 @@ export interface FacetCacheTable {
   computed_at: ColumnType<string, string, string>;
 }
 
-/** The listing index saved per catalogue generation (migration 0011, app/catalog-search/index-store.server.ts). */
+/** The listing index saved per catalogue generation (migration 0011, app/catalog-search/index/index-store.server.ts). */
 export interface ListingIndexTable {
   build: string;
   seq: number;

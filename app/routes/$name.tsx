@@ -2,10 +2,10 @@ import type { ComponentType } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/$name";
 import { legacyIdCandidates } from "#app/catalog/legacy-ids.ts";
-import { loadOrgPage } from "#app/catalog-search/org-page.server.ts";
+import { loadOrgPage } from "#app/catalog-search/views/org-page.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { existingModelIds } from "#app/db/queries/models.server.ts";
-import { OrgListing } from "#app/catalog-search/org-listing.tsx";
+import { OrgListing } from "#app/catalog-search/views/org-listing.tsx";
 import { findModelPage, modelSuggestions } from "#app/model-page/model-page.server.ts";
 import { notFound } from "#app/ui/general-error-boundary.tsx";
 // Legacy ids without an organisation (e.g. /gpt2) share the model page's view and boundary.

@@ -2,7 +2,7 @@ import type { Route } from "./+types/_index";
 import { MODALITIES, MODALITY_LABELS, TASK_INDEX } from "#app/catalog/catalog-index.generated.ts";
 import { getTaskModelCounts } from "#app/db/queries/task-counts.server.ts";
 import { listTasks } from "#app/task-guides/tasks.server.ts";
-import { ModelRow } from "#app/catalog-search/model-row.tsx";
+import { ModelRow } from "#app/catalog-search/views/model-row.tsx";
 import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { listModelPage } from "#app/db/queries/models.server.ts";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/api.models.$";
 import { toHubModelInfo } from "#app/catalog/hub-api.ts";
-import { ParamError, paramErrorResponse, parseExpand } from "#app/catalog-search/hub-params.server.ts";
+import { ParamError, paramErrorResponse, parseExpand } from "#app/catalog-search/views/hub-params.server.ts";
 import { checkModelId } from "#app/catalog/model-id.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";

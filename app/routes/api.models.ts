@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api.models";
-import { type ListParams, ParamError, paramErrorResponse, parseListParams } from "#app/catalog-search/hub-params.server.ts";
+import { type ListParams, ParamError, paramErrorResponse, parseListParams } from "#app/catalog-search/views/hub-params.server.ts";
 import { getDb } from "#app/db/db.server.ts";
-import { hubListPage } from "#app/catalog-search/hub-list.server.ts";
+import { hubListPage } from "#app/catalog-search/views/hub-list.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { methodNotAllowed } from "#app/utils/http.server.ts";
 

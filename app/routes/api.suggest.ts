@@ -1,6 +1,6 @@
 import { MAX_SEARCH_LENGTH } from "#app/catalog-search/listing-params.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
-import { suggest } from "#app/catalog-search/suggest.server.ts";
+import { suggest } from "#app/catalog-search/views/suggest.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
 

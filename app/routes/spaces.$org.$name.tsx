@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/spaces.$org.$name";
 import { ErrorPanel, GeneralErrorBoundary, notFound } from "#app/ui/general-error-boundary.tsx";
-import { ModelRow } from "#app/catalog-search/model-row.tsx";
+import { ModelRow } from "#app/catalog-search/views/model-row.tsx";
 import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { ensureTaskSpaces, getSpace } from "#app/db/queries/spaces.server.ts";

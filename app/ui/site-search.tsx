@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Form, useNavigate } from "react-router";
 
-/** GET /api/suggest's answer (app/catalog-search/suggest.server.ts), as far as this box reads it. */
+/** GET /api/suggest's answer (app/catalog-search/views/suggest.server.ts), as far as this box reads it. */
 interface SuggestAnswer {
   query: string;
   models: Array<{ id: string; pipelineTag: string | null }>;

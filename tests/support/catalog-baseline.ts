@@ -1,15 +1,15 @@
 import { sql } from "kysely";
-import { emptyTally } from "#app/catalog-search/facet-index.server.ts";
+import { emptyTally } from "#app/catalog-search/index/facet-index.server.ts";
 import { type CatalogFacets, facetsFromTally } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, PARAM_BUCKETS } from "#app/catalog-search/listing-params.ts";
-import { andAll, buildPredicates } from "#app/catalog-search/sql.server.ts";
+import { andAll, buildPredicates } from "#app/catalog-search/sql/sql.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 
 /**
  * Exact answers the listing's counts must agree with (the equivalence tests) and are measured
  * against (bench:catalog): an uncapped COUNT(*), and facets by a live GROUP BY over all matches, no
- * cache. Pages are held to the app's own plain query (app/catalog-search/sql-listing.server.ts).
+ * cache. Pages are held to the app's own plain query (app/catalog-search/sql/sql-listing.server.ts).
  */
 
 export async function baselineCount(handle: DatabaseHandle, filters: CatalogFilters): Promise<number> {

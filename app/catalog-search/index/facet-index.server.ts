@@ -1,0 +1,478 @@
+import { PARAM_BUCKETS, type CatalogFilters } from "#app/catalog-search/listing-params.ts";
+import { IdText, type IdTextParts } from "#app/catalog-search/index/id-search.server.ts";
+import { isLanguageCode } from "#app/catalog/languages.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
+
+/**
+ * The catalogue's facet columns, laid out for counting (docs/decisions/0010-facet-index.md).
+ *
+ * Rows that agree on every facet (task, library, licence, size bucket, bare tags, providers) share
+ * one "profile"; a catalogue of 760k models has far fewer profiles than rows. Each row keeps only
+ * its profile number, so counting the facets of any set of row ids is a tally of profiles, and the
+ * exact count and facets of a filter set without a search or an author are a pass over the
+ * profiles alone: no row is read from the database on the request path.
+ */
+
+/** Counts per facet value for one set of rows, before sorting and trimming for display. */
+export interface FacetTally {
+  total: number;
+  tasks: Map<string, number>;
+  libraries: Map<string, number>;
+  licenses: Map<string, number>;
+  params: Map<string, number>;
+  tags: Map<string, number>;
+  providers: Map<string, number>;
+}
+
+export function emptyTally(): FacetTally {
+  return { total: 0, tasks: new Map(), libraries: new Map(), licenses: new Map(), params: new Map(), tags: new Map(), providers: new Map() };
+}
+
+// Dictionary ids are 32-bit: licences and libraries come from free-form card data.
+export const NONE = 0xffffffff;
+export const NO_BUCKET = 0xff;
+
+/** Strings to small numbers, in order of first sight. */
+export class Dictionary {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+  find(value: string): number | undefined {
+    return this.ids.get(value);
+  }
+  /**
+   * A dictionary holding `values` under their positions, as another thread's dictionary did, with
+   * `pause` awaited between slices: the 760k-row catalogue's 21k tags took 5–18 ms in one go.
+   */
+  static async of(values: string[], pause: () => Promise<void>): Promise<Dictionary> {
+    const dict = new Dictionary();
+    for (let i = 0; i < values.length; i++) {
+      dict.id(values[i]!);
+      if ((i + 1) % DICTIONARY_SLICE === 0) await pause();
+    }
+    return dict;
+  }
+}
+
+// Entries of a sort order per slice of a page walk: about a millisecond.
+const WALK_SLICE = 150_000;
+// Values per slice of Dictionary.of: well under a millisecond.
+const DICTIONARY_SLICE = 4_000;
+// Profiles per slice of tallyFiltersInSlices: about 2–3 ms for the broadest filter.
+const PROFILE_SLICE = 8_000;
+
+
+interface IndexData {
+  generation: number;
+  ridBase: number;
+  /** Row id − ridBase → profile number, −1 for ids with no row. */
+  byRid: Int32Array;
+  /** Rows per profile. */
+  counts: Uint32Array;
+  pTask: Uint32Array;
+  pLibrary: Uint32Array;
+  pLicense: Uint32Array;
+  pBucket: Uint8Array;
+  /** Profile p's tags are tagIds[pTagEnd[p-1] .. pTagEnd[p]), ascending. */
+  pTagEnd: Uint32Array;
+  tagIds: Uint32Array;
+  pProviderEnd: Uint32Array;
+  providerIds: Uint32Array;
+  tasks: Dictionary;
+  libraries: Dictionary;
+  licenses: Dictionary;
+  tags: Dictionary;
+  providers: Dictionary;
+}
+
+type DictionaryName = "tasks" | "libraries" | "licenses" | "tags" | "providers";
+
+/**
+ * An index as plain data for postMessage (a build in a worker thread, facet-index-thread.server.ts):
+ * its typed arrays, whose buffers are transferred rather than copied, and its dictionaries' values.
+ */
+export interface FacetIndexParts {
+  data: Omit<IndexData, DictionaryName> & Record<DictionaryName, string[]>;
+  listing: { ids: IdTextParts; orders: Record<SortKey, Uint32Array> } | null;
+}
+
+/** A typed array over a buffer of its own, as a transfer needs (a view into a larger one is copied). */
+function own<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);
+}
+
+/**
+ * What the index needs beyond facets to answer listing pages itself (ADR 0027): the ids for
+ * substring search, and each sort's order of row ids (descending; ascending is its reverse).
+ */
+export interface ListingData {
+  ids: IdText;
+  orders: Record<SortKey, Uint32Array>;
+}
+
+/** Rows matching a filter set, as the index can tell them: a profile mask, and the candidate rows a search or author left. */
+export interface RowMatch {
+  /** 1 for each profile the facet filters accept. */
+  profiles: Uint8Array;
+  /** The rows a search or an author allows, when the filters have either; null for every row. */
+  candidates: Uint32Array | null;
+}
+
+export class FacetIndex {
+  readonly generation: number;
+  constructor(
+    private readonly d: IndexData,
+    readonly listing: ListingData | null = null,
+  ) {
+    this.generation = d.generation;
+  }
+
+  /** The index as plain data, and the buffers to transfer with it (they are unusable here after). */
+  toParts(): { parts: FacetIndexParts; transfer: ArrayBuffer[] } {
+    const d = this.d;
+    const data: FacetIndexParts["data"] = {
+      generation: d.generation,
+      ridBase: d.ridBase,
+      byRid: own(d.byRid),
+      counts: own(d.counts),
+      pTask: own(d.pTask),
+      pLibrary: own(d.pLibrary),
+      pLicense: own(d.pLicense),
+      pBucket: own(d.pBucket),
+      pTagEnd: own(d.pTagEnd),
+      tagIds: own(d.tagIds),
+      pProviderEnd: own(d.pProviderEnd),
+      providerIds: own(d.providerIds),
+      tasks: d.tasks.values,
+      libraries: d.libraries.values,
+      licenses: d.licenses.values,
+      tags: d.tags.values,
+      providers: d.providers.values,
+    };
+    let listing: FacetIndexParts["listing"] = null;
+    if (this.listing) {
+      const orders = { ...this.listing.orders };
+      for (const key of Object.keys(orders) as SortKey[]) orders[key] = own(orders[key]);
+      const ids = this.listing.ids.toParts();
+      listing = { ids: { text: own(ids.text), ends: own(ids.ends), rids: own(ids.rids), filter: own(ids.filter) }, orders };
+    }
+    const arrays: ArrayBufferView[] = [data.byRid, data.counts, data.pTask, data.pLibrary, data.pLicense, data.pBucket, data.pTagEnd, data.tagIds, data.pProviderEnd, data.providerIds];
+    if (listing) arrays.push(listing.ids.text, listing.ids.ends, listing.ids.rids, listing.ids.filter, ...Object.values(listing.orders));
+    // An empty catalogue's arrays can share one zero-length buffer; each buffer is listed once.
+    const transfer = [...new Set(arrays.map((a) => a.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+    return { parts: { data, listing }, transfer };
+  }
+
+  /** The index another thread sent as toParts, with `pause` awaited between slices of its dictionaries. */
+  static async fromParts(parts: FacetIndexParts, pause: () => Promise<void>): Promise<FacetIndex> {
+    const { data } = parts;
+    const index = new FacetIndex({
+      ...data,
+      tasks: await Dictionary.of(data.tasks, pause),
+      libraries: await Dictionary.of(data.libraries, pause),
+      licenses: await Dictionary.of(data.licenses, pause),
+      tags: await Dictionary.of(data.tags, pause),
+      providers: await Dictionary.of(data.providers, pause),
+    });
+    return parts.listing ? index.withListing({ ids: IdText.fromParts(parts.listing.ids), orders: parts.listing.orders }) : index;
+  }
+
+  /** The same index, able to answer listing pages too. */
+  withListing(listing: ListingData): FacetIndex {
+    return new FacetIndex(this.d, listing);
+  }
+
+  get rows(): number {
+    let n = 0;
+    for (const c of this.d.counts) n += c;
+    return n;
+  }
+
+  get profiles(): number {
+    return this.d.counts.length;
+  }
+
+  /** Bytes held by the typed arrays and buffers (the dictionaries' strings come on top). */
+  get bytes(): number {
+    const d = this.d;
+    const listing = this.listing ? this.listing.ids.bytes + Object.values(this.listing.orders).reduce((s, a) => s + a.byteLength, 0) : 0;
+    return listing + [d.byRid, d.counts, d.pTask, d.pLibrary, d.pLicense, d.pBucket, d.pTagEnd, d.tagIds, d.pProviderEnd, d.providerIds].reduce((s, a) => s + a.byteLength, 0);
+  }
+
+  /**
+   * The profiles matching the filters other than search and author (those are left to the
+   * caller's candidates), or null when the filters need something profiles lack.
+   */
+  profileMask(filters: CatalogFilters): Uint8Array | null {
+    const f = filters;
+    const d = this.d;
+    const n = d.counts.length;
+    // One tight pass over typed arrays per filter (a closure per profile took ~5 ms at 60k profiles).
+    const mask = new Uint8Array(n).fill(1);
+    const keepWhere = (column: Uint32Array, value: string, dict: Dictionary) => {
+      const id = dict.find(value);
+      for (let p = 0; p < n; p++) if (column[p] !== id) mask[p] = 0;
+    };
+    const keepListing = (ends: Uint32Array, ids: Uint32Array, id: number | undefined) => {
+      for (let p = 0; p < n; p++) if (mask[p] === 1 && (id === undefined || !hasSorted(ids, p === 0 ? 0 : ends[p - 1]!, ends[p]!, id))) mask[p] = 0;
+    };
+    if (f.tags.some((t) => t.includes(":"))) return null;
+    let buckets: Set<number> | null = null;
+    if (f.paramsMin !== null || f.paramsMax !== null) {
+      buckets = bucketsCovering(f.paramsMin ?? 0, f.paramsMax);
+      if (buckets === null) return null;
+    }
+    if (f.pipelineTag) keepWhere(d.pTask, f.pipelineTag, d.tasks);
+    if (f.license) keepWhere(d.pLicense, f.license, d.licenses);
+    for (const tag of new Set(f.tags)) keepListing(d.pTagEnd, d.tagIds, d.tags.find(tag));
+    if (f.provider) keepListing(d.pProviderEnd, d.providerIds, d.providers.find(f.provider));
+    if (buckets) for (let p = 0; p < n; p++) if (!buckets.has(d.pBucket[p]!)) mask[p] = 0;
+    return mask;
+  }
+
+  /** The candidates that pass the profile mask, in the candidates' order. */
+  matchingRows(match: RowMatch & { candidates: Uint32Array }): number[] {
+    const { byRid, ridBase } = this.d;
+    const out: number[] = [];
+    for (const rid of match.candidates) {
+      const p = byRid[rid - ridBase];
+      if (p !== undefined && p >= 0 && match.profiles[p] === 1) out.push(rid);
+    }
+    return out;
+  }
+
+  /**
+   * Row ids of one page in `order` (a sort's descending order, read backwards when ascending):
+   * the rows that match from position `start` of the order on (a keyset cursor's next row), after
+   * skipping `offset` of them. A walk over typed arrays that stops once the page is full, with
+   * `pause` awaited every WALK_SLICE entries: a rare filter set walks the whole order, some 5–10 ms
+   * at 760k rows.
+   */
+  async page(order: Uint32Array, ascending: boolean, match: RowMatch, offset: number, limit: number, pause: () => Promise<void>, start = 0): Promise<number[]> {
+    const { byRid, ridBase } = this.d;
+    let allowed: Uint8Array | null = null;
+    if (match.candidates) {
+      allowed = new Uint8Array(byRid.length);
+      for (const rid of match.candidates) {
+        const i = rid - ridBase;
+        if (i >= 0 && i < allowed.length) allowed[i] = 1;
+      }
+    }
+    const out: number[] = [];
+    let skip = offset;
+    const n = order.length;
+    for (let from = start; from < n && out.length < limit; from += WALK_SLICE) {
+      if (from > start) await pause();
+      const to = Math.min(n, from + WALK_SLICE);
+      for (let k = from; k < to && out.length < limit; k++) {
+        const rid = order[ascending ? n - 1 - k : k]!;
+        const i = rid - ridBase;
+        const p = byRid[i];
+        if (p === undefined || p < 0 || match.profiles[p] !== 1 || (allowed !== null && allowed[i] !== 1)) continue;
+        if (skip > 0) skip--;
+        else out.push(rid);
+      }
+    }
+    return out;
+  }
+
+  /** Facet counts over these row ids (ids with no row are skipped). */
+  tallyRids(rids: readonly number[], keepTags?: number): FacetTally {
+    const { byRid, ridBase } = this.d;
+    const perProfile = new Map<number, number>();
+    for (const rid of rids) {
+      const p = byRid[rid - ridBase];
+      if (p === undefined || p < 0) continue;
+      perProfile.set(p, (perProfile.get(p) ?? 0) + 1);
+    }
+    const tally = this.tallier(keepTags);
+    perProfile.forEach((n, p) => tally.add(p, n));
+    return tally.done();
+  }
+
+  /**
+   * Exact facet counts over every row matching `filters`, or null when the filters hold a search,
+   * an author, a tag with a prefix (dataset:, base_model:, …) or a size range that is not made of
+   * whole buckets: those need the database.
+   */
+  tallyFilters(filters: CatalogFilters, keepTags?: number): FacetTally | null {
+    const steps = this.tallyFilterSteps(filters, keepTags);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same as tallyFilters, with `pause` awaited between slices of profiles: a broad filter
+   * visits all 60k profiles of the 760k-row catalogue (some 20 ms), too long for background work
+   * to hold the event loop.
+   */
+  async tallyFiltersInSlices(filters: CatalogFilters, pause: () => Promise<void>, keepTags?: number): Promise<FacetTally | null> {
+    const steps = this.tallyFilterSteps(filters, keepTags);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  private *tallyFilterSteps(filters: CatalogFilters, keepTags?: number): Generator<void, FacetTally | null> {
+    const mask = this.fullMask(filters);
+    if (mask === null) return null;
+    const { counts } = this.d;
+    const tally = this.tallier(keepTags);
+    for (let p = 0; p < counts.length; p++) {
+      if (mask[p] === 1) tally.add(p, counts[p]!);
+      if ((p + 1) % PROFILE_SLICE === 0) yield;
+    }
+    return tally.done();
+  }
+
+  /** The exact number of rows matching `filters`, or null as for tallyFilters. */
+  countFilters(filters: CatalogFilters): number | null {
+    const mask = this.fullMask(filters);
+    if (mask === null) return null;
+    const { counts } = this.d;
+    let n = 0;
+    for (let p = 0; p < counts.length; p++) if (mask[p] === 1) n += counts[p]!;
+    return n;
+  }
+
+  /** The profile mask of filters the profiles hold in full: null with a search or an author. */
+  private fullMask(f: CatalogFilters): Uint8Array | null {
+    return f.search || f.author ? null : this.profileMask(f);
+  }
+
+  /** Every counted language, and the other tags whose count reaches the `keep`-th largest. */
+  private topTags(counts: Uint32Array, keep: number): Map<string, number> {
+    const dict = this.d.tags;
+    const language = languagesOf(dict);
+    let others = 0;
+    for (let i = 0; i < counts.length; i++) if (counts[i]! > 0 && language[i] !== 1) others++;
+    let floor = 1;
+    if (others > keep) {
+      const xs = new Uint32Array(others);
+      let k = 0;
+      for (let i = 0; i < counts.length; i++) if (counts[i]! > 0 && language[i] !== 1) xs[k++] = counts[i]!;
+      xs.sort();
+      floor = xs[xs.length - keep]!;
+    }
+    const out = new Map<string, number>();
+    for (let i = 0; i < counts.length; i++) {
+      const n = counts[i]!;
+      if (n > 0 && (language[i] === 1 || n >= floor)) out.set(dict.values[i]!, n);
+    }
+    return out;
+  }
+
+  /**
+   * Counters that add(profile, rows) feeds, turned into a FacetTally by done(). With `keepTags`,
+   * the tally's tags are only those a list of the `keepTags` most common could hold (ties
+   * included) and every language: a broad filter counts tens of thousands of distinct tags, and
+   * turning them all into map entries cost more than the count itself.
+   */
+  private tallier(keepTags?: number): { add: (p: number, n: number) => void; done: () => FacetTally } {
+    const d = this.d;
+    // Typed counters by dictionary id: a profile adds to a dozen values, and a broad filter
+    // matches tens of thousands of profiles, so string-keyed maps would dominate.
+    const tasks = new Uint32Array(d.tasks.values.length);
+    const libraries = new Uint32Array(d.libraries.values.length);
+    const licenses = new Uint32Array(d.licenses.values.length);
+    const tags = new Uint32Array(d.tags.values.length);
+    const providers = new Uint32Array(d.providers.values.length);
+    const buckets = new Uint32Array(PARAM_BUCKETS.length);
+    let total = 0;
+    const add = (p: number, n: number) => {
+      total += n;
+      const task = d.pTask[p]!;
+      if (task !== NONE) tasks[task]! += n;
+      const library = d.pLibrary[p]!;
+      if (library !== NONE) libraries[library]! += n;
+      const license = d.pLicense[p]!;
+      if (license !== NONE) licenses[license]! += n;
+      const b = d.pBucket[p]!;
+      if (b !== NO_BUCKET) buckets[b]! += n;
+      const tagEnd = d.pTagEnd[p]!;
+      for (let i = p === 0 ? 0 : d.pTagEnd[p - 1]!; i < tagEnd; i++) tags[d.tagIds[i]!]! += n;
+      const providerEnd = d.pProviderEnd[p]!;
+      for (let i = p === 0 ? 0 : d.pProviderEnd[p - 1]!; i < providerEnd; i++) providers[d.providerIds[i]!]! += n;
+    };
+    const toMap = (counts: Uint32Array, dict: Dictionary) => {
+      const m = new Map<string, number>();
+      for (let i = 0; i < counts.length; i++) if (counts[i]! > 0) m.set(dict.values[i]!, counts[i]!);
+      return m;
+    };
+    // A library filters as its tag (CatalogFilters.tags), so its facet counts the tag: GGUF repos
+    // name transformers or nothing as their library, yet `library=gguf` finds them.
+    const libraryCounts = () => {
+      const m = new Map<string, number>();
+      d.libraries.values.forEach((library, i) => {
+        const tag = d.tags.find(library);
+        // Listed when a matching row names it as its library (as the database's count does).
+        if (libraries[i]! > 0) m.set(library, Math.max(libraries[i]!, tag === undefined ? 0 : tags[tag]!));
+      });
+      return m;
+    };
+    const done = (): FacetTally => {
+      const params = new Map<string, number>();
+      buckets.forEach((n, i) => {
+        if (n > 0) params.set(PARAM_BUCKETS[i]!.id, n);
+      });
+      return {
+        total,
+        tasks: toMap(tasks, d.tasks),
+        libraries: libraryCounts(),
+        licenses: toMap(licenses, d.licenses),
+        params,
+        tags: keepTags === undefined ? toMap(tags, d.tags) : this.topTags(tags, keepTags),
+        providers: toMap(providers, d.providers),
+      };
+    };
+    return { add, done };
+  }
+}
+
+/** A tag dictionary's language codes, by id (the dictionary is frozen with its index). */
+const languageIds = new WeakMap<Dictionary, Uint8Array>();
+
+function languagesOf(dict: Dictionary): Uint8Array {
+  let ids = languageIds.get(dict);
+  if (!ids) {
+    ids = new Uint8Array(dict.values.length);
+    dict.values.forEach((v, i) => {
+      if (isLanguageCode(v)) ids![i] = 1;
+    });
+    languageIds.set(dict, ids);
+  }
+  return ids;
+}
+
+function hasSorted(a: Uint32Array, from: number, to: number, v: number): boolean {
+  for (let i = from; i < to; i++) {
+    const x = a[i]!;
+    if (x === v) return true;
+    if (x > v) return false;
+  }
+  return false;
+}
+
+/** The bucket indexes a size range covers, or null when its ends fall inside a bucket. */
+export function bucketsCovering(min: number, max: number | null): Set<number> | null {
+  const starts = min === 0 || PARAM_BUCKETS.some((b) => b.min === min);
+  const ends = max === null || PARAM_BUCKETS.some((b) => b.max === max);
+  if (!starts || !ends) return null;
+  const out = new Set<number>();
+  PARAM_BUCKETS.forEach((b, i) => {
+    if (b.min >= min && (max === null || (b.max !== null && b.max <= max))) out.add(i);
+  });
+  return out;
+}

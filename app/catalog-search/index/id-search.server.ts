@@ -1,0 +1,174 @@
+import { FILTER_BLOCK_ROWS, FILTER_WORDS, IdScan, addTrigrams, candidateRanges } from "#app/catalog-search/index/id-scan.server.ts";
+import { findInThread } from "#app/catalog-search/index/id-search-thread.server.ts";
+
+/**
+ * Substring search over model ids in memory (docs/decisions/0027-listing-answered-from-memory.md).
+ *
+ * The ids of one catalogue generation, ASCII-lower-cased, one after another in a single buffer
+ * (off the V8 heap, so the server's heap cap does not grow with the catalogue). A search is a
+ * native `indexOf` over it: a term's matches come back in a few milliseconds of scanning, where a
+ * trigram index (FTS5, pg_trgm) reads the posting list of each of the term's trigrams, 10–120 ms
+ * even for a rare term. A per-block trigram filter (id-scan.server.ts, ADR 0036) narrows the
+ * scan to the blocks of rows that may hold the term. The buffer is shared memory, scanned by the
+ * search thread; when that thread cannot run, it is scanned here in slices
+ * (docs/decisions/0033-id-search-thread.md).
+ *
+ * Terms are folded as ASCII: SQLite's LIKE folds ASCII case alone and PostgreSQL's lower() folds
+ * all of Unicode, and for an ASCII term both agree with the folding done here. Model ids are
+ * printable ASCII (`modelIdSchema`, checked on import), so a term with any other character matches
+ * no id, here as in SQL.
+ */
+
+/** Bytes of the buffer scanned per slice: under a millisecond of `indexOf` with no match in it. */
+const SCAN_SLICE = 2 * 1024 * 1024;
+
+const SEPARATOR = 0x0a;
+
+export class IdTextBuilder {
+  private bytes = new Uint8Array(1 << 20);
+  private length = 0;
+  private ends = new Uint32Array(4096);
+  private rids = new Uint32Array(4096);
+  private filter = new Uint32Array(64 * FILTER_WORDS);
+  private rows = 0;
+
+  add(rid: number, id: string): void {
+    const need = this.length + id.length * 3 + 1;
+    if (need > this.bytes.length) {
+      const next = new Uint8Array(Math.max(need, this.bytes.length * 2));
+      next.set(this.bytes.subarray(0, this.length));
+      this.bytes = next;
+    }
+    if (this.rows === this.ends.length) {
+      const ends = new Uint32Array(this.rows * 2);
+      ends.set(this.ends);
+      this.ends = ends;
+      const rids = new Uint32Array(this.rows * 2);
+      rids.set(this.rids);
+      this.rids = rids;
+    }
+    const block = Math.floor(this.rows / FILTER_BLOCK_ROWS);
+    if ((block + 1) * FILTER_WORDS > this.filter.length) {
+      const filter = new Uint32Array(this.filter.length * 2);
+      filter.set(this.filter);
+      this.filter = filter;
+    }
+    const start = this.length;
+    let at = start;
+    for (let i = 0; i < id.length; i++) {
+      const c = id.charCodeAt(i);
+      if (c < 0x80) {
+        // ASCII upper case to lower case; a newline cannot occur in an id, but is kept out anyway.
+        this.bytes[at++] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c === SEPARATOR ? 0x20 : c;
+      } else {
+        // Any non-ASCII character becomes one byte no ASCII term contains.
+        this.bytes[at++] = 0xff;
+        // A surrogate pair is one character.
+        if (c >= 0xd800 && c <= 0xdbff) i++;
+      }
+    }
+    addTrigrams(this.filter, block, this.bytes, start, at);
+    this.bytes[at++] = SEPARATOR;
+    this.length = at;
+    this.ends[this.rows] = at;
+    this.rids[this.rows] = rid;
+    this.rows++;
+  }
+
+  finish(): IdText {
+    // Copies at their exact size (the growth slack, up to half of each, is freed with the
+    // builder), in memory the search thread can read as it is (id-search-thread.server.ts).
+    const text = shared(this.bytes, this.length);
+    const filter = shared(this.filter, Math.ceil(this.rows / FILTER_BLOCK_ROWS) * FILTER_WORDS);
+    return new IdText(Buffer.from(text.buffer, 0, this.length), shared(this.ends, this.rows), shared(this.rids, this.rows), filter);
+  }
+}
+
+function shared<T extends Uint8Array | Uint32Array>(from: T, length: number): T {
+  const to = (from instanceof Uint8Array ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint32Array(new SharedArrayBuffer(length * 4))) as T;
+  to.set(from.subarray(0, length));
+  return to;
+}
+
+/**
+ * Whether the trigram filter can narrow a scan for `term`: printable ASCII of three characters or
+ * more. A shorter term has no trigram, and every block is scanned (candidateRanges).
+ */
+export function isSearchableTerm(term: string): boolean {
+  return term.length >= 3 && isIdText(term);
+}
+
+/** Whether an id could hold `term`: ids are printable ASCII. */
+const isIdText = (term: string) => /^[\x20-\x7e]+$/.test(term);
+
+/** An IdText as plain data for postMessage (see FacetIndex.toParts). */
+export interface IdTextParts {
+  text: Uint8Array;
+  ends: Uint32Array;
+  rids: Uint32Array;
+  /** The trigram filter: FILTER_WORDS words per block of FILTER_BLOCK_ROWS rows (id-scan.server.ts). */
+  filter: Uint32Array;
+}
+
+export class IdText {
+  constructor(
+    private readonly text: Buffer,
+    /** Row i's id ends just before ends[i] (its separator). */
+    private readonly ends: Uint32Array,
+    private readonly rids: Uint32Array,
+    private readonly filter: Uint32Array,
+  ) {}
+
+  get bytes(): number {
+    return this.text.byteLength + this.ends.byteLength + this.rids.byteLength + this.filter.byteLength;
+  }
+
+  /** The same ids as plain arrays (the text possibly a view into a larger buffer). */
+  toParts(): IdTextParts {
+    return { text: new Uint8Array(this.text.buffer, this.text.byteOffset, this.text.byteLength), ends: this.ends, rids: this.rids, filter: this.filter };
+  }
+
+  static fromParts(parts: IdTextParts): IdText {
+    return new IdText(Buffer.from(parts.text.buffer, parts.text.byteOffset, parts.text.byteLength), parts.ends, parts.rids, parts.filter);
+  }
+
+  /**
+   * Row ids of every id containing `term` (ASCII case folded), in no particular order: none when
+   * the term has a character no id has. The search thread scans it when it can; otherwise it is
+   * scanned here, with `pause` awaited between slices. A term under three characters has no
+   * trigram to narrow the scan with, so every block is scanned.
+   */
+  async find(term: string, pause: () => Promise<void>): Promise<Uint32Array> {
+    if (term === "" || !isIdText(term)) return new Uint32Array(0);
+    const needle = Buffer.from(term.toLowerCase(), "latin1");
+    const { text, ends, rids, filter } = this;
+    const inThread = findInThread(text, ends, rids, filter, needle);
+    if (inThread) {
+      try {
+        return await inThread;
+      } catch {
+        // The thread failed (and is started again for the next search): this one is scanned here.
+      }
+    }
+    return this.findHere(needle, pause);
+  }
+
+  /** The scan on this thread, in windows of the candidate ranges with `pause` awaited between them. */
+  async findHere(needle: Buffer, pause: () => Promise<void>): Promise<Uint32Array> {
+    const scan = new IdScan(this.text, this.ends, this.rids, needle);
+    let scanned = 0;
+    for (const [from, to] of candidateRanges(this.ends, this.filter, needle)) {
+      for (let start = from; start < to; ) {
+        if (scanned >= SCAN_SLICE) {
+          await pause();
+          scanned = 0;
+        }
+        const end = Math.min(to, start + SCAN_SLICE - scanned);
+        const next = scan.window(start, end);
+        scanned += next - start;
+        start = next;
+      }
+    }
+    return scan.result();
+  }
+}
