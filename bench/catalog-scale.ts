@@ -12,8 +12,8 @@
  *     when a load balancer would send traffic; the server's own warm-up requests (cli/warm-up.ts)
  *     may still be running;
  *  3. "once warm-up is done": once the server logs its background work and warm-up done.
- * In both, /proc/PID/status is sampled every 100 ms for the first 90 s (longer if the index is not
- * built by then): RSS when listening, when the index answers, at 90 s, and the peak (VmHWM).
+ * In each, /proc/PID/status is sampled every 100 ms for the first 90 s (longer if the warm-up is not
+ * done by then): RSS when listening, when the index answers, at 90 s, and the peak (VmHWM).
  * Stored exact counts (facet_cache) are dropped before each start, so every server pays the same
  * recounts. Figures only: nothing here asserts a time.
  */
@@ -63,7 +63,7 @@ interface StartRun {
   rssListening: Rss;
   rssIndexed: Rss | null;
   rssAt90: Rss | null;
-  /** VmHWM at the end of the window: the highest RSS of the first 90 s (or until the index was built, if later). */
+  /** VmHWM at the end of the window: the highest RSS of the first 90 s (or until the warm-up was done, if later). */
   peak: number;
   peakAt: number;
   windowMs: number;
@@ -206,10 +206,11 @@ async function startOnce(databaseUrl: string, root: string, when: When): Promise
       await send();
     }
     let rssAt90: Rss | null = null;
-    const windowEnd = Math.max(WINDOW_MS, st.indexMs ?? 0);
-    while (!exited && now() < windowEnd) {
+    // The first 90 s, and on until the server logs its warm-up done when that comes later.
+    const windowOpen = () => now() < WINDOW_MS || (st.warmMs === null && now() < INDEX_LIMIT_MS);
+    while (!exited && windowOpen()) {
       if (rssAt90 === null && now() >= WINDOW_MS - 100) rssAt90 = rssOf(pid);
-      await sleep(Math.min(100, windowEnd - now()));
+      await sleep(now() < WINDOW_MS ? Math.min(100, WINDOW_MS - now()) : 100);
     }
     rssAt90 ??= exited ? null : rssOf(pid);
     const last = exited ? samples.at(-1)?.rss : rssOf(pid);
