@@ -22,13 +22,28 @@
  *                    --current-only runs no baseline (unless REF is given); --verbose lists
  *                    each phase's slowest requests; --levels 1,4,16 sets the concurrency levels;
  *                    --import-levels 1,4 those of the phases during an import
+ *   --scale 3.04M    issue 33's Hub scale, on a SYNTHETIC catalogue: the 760k dump four times over,
+ *                    copies 2–4 with ids suffixed -syn2/-syn3/-syn4 (bench/synthetic-catalog.ts).
+ *                    The generated .jsonl.gz and the imported SQLite file are cached in the OS temp
+ *                    dir like the 760k ones (keyed by the generated file's bytes); the import is the
+ *                    normal `modelyard import FILE --stats-as-of 2024-07-11`. PostgreSQL gets a
+ *                    database of its own beside TEST_DATABASE_URL's (modelyard_bench_synthetic_3_04m).
+ *                    Then, per server (this checkout; first the --baseline-ref REF's own code, on the
+ *                    same database, when given), two fresh starts of `npm start`'s serve command
+ *                    (bench/catalog-scale.ts): time to listening, time until /readyz says the
+ *                    listing index answers, RSS when listening / when the index answers / at 90 s,
+ *                    peak RSS (VmHWM) over the first 90 s, and the first request of a few listing
+ *                    views right after listening (start 1) and once the index answers (start 2).
+ *                    With --mixed too, the mixed traffic phases follow at this scale (pass
+ *                    --current-only or --baseline-ref, or the issue-14 baseline runs at 3M rows).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { type CatalogFilters, PAGE_SIZE, emptyFilters } from "#app/catalog-search/listing-params.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
@@ -48,9 +63,11 @@ import { runMixed } from "./catalog-mixed.ts";
 import { percentile } from "./percentile.ts";
 import { type Rss, rssOf } from "./proc-status.ts";
 import { sharedDataDir } from "#tests/support/shared-data.ts";
+import { runScale } from "./catalog-scale.ts";
+import { SYNTHETIC_SCALES, type SyntheticScale, ensureSyntheticCatalog } from "./synthetic-catalog.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DATA = path.join(sharedDataDir(), "hub-models-2024-07-11.jsonl.gz");
+const DUMP = path.join(sharedDataDir(), "hub-models-2024-07-11.jsonl.gz");
 const STATS_DATE = "2024-07-11";
 
 const { values: opt } = parseArgs({
@@ -68,8 +85,14 @@ const { values: opt } = parseArgs({
     verbose: { type: "boolean", default: false },
     levels: { type: "string", default: "1,4,16" },
     "import-levels": { type: "string", default: "1,4" },
+    scale: { type: "string" },
   },
 });
+if (opt.scale !== undefined && !(opt.scale in SYNTHETIC_SCALES)) throw new Error(`--scale: one of ${Object.keys(SYNTHETIC_SCALES).join(", ")}, got '${opt.scale}'`);
+const SCALE = opt.scale as SyntheticScale | undefined;
+/** The dump, or at --scale the SYNTHETIC catalogue made of it (generated once, cached). */
+const synthetic = SCALE ? await ensureSyntheticCatalog(DUMP, SCALE) : null;
+const DATA = synthetic?.file ?? DUMP;
 const ITER = Math.max(3, Number(opt.iterations));
 
 let key: string | undefined;
@@ -78,14 +101,26 @@ function dataKey(): string {
   return key;
 }
 
-async function ensureImported(handle: DatabaseHandle, label: string): Promise<void> {
+async function ensureImported(handle: DatabaseHandle, label: string, databaseUrl: string): Promise<void> {
   await migrate(handle);
   const key = dataKey();
   if ((await getMeta(handle.db, "bench:source")) === key) {
-    console.log(`${label}: reusing the imported catalogue (${(await countModels(handle.db)).toLocaleString("en-US")} models).`);
+    console.log(`${label}: reusing the imported ${synthetic ? "SYNTHETIC " : ""}catalogue (${(await countModels(handle.db)).toLocaleString("en-US")} models).`);
     return;
   }
   console.log(`${label}: importing ${path.basename(DATA)} …`);
+  if (synthetic) {
+    // At scale, the normal importer as an operator runs it: `modelyard import`, at its default low CPU priority.
+    const t0 = performance.now();
+    execFileSync(process.execPath, [path.join(ROOT, "bin", "modelyard.mjs"), "import", DATA, "--stats-as-of", STATS_DATE], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    console.log(`${label}: imported the SYNTHETIC catalogue in ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
+    await setMeta(handle.db, "bench:source", key);
+    return;
+  }
   const t0 = performance.now();
   let last = 0;
   const s = await importPaths(handle, [DATA], {
@@ -306,16 +341,24 @@ async function httpClasses(databaseUrl: string): Promise<{ rows: ClassResult[]; 
 // ---- main ------------------------------------------------------------------------------------
 
 async function runEngine(label: string, databaseUrl: string, handlerGoal: number): Promise<void> {
-  if (opt.mixed) {
+  if (synthetic) {
     const handle = openDatabase(databaseUrl);
-    await (opt.db && label === "SQLite" ? migrate(handle) : ensureImported(handle, label)).finally(() => handle.close());
+    await (opt.db && label === "SQLite" ? migrate(handle) : ensureImported(handle, label, databaseUrl)).finally(() => handle.close());
+    await runScale(label, databaseUrl, { rows: synthetic.rows, baselineRef: opt["baseline-ref"] });
+    if (!opt.mixed) return;
+  }
+  if (opt.mixed) {
+    if (!synthetic) {
+      const handle = openDatabase(databaseUrl);
+      await (opt.db && label === "SQLite" ? migrate(handle) : ensureImported(handle, label, databaseUrl)).finally(() => handle.close());
+    }
     await runMixed(label, databaseUrl, DATA, { requests: Math.max(20, Number(opt.requests)), sets: 40, levels: opt.levels.split(",").map(Number).filter((n) => n > 0), importLevels: opt["import-levels"].split(",").map(Number).filter((n) => n > 0), baselineRef: opt["baseline-ref"], currentOnly: opt["current-only"], verbose: opt.verbose });
     return;
   }
   const handle = openDatabase(databaseUrl);
   try {
     if (opt.db && label === "SQLite") await migrate(handle);
-    else await ensureImported(handle, label);
+    else await ensureImported(handle, label, databaseUrl);
     const t0 = performance.now();
     const built = await startBackgroundWork(handle);
     const { generation } = await openSnapshot(handle);
@@ -342,6 +385,25 @@ async function runEngine(label: string, databaseUrl: string, handlerGoal: number
   }
 }
 
+/**
+ * At --scale, a PostgreSQL database of its own beside the one TEST_DATABASE_URL names (created on
+ * the same server if missing), so the tests' database keeps its catalogue and the import is cached.
+ */
+async function scaleDatabase(url: string, scale: SyntheticScale): Promise<string> {
+  const name = `modelyard_bench_synthetic_${scale.replace(/\W+/g, "_").toLowerCase()}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (!rowCount) await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
 async function main(): Promise<void> {
   console.log(`# bench:catalog — ${os.cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString()}`);
   if (opt.only !== "postgres") {
@@ -350,7 +412,7 @@ async function main(): Promise<void> {
     await runEngine("SQLite", `sqlite:${file}`, 20);
   }
   const pgUrl = process.env["TEST_DATABASE_URL"] ?? (process.env["DATABASE_URL"]?.startsWith("postgres") ? process.env["DATABASE_URL"] : undefined);
-  if (pgUrl && opt.only !== "sqlite") await runEngine("PostgreSQL", pgUrl, 40);
+  if (pgUrl && opt.only !== "sqlite") await runEngine("PostgreSQL", SCALE ? await scaleDatabase(pgUrl, SCALE) : pgUrl, 40);
   else if (opt.only !== "sqlite") console.log("\nPostgreSQL: skipped (set TEST_DATABASE_URL=postgres://… to include it).");
 }
 
