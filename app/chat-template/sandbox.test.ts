@@ -22,6 +22,18 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/**
+ * Renders `template` once a renderer is up: on a loaded machine starting a worker (and its first
+ * render) can take longer than a short deadline. The tests that use this are
+ * about what happens once a render runs, not about how fast a worker starts.
+ */
+async function renderWhenUp(s: ChatTemplateSandbox, template: string): Promise<RenderChatTemplateResult> {
+  let result = await s.render({ template, messages });
+  // Only for templates that cannot run long: their timeout is a cold worker, never the template.
+  for (let tries = 1; !result.ok && result.error.kind === "timeout" && tries < 50; tries++) result = await s.render({ template, messages });
+  return result;
+}
+
 const nestedLoops = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
 
 describe("ChatTemplateSandbox", () => {
@@ -48,14 +60,15 @@ describe("ChatTemplateSandbox", () => {
     const s = sandbox({ timeoutMs: 300 });
     // A renderer that is up first: on a loaded machine a worker's start can take the whole 300 ms,
     // and this test is about a render that runs too long, not one that waited for a renderer.
-    expect(await s.render({ template: "{{ 'ready' }}", messages })).toEqual({ ok: true, text: "ready" });
+    expect(await renderWhenUp(s, "{{ 'ready' }}")).toEqual({ ok: true, text: "ready" });
+    const restarts = s.restarts;
     const result = await s.render({ template: nestedLoops, messages });
     expect(result).toEqual({
       ok: false,
       error: { message: "Rendering took longer than 300ms and was stopped", kind: "timeout", line: null, column: null, excerpt: null },
     });
-    expect(s.restarts).toBe(1);
-    expect(await s.render({ template: "still {{ 'alive' }}", messages })).toEqual({ ok: true, text: "still alive" });
+    expect(s.restarts).toBe(restarts + 1);
+    expect(await renderWhenUp(s, "still {{ 'alive' }}")).toEqual({ ok: true, text: "still alive" });
   });
 
   it("survives an infinitely recursive macro", async () => {
@@ -69,6 +82,8 @@ describe("ChatTemplateSandbox", () => {
 
   it("answers a render that waited past its deadline behind a stuck one as a timeout, without running it", async () => {
     const s = sandbox({ timeoutMs: 300, poolSize: 1 });
+    expect(await renderWhenUp(s, "{{ 0 }}")).toEqual({ ok: true, text: "0" });
+    const restarts = s.restarts;
     const [stuck, next] = await Promise.all([
       s.render({ template: nestedLoops, messages }),
       s.render({ template: "{{ 1 + 1 }}", messages }),
@@ -78,8 +93,8 @@ describe("ChatTemplateSandbox", () => {
     if (next.ok) return;
     expect(next.error.message).toContain("did not run");
     // Only the stuck render's worker was stopped; the waiting one never reached a worker.
-    expect(s.restarts).toBe(1);
-    expect(await s.render({ template: "{{ 1 + 1 }}", messages })).toEqual({ ok: true, text: "2" });
+    expect(s.restarts).toBe(restarts + 1);
+    expect(await renderWhenUp(s, "{{ 1 + 1 }}")).toEqual({ ok: true, text: "2" });
   });
 
   it("keeps a worker free for another client while one client's render is stuck", async () => {
@@ -158,7 +173,7 @@ describe("ChatTemplateSandbox", () => {
   it("answers 'busy' when the queue is full and 'unavailable' after close", async () => {
     const s = sandbox({ timeoutMs: 300, maxQueue: 1, poolSize: 1 });
     // Once the worker is up, the first render runs at once and the second waits in the queue.
-    await s.render({ template: "warm", messages });
+    expect(await renderWhenUp(s, "warm")).toEqual({ ok: true, text: "warm" });
     const first = s.render({ template: nestedLoops, messages });
     const second = s.render({ template: "a", messages });
     const third = await s.render({ template: "b", messages });
