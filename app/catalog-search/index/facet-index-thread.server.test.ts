@@ -176,8 +176,9 @@ describe.each(testDialects())("the saved listing index on $name", (dialect) => {
     const index = await readFacetIndex(h, generation);
     if (!index) throw new Error("expected an index");
     // Two builds saved at once, as two instances would after the same import.
-    const [first, second] = await Promise.all([saveIndexParts(h.db, index.toParts().parts), saveIndexParts(h.db, (await readFacetIndex(h, generation))!.toParts().parts)]);
-    expect([first, second].filter(Boolean).length).toBeLessThanOrEqual(1);
+    const saved = await Promise.all([saveIndexParts(h.db, index.toParts().parts), saveIndexParts(h.db, (await readFacetIndex(h, generation))!.toParts().parts)]);
+    // One of them is kept; which one, and whether the first saw the second, is a race.
+    expect(saved).toContain(true);
     const builds = await h.db.selectFrom("listing_index").select("build").distinct().execute();
     expect(builds).toHaveLength(1);
     expect(await loadIndexParts(h.db, generation, true)).not.toBeNull();

@@ -112,7 +112,8 @@ function* chunksOf(arrays: Typed[]): Generator<Buffer> {
 
 /**
  * Saves `parts` under its generation, unless the catalogue has moved past it or the generation is
- * already saved. Older generations' saves are deleted once this one is whole. Returns whether it saved.
+ * already saved. Older generations' saves are deleted once this one is whole. Returns whether this
+ * save is the one kept (another instance's save of the same generation may be kept instead).
  */
 export async function saveIndexParts(db: Kysely<Database>, parts: FacetIndexParts): Promise<boolean> {
   const generation = parts.data.generation;
@@ -140,9 +141,13 @@ export async function saveIndexParts(db: Kysely<Database>, parts: FacetIndexPart
   // while saving), are no use to anyone once this one is whole.
   await db.deleteFrom("listing_index").where("generation", "<", generation).execute();
   // Two instances that built the same generation at once both saved it: the build that sorts first
-  // is the one every loader reads (savedBuild), so the other is deleted by whichever sees both.
+  // is the one every loader reads (savedBuild), so the other whole ones are deleted by whichever
+  // save ends last. A build still being written (no header yet) is left to finish and do the same.
   const kept = await savedBuild(db, generation);
-  if (kept) await db.deleteFrom("listing_index").where("generation", "=", generation).where("build", "<>", kept.build).execute();
+  if (kept) {
+    const whole = db.selectFrom("listing_index").select("build").where("generation", "=", generation).where("seq", "=", 0);
+    await db.deleteFrom("listing_index").where("generation", "=", generation).where("build", "<>", kept.build).where("build", "in", whole).execute();
+  }
   return kept?.build === build;
 }
 
