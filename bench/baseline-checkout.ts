@@ -2,10 +2,12 @@
  * A commit's own code, built beside this checkout, for benchmarks that print today's figures next
  * to that commit's in the same run (`--baseline-ref REF`).
  */
-import { execFileSync } from "node:child_process";
+import { type ChildProcessByStdio, execFileSync, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -54,4 +56,17 @@ export function startCommandOf(root: string): { flags: string[]; env: Record<str
     flags.push(w);
   }
   return { flags, env };
+}
+
+/**
+ * `modelyard serve` of the checkout at `root` on a free loopback port, run as that checkout's own
+ * `npm start` runs it (its flags and environment), with `extra` flags and variables on top.
+ */
+export function spawnServe(root: string, databaseUrl: string, extra: { flags?: string[]; env?: Record<string, string> } = {}): ChildProcessByStdio<null, Readable, Readable> {
+  const start = root === ROOT ? { flags: [...SERVE_NODE_FLAGS], env: { ...SERVE_ENV } } : startCommandOf(root);
+  return spawn(process.execPath, [...start.flags, ...(extra.flags ?? []), path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
+    cwd: root,
+    env: { ...process.env, ...start.env, HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: databaseUrl, MODELYARD_SKIP_BUNDLED: "1", ...extra.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }

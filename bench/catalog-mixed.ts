@@ -21,10 +21,9 @@ import type { Kysely } from "kysely";
 import { DEFAULT_STATE, listingHref } from "#app/catalog-search/listing-params.ts";
 import { openDatabase } from "#app/db/client.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
 import { WARM_PATHS } from "#cli/warm-up.ts";
 import { awaitServeUrl } from "#tests/support/serve-url.ts";
-import { checkoutBaseline, startCommandOf } from "./baseline-checkout.ts";
+import { checkoutBaseline, spawnServe } from "./baseline-checkout.ts";
 import { percentile } from "./percentile.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -208,22 +207,8 @@ interface Server {
 async function startServer(databaseUrl: string, root = ROOT): Promise<Server> {
   // MODELYARD_BENCH_CPU_PROF=DIR writes each server's CPU profile there (node --cpu-prof).
   const prof = process.env["MODELYARD_BENCH_CPU_PROF"];
-  // An earlier commit's server runs as its own `npm start` did: its flags and environment.
-  const start = root === ROOT ? { flags: [...SERVE_NODE_FLAGS], env: { ...SERVE_ENV } } : startCommandOf(root);
-  const flags = prof ? [...start.flags, "--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-interval=${process.env["MODELYARD_BENCH_CPU_PROF_INTERVAL"] ?? 1000}`] : start.flags;
-  const child = spawn(process.execPath, [...flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...start.env,
-      HOST: "127.0.0.1",
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      MODELYARD_SKIP_BUNDLED: "1",
-      MODELYARD_BENCH_EVENT_LOOP: "1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const profFlags = prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-interval=${process.env["MODELYARD_BENCH_CPU_PROF_INTERVAL"] ?? 1000}`] : [];
+  const child = spawnServe(root, databaseUrl, { flags: profFlags, env: { MODELYARD_BENCH_EVENT_LOOP: "1" } });
   let out = "";
   const waiters: Array<(d: Delay) => void> = [];
   let pending = "";

@@ -19,13 +19,12 @@
  * start, so start 1 builds it and starts 2 and 3 load what start 1 saved. Figures only: nothing
  * here asserts a time.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "#app/db/client.server.ts";
-import { SERVE_ENV, SERVE_NODE_FLAGS } from "#cli/serve-flags.ts";
-import { checkoutBaseline, startCommandOf } from "./baseline-checkout.ts";
+import { checkoutBaseline, spawnServe } from "./baseline-checkout.ts";
 import { type Rss, rssOf } from "./proc-status.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -83,22 +82,8 @@ const WHEN_TEXT: Record<When, string> = {
 };
 
 function spawnServer(databaseUrl: string, root: string): { child: ChildProcess; output: () => string } {
-  // Each checkout's server runs as its own `npm start` runs it: its flags and environment.
-  const start = root === ROOT ? { flags: [...SERVE_NODE_FLAGS], env: { ...SERVE_ENV } } : startCommandOf(root);
-  const child = spawn(process.execPath, [...start.flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...start.env,
-      HOST: "127.0.0.1",
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      MODELYARD_SKIP_BUNDLED: "1",
-      // Built before the first start (below); a build inside the timed start would be counted.
-      MODELYARD_SKIP_BUILD: "1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // Built before the first start (below); a build inside the timed start would be counted.
+  const child = spawnServe(root, databaseUrl, { env: { MODELYARD_SKIP_BUILD: "1" } });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
