@@ -48,7 +48,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     MODELYARD_SKIP_BUILD=1 \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072
 COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
@@ -68,5 +69,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=180s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # npm start's command line (package.json), without npm in between so the server gets the signals:
-# MALLOC_ARENA_MAX=2 above, and the same node flags.
+# MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ above, and the same node flags.
 CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=4", "--v8-pool-size=0", "bin/modelyard.mjs", "serve"]

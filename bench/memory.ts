@@ -49,6 +49,7 @@ function benchDatabase(): string {
 async function measure(file: string, env: Record<string, string>, root: string): Promise<{ ready: Rss; idle: Rss; after: Rss }> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base["MALLOC_ARENA_MAX"];
+  delete base["MALLOC_MMAP_THRESHOLD_"];
   // An earlier commit's server runs with its own `npm start` flags.
   const flags = root === ROOT ? [...SERVE_NODE_FLAGS] : startCommandOf(root).flags;
   const child = spawn(process.execPath, [...flags, path.join(root, "bin", "modelyard.mjs"), "serve", "--port", "0"], {

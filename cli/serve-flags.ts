@@ -23,8 +23,14 @@ export const SERVE_NODE_FLAGS = ["--max-old-space-size=256", "--max-semi-space-s
  * core, and keeps what each one freed: about 45 MB of the served process's RSS at 760k rows. Two
  * arenas measured no slower (docs/decisions/0029-serve-memory-and-import-priority.md). glibc reads
  * it when the process starts, so it cannot be set from inside; other C libraries ignore it.
+ *
+ * `MALLOC_MMAP_THRESHOLD_` fixes glibc's threshold for serving an allocation from its own mapping
+ * at 128 KB. By default the threshold rises to the size of each large block freed, up to 32 MB, and
+ * blocks under it then come from the arenas, which keep the memory once freed: the 4 MB chunks the
+ * saved listing index is read in, and the buffers of large queries, left some 150 MB in the RSS of
+ * a server at 3.04M models (ADR 0046).
  */
-export const SERVE_ENV = { MALLOC_ARENA_MAX: "2" } as const;
+export const SERVE_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" } as const;
 
 /** The `npm start` script: SERVE_ENV and SERVE_NODE_FLAGS in front of `modelyard serve`. */
 export const START_SCRIPT = `${Object.entries(SERVE_ENV)

@@ -38,6 +38,17 @@ export interface CatalogPage {
   next: Cursor | null;
 }
 
+export type CoveredSort = Extract<SortKey, "trending" | "updated">;
+
+/** What a sort can rank in the whole catalogue (views/sort-coverage.server.ts). */
+export interface CatalogueCoverage {
+  rows: number;
+  /** Rows the sort cannot rank: no trending score, or no update date. */
+  unranked: number;
+  /** The snapshot dates of the catalogue's trending scores (the first and the last), or null when no row carries one. */
+  asOf: { from: string; to: string } | null;
+}
+
 /** One page of `GET /api/models` (hub-list.server.ts): the JSON body as sent, and where the next page starts. */
 export interface HubListPage {
   /** UTF-8 bytes, so a repeat is not encoded again (as kept documents are, ADR 0035). */

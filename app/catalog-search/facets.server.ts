@@ -6,6 +6,7 @@ import { type FacetIndex, type FacetTally, emptyTally } from "#app/catalog-searc
 import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } from "#app/catalog-search/index/facet-index-builder.server.ts";
 import { IdTextBuilder } from "#app/catalog-search/index/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/index/sort-order.server.ts";
+import { readCatalogueCoverage } from "#app/catalog-search/sql/sql.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { createSliceSizer, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
@@ -217,5 +218,7 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   }
   const index = await builder.finishInSlices(generation, yieldToEventLoop);
   if (!index || !ids) return index;
-  return index.withListing({ ids: ids.finish(), orders: await readSortOrders(handle, yieldToEventLoop) });
+  const orders = await readSortOrders(handle, yieldToEventLoop);
+  const coverage = { trending: await readCatalogueCoverage(handle, "trending"), updated: await readCatalogueCoverage(handle, "updated") };
+  return index.withListing({ ids: ids.finish(), orders, coverage });
 }

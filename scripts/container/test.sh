@@ -152,7 +152,16 @@ ok "runs as $user (uid $uid)"
 "$DOCKER" image inspect -f '{{json .Config.Healthcheck}}' "$IMAGE" | grep -q '/healthz' || fail "the image's HEALTHCHECK does not call /healthz"
 # npm start's flags: the image's command must be package.json's start script, without npm.
 start_script=$(node -p 'require("./package.json").scripts.start')
-image_cmd="MALLOC_ARENA_MAX=$("$DOCKER" image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE" | sed -n 's/^MALLOC_ARENA_MAX=//p') $("$DOCKER" image inspect -f '{{join .Config.Cmd " "}}' "$IMAGE")"
+image_env=$("$DOCKER" image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE")
+# The start script's leading VAR=value words, each as the image's environment sets it.
+image_cmd=""
+for word in $start_script; do
+  case "$word" in
+    *=*) name=${word%%=*}; image_cmd="$image_cmd$name=$(printf '%s\n' "$image_env" | sed -n "s/^$name=//p") " ;;
+    *) break ;;
+  esac
+done
+image_cmd="$image_cmd$("$DOCKER" image inspect -f '{{join .Config.Cmd " "}}' "$IMAGE")"
 [ "$image_cmd" = "$start_script" ] || fail "the image's command '$image_cmd' differs from npm start's '$start_script' (Dockerfile CMD and ENV)"
 ok "VOLUME /app/data, HEALTHCHECK on /healthz, command = npm start's"
 

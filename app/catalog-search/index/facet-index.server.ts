@@ -2,6 +2,7 @@ import { PARAM_BUCKETS, type CatalogFilters } from "#app/catalog-search/listing-
 import { IdText, type IdTextParts } from "#app/catalog-search/index/id-search.server.ts";
 import { isLanguageCode } from "#app/catalog/languages.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
+import type { CatalogueCoverage, CoveredSort } from "#app/catalog-search/answer-types.ts";
 
 /**
  * The catalogue's facet columns, laid out for counting (docs/decisions/0010-facet-index.md).
@@ -101,7 +102,7 @@ type DictionaryName = "tasks" | "libraries" | "licenses" | "tags" | "providers";
  */
 export interface FacetIndexParts {
   data: Omit<IndexData, DictionaryName> & Record<DictionaryName, string[]>;
-  listing: { ids: IdTextParts; orders: Record<SortKey, Uint32Array> } | null;
+  listing: { ids: IdTextParts; orders: Record<SortKey, Uint32Array>; coverage: Record<CoveredSort, CatalogueCoverage> } | null;
 }
 
 /** A typed array over a buffer of its own, as a transfer needs (a view into a larger one is copied). */
@@ -116,6 +117,8 @@ function own<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
 export interface ListingData {
   ids: IdText;
   orders: Record<SortKey, Uint32Array>;
+  /** What the trending and update sorts can rank in the whole catalogue (views/sort-coverage.server.ts). */
+  coverage: Record<CoveredSort, CatalogueCoverage>;
 }
 
 /** Rows matching a filter set, as the index can tell them: a profile mask, and the candidate rows a search or author left. */
@@ -162,7 +165,7 @@ export class FacetIndex {
       const orders = { ...this.listing.orders };
       for (const key of Object.keys(orders) as SortKey[]) orders[key] = own(orders[key]);
       const ids = this.listing.ids.toParts();
-      listing = { ids: { text: own(ids.text), ends: own(ids.ends), rids: own(ids.rids), filter: own(ids.filter) }, orders };
+      listing = { ids: { text: own(ids.text), ends: own(ids.ends), rids: own(ids.rids), filter: own(ids.filter) }, orders, coverage: this.listing.coverage };
     }
     const arrays: ArrayBufferView[] = [data.byRid, data.counts, data.pTask, data.pLibrary, data.pLicense, data.pBucket, data.pTagEnd, data.tagIds, data.pProviderEnd, data.providerIds];
     if (listing) arrays.push(listing.ids.text, listing.ids.ends, listing.ids.rids, listing.ids.filter, ...Object.values(listing.orders));
@@ -182,7 +185,7 @@ export class FacetIndex {
       tags: await Dictionary.of(data.tags, pause),
       providers: await Dictionary.of(data.providers, pause),
     });
-    return parts.listing ? index.withListing({ ids: IdText.fromParts(parts.listing.ids), orders: parts.listing.orders }) : index;
+    return parts.listing ? index.withListing({ ...parts.listing, ids: IdText.fromParts(parts.listing.ids) }) : index;
   }
 
   /** The same index, able to answer listing pages too. */

@@ -31,6 +31,12 @@ type Typed = Uint8Array | Int32Array | Uint32Array;
 const u32 = z.instanceof(Uint32Array);
 const ordersSchema = z.strictObject(Object.fromEntries(SORT_KEYS.map((k) => [k, u32])) as Record<SortKey, typeof u32>);
 
+const coverageSchema = z.strictObject({
+  rows: z.number().int().nonnegative(),
+  unranked: z.number().int().nonnegative(),
+  asOf: z.strictObject({ from: z.string(), to: z.string() }).nullable(),
+});
+
 /** What a loaded header must hold: the parts exactly, so a save from a different layout is rebuilt rather than misread. */
 const partsSchema = z.strictObject({
   data: z.strictObject({
@@ -56,6 +62,7 @@ const partsSchema = z.strictObject({
     .strictObject({
       ids: z.strictObject({ text: z.instanceof(Uint8Array), ends: u32, rids: u32, filter: u32 }),
       orders: ordersSchema,
+      coverage: z.strictObject({ trending: coverageSchema, updated: coverageSchema }),
     })
     .nullable(),
 }) satisfies z.ZodType<FacetIndexParts>;

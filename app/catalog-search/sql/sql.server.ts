@@ -2,7 +2,8 @@ import { type RawBuilder, sql } from "kysely";
 import { type CatalogFilters, searchWords } from "#app/catalog-search/listing-params.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
-import type { DialectName } from "#app/db/client.server.ts";
+import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
+import type { CatalogueCoverage, CoveredSort } from "#app/catalog-search/answer-types.ts";
 import { type SummaryRow, toSummary } from "#app/db/queries/models.server.ts";
 import { likePattern } from "#app/db/like-pattern.ts";
 
@@ -133,4 +134,32 @@ export function andAll(preds: Array<RawBuilder<unknown>>): RawBuilder<unknown> {
     preds.map((p) => sql`(${p})`),
     sql` and `,
   );
+}
+
+/** The rows a sort cannot rank: they sort last (orderBy), tied, by row id. */
+export const UNRANKED: Record<CoveredSort, RawBuilder<unknown>> = {
+  trending: sql`m.trending_score <= 0`,
+  updated: sql`m.last_modified is null`,
+};
+
+export const RANKED: Record<CoveredSort, RawBuilder<unknown>> = {
+  trending: sql`m.trending_score > 0`,
+  updated: sql`m.last_modified is not null`,
+};
+
+/** What `sort` can rank in the whole catalogue (views/sort-coverage.server.ts). */
+export async function readCatalogueCoverage(handle: DatabaseHandle, sort: CoveredSort): Promise<CatalogueCoverage> {
+  const { reader } = handle;
+  const counts = await sql<{ rows: number | string; unranked: number | string }>`select (select count(*) from models) as rows, (select count(*) from models m where ${UNRANKED[sort]}) as unranked`.execute(reader);
+  const rows = Number(counts.rows[0]?.rows ?? 0);
+  const unranked = Number(counts.rows[0]?.unranked ?? 0);
+  if (sort !== "trending") return { rows, unranked, asOf: null };
+  // The dates of the scores that rank: a score from live counts (no snapshot date) among them
+  // makes the ranking no snapshot's, and then none is named.
+  const dates = await sql<{ first: string | null; last: string | null; live: number | string }>`select min(m.stats_as_of) as first, max(m.stats_as_of) as last,
+    count(*) - count(m.stats_as_of) as live from models m where ${RANKED.trending}`.execute(reader);
+  const first = dates.rows[0]?.first ?? null;
+  const last = dates.rows[0]?.last ?? null;
+  const live = Number(dates.rows[0]?.live ?? 0);
+  return { rows, unranked, asOf: first !== null && last !== null && live === 0 ? { from: first, to: last } : null };
 }

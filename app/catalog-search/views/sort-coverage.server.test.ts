@@ -9,6 +9,7 @@ import { type CatalogSnapshot, newResultCache, openSnapshot, startBackgroundWork
 import { sortCoverage } from "#app/catalog-search/views/sort-coverage.server.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { importPaths } from "#app/import/importer.server.ts";
+import { bumpCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 
 /**
@@ -81,10 +82,16 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
     expect(await sortCoverage(snap, F({}), "downloads", 50)).toBeNull();
   });
 
-  it("names no snapshot when some scores come from live counts", async () => {
+  it("names no snapshot when some scores come from live counts, before and after the index is built", async () => {
     await sql`update models set stats_as_of = null, trending_score = 1 where id = 'late/model-0'`.execute(db.handle.db);
-    // A result cache of its own: the update above is not an import, so the generation is the same.
-    const snap = { ...(await openSnapshot(db.handle)), results: newResultCache() };
-    expect((await sortCoverage(snap, F({}), "trending", 50))?.asOf).toBeNull();
+    // As an import does with each batch: the index of the old generation no longer answers.
+    await bumpCatalogueGeneration(db.handle.db);
+    const before = await openSnapshot(db.handle);
+    expect(before.index).toBeNull();
+    expect((await sortCoverage(before, F({}), "trending", 50))?.asOf).toBeNull();
+    await startBackgroundWork(db.handle);
+    const after = { ...(await openSnapshot(db.handle)), results: newResultCache() };
+    expect(after.index?.listing?.coverage.trending).toEqual({ rows: 50, unranked: 9, asOf: null });
+    expect((await sortCoverage(after, F({}), "trending", 50))?.asOf).toBeNull();
   });
 });
