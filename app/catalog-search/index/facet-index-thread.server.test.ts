@@ -122,6 +122,24 @@ describe.each(testDialects())("the facet index built in a worker thread on $name
     const rebuilt = await buildFacetIndexInThread(h.reopenUrl!, generation);
     expect(rebuilt.loaded).toBe(false);
     expect(rebuilt.index?.rows).toBe(ROWS.length + 1);
+    // The broken save was replaced by the rebuilt one, which the next start loads.
+    expect((await buildFacetIndexInThread(h.reopenUrl!, generation)).loaded).toBe(true);
+  });
+
+  it("replaces a save of another layout with one it can load", async () => {
+    const h = db.handle;
+    const generation = await getCatalogueGeneration(h.db);
+    const head = await h.db.selectFrom("listing_index").select(["build", "bytes"]).where("generation", "=", generation).where("seq", "=", 0).executeTakeFirstOrThrow();
+    // As an older release saved it: the listing part without the sorts' coverage.
+    const header = JSON.parse(Buffer.from(head.bytes).toString("utf8")) as { parts: { listing: Record<string, unknown> } };
+    delete header.parts.listing["coverage"];
+    await h.db.updateTable("listing_index").set({ bytes: Buffer.from(JSON.stringify(header)) }).where("build", "=", head.build).where("seq", "=", 0).execute();
+    expect(await loadIndexParts(h.db, generation, true)).toBeNull();
+    expect((await buildFacetIndexInThread(h.reopenUrl!, generation)).loaded).toBe(false);
+    const again = await buildFacetIndexInThread(h.reopenUrl!, generation);
+    expect(again.loaded).toBe(true);
+    expect(again.index?.listing?.coverage.trending.rows).toBe(ROWS.length + 1);
+    expect(await h.db.selectFrom("listing_index").select("build").distinct().execute()).toHaveLength(1);
   });
 });
 
@@ -140,6 +158,7 @@ async function expectSameIndex(there: FacetIndex | null, here: FacetIndex, gener
     }
     expect(there.tallyRids([1, 2, 3, 500, 99_999])).toEqual(here.tallyRids([1, 2, 3, 500, 99_999]));
     for (const sort of SORT_KEYS) expect(Array.from(there.listing!.orders[sort])).toEqual(Array.from(here.listing!.orders[sort]));
+    expect(there.listing!.coverage).toEqual(here.listing!.coverage);
     for (const term of ["gguf", "model-14", "ORG3/"]) {
       const a = await there.listing!.ids.find(term, noPause);
       const b = await here.listing!.ids.find(term, noPause);

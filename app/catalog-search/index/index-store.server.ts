@@ -118,13 +118,17 @@ function* chunksOf(arrays: Typed[]): Generator<Buffer> {
 }
 
 /**
- * Saves `parts` under its generation, unless the catalogue has moved past it or the generation is
- * already saved. Older generations' saves are deleted once this one is whole. Returns whether this
+ * Saves `parts` under its generation in place of the generation's earlier saves, unless the
+ * catalogue has moved past it. Older generations' saves are deleted once this one is whole. Returns whether this
  * save is the one kept (another instance's save of the same generation may be kept instead).
  */
 export async function saveIndexParts(db: Kysely<Database>, parts: FacetIndexParts): Promise<boolean> {
   const generation = parts.data.generation;
-  if ((await getCatalogueGeneration(db)) !== generation || (await savedBuild(db, generation))) return false;
+  if ((await getCatalogueGeneration(db)) !== generation) return false;
+  // The caller built because it could not load this generation's save (an older layout, a lost
+  // chunk): left in place, that save would stand in for this one, and every start would build again.
+  const whole = db.selectFrom("listing_index").select("build").where("generation", "=", generation).where("seq", "=", 0);
+  await db.deleteFrom("listing_index").where("generation", "=", generation).where("build", "in", whole).execute();
   const build = randomUUID();
   const { header, arrays } = encodeParts(parts);
   let seq = 1;
@@ -163,6 +167,18 @@ async function savedBuild(db: Kysely<Database>, generation: number): Promise<{ b
   return db.selectFrom("listing_index").select(["build", "bytes"]).where("generation", "=", generation).where("seq", "=", 0).orderBy("build").limit(1).executeTakeFirst();
 }
 
+/** The header of a save, if this code reads its layout: the parts' shape checked with empty arrays in place of the chunks. */
+function readableHeader(bytes: Uint8Array): z.infer<typeof headerSchema> | null {
+  try {
+    const header = headerSchema.safeParse(JSON.parse(Buffer.from(bytes).toString("utf8")));
+    if (!header.success || header.data.format !== FORMAT) return null;
+    const empty = header.data.arrays.map((a): Typed => new TYPED[a.kind](0));
+    return partsSchema.safeParse(revive(header.data.parts, empty)).success ? header.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The parts saved for `generation`, or null when none are (or they were saved by a different
  * layout, or hold the listing part when `withListing` says otherwise: then the caller builds).
@@ -170,9 +186,9 @@ async function savedBuild(db: Kysely<Database>, generation: number): Promise<{ b
 export async function loadIndexParts(db: Kysely<Database>, generation: number, withListing: boolean): Promise<FacetIndexParts | null> {
   const head = await savedBuild(db, generation);
   if (!head) return null;
-  const header = headerSchema.safeParse(JSON.parse(Buffer.from(head.bytes).toString("utf8")));
-  if (!header.success || header.data.format !== FORMAT) return null;
-  const arrays = header.data.arrays.map((a): Typed => {
+  const header = readableHeader(head.bytes);
+  if (!header) return null;
+  const arrays = header.arrays.map((a): Typed => {
     const size = a.length * TYPED[a.kind].BYTES_PER_ELEMENT;
     const buffer = a.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     return a.kind === "Uint8Array" ? new Uint8Array(buffer) : a.kind === "Int32Array" ? new Int32Array(buffer) : new Uint32Array(buffer);
@@ -209,7 +225,7 @@ export async function loadIndexParts(db: Kysely<Database>, generation: number, w
   }
   // A save missing chunks (which its header, written last, should rule out) is rebuilt, not trusted.
   if (array < arrays.length) return null;
-  const parts = partsSchema.safeParse(revive(header.data.parts, arrays));
+  const parts = partsSchema.safeParse(revive(header.parts, arrays));
   if (!parts.success || parts.data.data.generation !== generation || (parts.data.listing !== null) !== withListing) return null;
   return parts.data;
 }
