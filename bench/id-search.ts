@@ -30,7 +30,7 @@ for await (const line of readline.createInterface({ input: fs.createReadStream(D
 }
 const built = performance.now();
 const text = builder.finish();
-const { text: bytes, ends, rids, filter } = text.toParts();
+const { text: bytes, ends, ridBase, filter } = text.toParts();
 const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 console.log(`${rows.toLocaleString("en-US")} ids, ${(bytes.byteLength / 2 ** 20).toFixed(1)} MB of text, ${(filter.byteLength / 2 ** 20).toFixed(1)} MB of trigram filter; read and built in ${((built - started) / 1000).toFixed(1)} s`);
 
@@ -45,11 +45,11 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const term of terms) {
     const needle = Buffer.from(term, "latin1");
     let t = performance.now();
-    const a = new IdScan(buffer, ends, rids, needle);
+    const a = new IdScan(buffer, ends, ridBase, needle);
     a.window(0, buffer.length);
     whole.push(performance.now() - t);
     t = performance.now();
-    const b = new IdScan(buffer, ends, rids, needle);
+    const b = new IdScan(buffer, ends, ridBase, needle);
     const ranges = candidateRanges(ends, filter, needle);
     b.ranges(ranges);
     filtered.push(performance.now() - t);

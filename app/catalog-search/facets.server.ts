@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import { isLanguageCode } from "#app/catalog/languages.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { PARAM_BUCKETS } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
-import { type FacetIndex, type FacetTally, emptyTally } from "#app/catalog-search/index/facet-index.server.ts";
+import { type FacetIndex, type FacetTally, type SortOrder, emptyTally } from "#app/catalog-search/index/facet-index.server.ts";
 import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } from "#app/catalog-search/index/facet-index-builder.server.ts";
 import { IdTextBuilder } from "#app/catalog-search/index/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/index/sort-order.server.ts";
@@ -188,9 +189,10 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   const countRows = async () => Number((await sql<{ n: number }>`select count(*) as n from models`.execute(handle.reader)).rows[0]?.n ?? 0);
   if (!isIndexableSpan(hi - lo + 1, 0) && !isIndexableSpan(hi - lo + 1, await countRows())) return null;
   const sizer = sliceSizer();
+  // In row-id order, as the id text keeps its rows (IdTextBuilder.add).
   const read = (start: number, n: number) =>
     sql<FacetSourceRow & { id: string }>`select m.rid, m.id, m.pipeline_tag, m.library_name, m.license, m.params, m.tags, m.providers, d.languages
-      from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + n}`.execute(handle.reader);
+      from models m left join model_details d on d.rid = m.rid where m.rid >= ${start} and m.rid < ${start + n} order by m.rid`.execute(handle.reader);
   // When the reads are off the event loop (PostgreSQL, SQLite's reader threads), the next slice is
   // read while this one is indexed: the build, and so the plain queries' window after each import, is
   // about the indexing alone rather than indexing plus a round trip per slice.
@@ -218,7 +220,8 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   }
   const index = await builder.finishInSlices(generation, yieldToEventLoop);
   if (!index || !ids) return index;
-  const orders = await readSortOrders(handle, yieldToEventLoop);
+  const full = await readSortOrders(handle, yieldToEventLoop);
+  const orders = Object.fromEntries(Object.entries(full).map(([sort, order]) => [sort, index.sortOrder(order)])) as Record<SortKey, SortOrder>;
   const coverage = { trending: await readCatalogueCoverage(handle, "trending"), updated: await readCatalogueCoverage(handle, "updated") };
   return index.withListing({ ids: ids.finish(), orders, coverage });
 }

@@ -1,7 +1,8 @@
 /**
  * The scan behind the in-memory id search (id-search.server.ts), on its own so the search thread
  * (id-search-worker.server.ts) loads nothing else: the ids of a generation as one byte text, each
- * followed by a separator, with `ends[i]` the offset just past row i's id and `rids[i]` its row id.
+ * followed by a separator, with `ends[i]` the offset just past row i's id, whose row id is
+ * ridBase + i (a row id with no row has an empty id).
  *
  * Beside the text sits a trigram filter (ADR 0036): for each block of FILTER_BLOCK_ROWS rows, one
  * bit per hashed trigram of its ids. A block lacking a bit of the term's trigrams cannot hold a
@@ -68,7 +69,7 @@ export class IdScan {
   constructor(
     private readonly text: Buffer,
     private readonly ends: Uint32Array,
-    private readonly rids: Uint32Array,
+    private readonly ridBase: number,
     private readonly needle: Buffer,
   ) {}
 
@@ -78,7 +79,7 @@ export class IdScan {
    * Windows must ascend.
    */
   window(start: number, end: number): number {
-    const { text, ends, rids, needle } = this;
+    const { text, ends, ridBase, needle } = this;
     const view = text.subarray(start, Math.min(text.length, end + needle.length - 1));
     let next = end;
     for (let p = 0; ; ) {
@@ -91,7 +92,7 @@ export class IdScan {
         grown.set(this.found);
         this.found = grown;
       }
-      this.found[this.count++] = rids[this.row]!;
+      this.found[this.count++] = ridBase + this.row;
       next = Math.max(next, ends[this.row]!);
       p = ends[this.row]! - start;
     }

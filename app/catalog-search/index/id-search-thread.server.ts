@@ -58,13 +58,13 @@ function start(): NonNullable<typeof thread> | null {
  * search holds neither the event loop nor a core it shares with requests in turns; null when the
  * text is not shared memory or the thread cannot be started, and the caller scans it itself.
  */
-export function findInThread(text: Uint8Array, ends: Uint32Array, rids: Uint32Array, filter: Uint32Array, needle: Uint8Array): Promise<Uint32Array> | null {
-  if (![text, ends, rids, filter].every((a) => a.buffer instanceof SharedArrayBuffer)) return null;
+export function findInThread(text: Uint8Array, ends: Uint32Array, ridBase: number, filter: Uint32Array, needle: Uint8Array): Promise<Uint32Array> | null {
+  if (![text, ends, filter].every((a) => a.buffer instanceof SharedArrayBuffer)) return null;
   const own = start();
   if (!own) return null;
   const id = nextId++;
   // The needle in a buffer of its own: a pooled Buffer's view would send the whole pool.
-  const job: SearchJob = { id, text, ends, rids, filter, needle: new Uint8Array(needle) };
+  const job: SearchJob = { id, text, ends, ridBase, filter, needle: new Uint8Array(needle) };
   return new Promise<Uint32Array>((resolve, reject) => {
     own.pending.set(id, { resolve, reject });
     if (own.pending.size === 1) own.worker.ref();

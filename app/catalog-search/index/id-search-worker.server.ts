@@ -10,7 +10,7 @@ export interface SearchJob {
   id: number;
   text: Uint8Array;
   ends: Uint32Array;
-  rids: Uint32Array;
+  ridBase: number;
   /** The text's trigram filter (id-scan.server.ts). */
   filter: Uint32Array;
   /** The term, ASCII-lower-cased, as latin1 bytes. */
@@ -25,7 +25,7 @@ if (port) {
     try {
       const text = Buffer.from(job.text.buffer, job.text.byteOffset, job.text.byteLength);
       const needle = Buffer.from(job.needle);
-      const scan = new IdScan(text, job.ends, job.rids, needle);
+      const scan = new IdScan(text, job.ends, job.ridBase, needle);
       // Every candidate range in one go: this thread has no one else to make room for.
       scan.ranges(candidateRanges(job.ends, job.filter, needle));
       const rids = scan.result();

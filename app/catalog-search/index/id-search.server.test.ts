@@ -24,21 +24,32 @@ describe("in-memory id search", () => {
   });
 
   it("scans in the search thread when the ids are shared memory, with the same matches", async () => {
-    const { text: bytes, ends, rids, filter } = text.toParts();
+    const { text: bytes, ends, ridBase, filter } = text.toParts();
     expect(bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(filter.buffer).toBeInstanceOf(SharedArrayBuffer);
     for (const term of ["llama", "bert-v3", "g-1/", "no-such-id"]) {
-      const got = await findInThread(bytes, ends, rids, filter, Buffer.from(term, "latin1"));
+      const got = await findInThread(bytes, ends, ridBase, filter, Buffer.from(term, "latin1"));
       expect(got).not.toBeNull();
       expect([...got!].sort((a, b) => a - b)).toEqual(reference(ids, term));
     }
   });
 
+  it("keeps rows by row id, the ids of missing rows empty, and takes rows only in ascending order", async () => {
+    const gappy = new IdTextBuilder();
+    gappy.add(1_000, "a/llama-one");
+    gappy.add(1_003, "b/Llama-two");
+    gappy.add(1_200, "c/bert");
+    const found = await gappy.finish().find("llama", pause);
+    expect([...found].sort((a, b) => a - b)).toEqual([1_000, 1_003]);
+    expect([...(await gappy.finish().find("bert", pause))]).toEqual([1_200]);
+    expect(() => gappy.add(1_100, "d/late")).toThrow(/ascend/);
+  });
+
   it("scans on its own thread, in slices, ids that are not shared memory", async () => {
-    const { text: bytes, ends, rids, filter } = text.toParts();
-    const plain = { text: bytes.slice(), ends: ends.slice(), rids: rids.slice(), filter: filter.slice() };
+    const { text: bytes, ends, ridBase, filter } = text.toParts();
+    const plain = { text: bytes.slice(), ends: ends.slice(), ridBase, filter: filter.slice() };
     const copy = IdText.fromParts(plain);
-    expect(findInThread(plain.text, plain.ends, plain.rids, plain.filter, Buffer.from("llama"))).toBeNull();
+    expect(findInThread(plain.text, plain.ends, plain.ridBase, plain.filter, Buffer.from("llama"))).toBeNull();
     let pauses = 0;
     const got = await copy.find("LLAMA", () => {
       pauses++;

@@ -28,11 +28,21 @@ export class IdTextBuilder {
   private bytes = new Uint8Array(1 << 20);
   private length = 0;
   private ends = new Uint32Array(4096);
-  private rids = new Uint32Array(4096);
+  /** The first row's id: row i of the text is row id ridBase + i (ADR 0046). */
+  private ridBase = -1;
   private filter = new Uint32Array(64 * FILTER_WORDS);
   private rows = 0;
 
+  /** Adds row `rid`'s id; rows come in ascending row-id order, and the ids skipped are left empty. */
   add(rid: number, id: string): void {
+    if (this.ridBase < 0) this.ridBase = rid;
+    const row = rid - this.ridBase;
+    if (row < this.rows) throw new Error(`id text rows must ascend: row id ${rid} after ${this.ridBase + this.rows - 1}`);
+    while (this.rows < row) this.append("");
+    this.append(id);
+  }
+
+  private append(id: string): void {
     const need = this.length + id.length * 3 + 1;
     if (need > this.bytes.length) {
       const next = new Uint8Array(Math.max(need, this.bytes.length * 2));
@@ -43,9 +53,6 @@ export class IdTextBuilder {
       const ends = new Uint32Array(this.rows * 2);
       ends.set(this.ends);
       this.ends = ends;
-      const rids = new Uint32Array(this.rows * 2);
-      rids.set(this.rids);
-      this.rids = rids;
     }
     const block = Math.floor(this.rows / FILTER_BLOCK_ROWS);
     if ((block + 1) * FILTER_WORDS > this.filter.length) {
@@ -71,7 +78,6 @@ export class IdTextBuilder {
     this.bytes[at++] = SEPARATOR;
     this.length = at;
     this.ends[this.rows] = at;
-    this.rids[this.rows] = rid;
     this.rows++;
   }
 
@@ -80,7 +86,7 @@ export class IdTextBuilder {
     // builder), in memory the search thread can read as it is (id-search-thread.server.ts).
     const text = shared(this.bytes, this.length);
     const filter = shared(this.filter, Math.ceil(this.rows / FILTER_BLOCK_ROWS) * FILTER_WORDS);
-    return new IdText(Buffer.from(text.buffer, 0, this.length), shared(this.ends, this.rows), shared(this.rids, this.rows), filter);
+    return new IdText(Buffer.from(text.buffer, 0, this.length), shared(this.ends, this.rows), Math.max(0, this.ridBase), filter);
   }
 }
 
@@ -105,7 +111,8 @@ const isIdText = (term: string) => /^[\x20-\x7e]+$/.test(term);
 export interface IdTextParts {
   text: Uint8Array;
   ends: Uint32Array;
-  rids: Uint32Array;
+  /** Row i's row id is ridBase + i. */
+  ridBase: number;
   /** The trigram filter: FILTER_WORDS words per block of FILTER_BLOCK_ROWS rows (id-scan.server.ts). */
   filter: Uint32Array;
 }
@@ -115,21 +122,21 @@ export class IdText {
     private readonly text: Buffer,
     /** Row i's id ends just before ends[i] (its separator). */
     private readonly ends: Uint32Array,
-    private readonly rids: Uint32Array,
+    private readonly ridBase: number,
     private readonly filter: Uint32Array,
   ) {}
 
   get bytes(): number {
-    return this.text.byteLength + this.ends.byteLength + this.rids.byteLength + this.filter.byteLength;
+    return this.text.byteLength + this.ends.byteLength + this.filter.byteLength;
   }
 
   /** The same ids as plain arrays (the text possibly a view into a larger buffer). */
   toParts(): IdTextParts {
-    return { text: new Uint8Array(this.text.buffer, this.text.byteOffset, this.text.byteLength), ends: this.ends, rids: this.rids, filter: this.filter };
+    return { text: new Uint8Array(this.text.buffer, this.text.byteOffset, this.text.byteLength), ends: this.ends, ridBase: this.ridBase, filter: this.filter };
   }
 
   static fromParts(parts: IdTextParts): IdText {
-    return new IdText(Buffer.from(parts.text.buffer, parts.text.byteOffset, parts.text.byteLength), parts.ends, parts.rids, parts.filter);
+    return new IdText(Buffer.from(parts.text.buffer, parts.text.byteOffset, parts.text.byteLength), parts.ends, parts.ridBase, parts.filter);
   }
 
   /**
@@ -141,8 +148,8 @@ export class IdText {
   async find(term: string, pause: () => Promise<void>): Promise<Uint32Array> {
     if (term === "" || !isIdText(term)) return new Uint32Array(0);
     const needle = Buffer.from(term.toLowerCase(), "latin1");
-    const { text, ends, rids, filter } = this;
-    const inThread = findInThread(text, ends, rids, filter, needle);
+    const { text, ends, ridBase, filter } = this;
+    const inThread = findInThread(text, ends, ridBase, filter, needle);
     if (inThread) {
       try {
         return await inThread;
@@ -155,7 +162,7 @@ export class IdText {
 
   /** The scan on this thread, in windows of the candidate ranges with `pause` awaited between them. */
   async findHere(needle: Buffer, pause: () => Promise<void>): Promise<Uint32Array> {
-    const scan = new IdScan(this.text, this.ends, this.rids, needle);
+    const scan = new IdScan(this.text, this.ends, this.ridBase, needle);
     let scanned = 0;
     for (const [from, to] of candidateRanges(this.ends, this.filter, needle)) {
       for (let start = from; start < to; ) {

@@ -33,7 +33,8 @@ type TypedName = keyof typeof TYPED;
 type Typed = Uint8Array | Int32Array | Uint32Array;
 
 const u32 = z.instanceof(Uint32Array);
-const ordersSchema = z.strictObject(Object.fromEntries(SORT_KEYS.map((k) => [k, u32])) as Record<SortKey, typeof u32>);
+const orderSchema = z.strictObject({ head: u32, inHead: z.instanceof(Uint8Array) });
+const ordersSchema = z.strictObject(Object.fromEntries(SORT_KEYS.map((k) => [k, orderSchema])) as Record<SortKey, typeof orderSchema>);
 
 const coverageSchema = z.strictObject({
   rows: z.number().int().nonnegative(),
@@ -64,7 +65,7 @@ const partsSchema = z.strictObject({
   }),
   listing: z
     .strictObject({
-      ids: z.strictObject({ text: z.instanceof(Uint8Array), ends: u32, rids: u32, filter: u32 }),
+      ids: z.strictObject({ text: z.instanceof(Uint8Array), ends: u32, ridBase: z.number().int().nonnegative(), filter: u32 }),
       orders: ordersSchema,
       coverage: z.strictObject({ trending: coverageSchema, updated: coverageSchema }),
     })

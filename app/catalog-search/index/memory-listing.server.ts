@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { CatalogCount, CatalogPage, Counted, PageQuery } from "#app/catalog-search/answer-types.ts";
-import { type FacetIndex, type ListingData, type RowMatch, bucketsCovering } from "#app/catalog-search/index/facet-index.server.ts";
+import { type FacetIndex, type ListingData, type RowMatch, type SortOrder, bucketsCovering } from "#app/catalog-search/index/facet-index.server.ts";
 import { MAX_TAG_VALUES, facetsFromTally } from "#app/catalog-search/facets.server.ts";
 import { type CatalogFilters, emptyFilters, filtersKey, isUnfiltered, searchWords } from "#app/catalog-search/listing-params.ts";
 import { type CatalogSnapshot, remember } from "#app/catalog-search/snapshot.server.ts";
@@ -37,7 +37,7 @@ export async function pageFromMemory(snap: CatalogSnapshot, index: ListingIndex,
   const order = index.listing.orders[query.sort];
   let start = 0;
   if (query.after) {
-    const at = await cursorPosition(snap, order, query);
+    const at = await cursorPosition(snap, index, order, query);
     // The cursor's row is gone or has moved since its page was sent (an import in between): the
     // plain query resumes after its old sort value instead.
     if (at === null) return sqlPage(snap.handle, filters, query);
@@ -52,14 +52,12 @@ export async function pageFromMemory(snap: CatalogSnapshot, index: ListingIndex,
  * direction), when its sort value is still the cursor's: then the rows after it in the order are
  * exactly the rows after the cursor. Null otherwise.
  */
-async function cursorPosition(snap: CatalogSnapshot, order: Uint32Array, query: PageQuery): Promise<number | null> {
+async function cursorPosition(snap: CatalogSnapshot, index: ListingIndex, order: SortOrder, query: PageQuery): Promise<number | null> {
   const after = query.after!;
   const r = await sql<{ v: string | number | null }>`select ${sql.ref(SORT_COLUMN[query.sort])} as v from models where rid = ${after.rid}`.execute(snap.handle.reader);
   const row = r.rows[0];
   if (!row || (row.v === null) !== (after.v === null) || String(row.v) !== String(after.v)) return null;
-  const i = order.indexOf(after.rid);
-  if (i < 0) return null;
-  return query.ascending ? order.length - 1 - i : i;
+  return index.positionOf(order, after.rid, query.ascending);
 }
 
 /** Exact count and facets of a filter set. */
