@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { FacetIndex } from "#app/catalog-search/index/facet-index.server.ts";
 import { buildFacetIndexInThread } from "#app/catalog-search/index/facet-index-thread.server.ts";
+import { startSearchThreads } from "#app/catalog-search/index/id-search-thread.server.ts";
 import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
@@ -110,6 +111,7 @@ async function buildFacetIndex(handle: DatabaseHandle, generation: number): Prom
   // catalogue stays unindexable until its next generation.
   const current = !index || (await getCatalogueGeneration(handle.db)) === generation;
   if (current) register(handle, generation, index);
+  if (current && index?.listing) startSearchThreads();
   listingIndexBuildSeconds.observe((performance.now() - started) / 1000);
   if (current && index) listingIndexGeneration.set(generation);
   for (const listener of builtListeners) listener({ generation, current, indexed: index !== null, loaded, ms: Math.round(performance.now() - started) });

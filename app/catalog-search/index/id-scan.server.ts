@@ -61,6 +61,22 @@ export function candidateRanges(ends: Uint32Array, filter: Uint32Array, needle: 
   return ranges;
 }
 
+/**
+ * The ranges clipped to the part-th of `parts` runs of rows of about equal bytes: a match never
+ * spans two rows, so the parts together find each match once, in row order part after part.
+ */
+export function share(ranges: Array<[number, number]>, ends: Uint32Array, part: number, parts: number): Array<[number, number]> {
+  if (parts <= 1 || ends.length === 0) return ranges;
+  const bytes = ends[ends.length - 1]!;
+  // A cut is the end of the row holding the byte at k/parts of the text.
+  const cut = (k: number) => (k <= 0 ? 0 : k >= parts ? bytes : ends[rowAt(ends, Math.floor((bytes * k) / parts), 0)]!);
+  const from = cut(part);
+  const to = cut(part + 1);
+  const out: Array<[number, number]> = [];
+  for (const [a, b] of ranges) if (b > from && a < to) out.push([Math.max(a, from), Math.min(b, to)]);
+  return out;
+}
+
 export class IdScan {
   private found = new Uint32Array(1024);
   private count = 0;

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { Worker } from "node:worker_threads";
 import type { SearchJob, SearchReply } from "#app/catalog-search/index/id-search-worker.server.ts";
 import { workerStart } from "#app/utils/worker-start.server.ts";
@@ -18,13 +19,18 @@ interface Pending {
   reject(error: Error): void;
 }
 
-let thread: { worker: Worker; pending: Map<number, Pending> } | null = null;
+/** One search thread per core, up to two: a common term's scan, split between them, takes half as long. */
+const THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
+
+type Thread = { worker: Worker; pending: Map<number, Pending> };
+const threads: Array<Thread | null> = Array.from({ length: THREADS }, () => null);
 let starts = 0;
 let nextId = 1;
 
-function start(): NonNullable<typeof thread> | null {
-  if (thread) return thread;
-  if (starts >= MAX_STARTS) return null;
+function start(slot: number): Thread | null {
+  const running = threads[slot];
+  if (running) return running;
+  if (starts >= MAX_STARTS * THREADS) return null;
   starts++;
   const script = workerStart(entry());
   const worker = new Worker(script.script, {
@@ -33,9 +39,9 @@ function start(): NonNullable<typeof thread> | null {
   });
   // An idle search thread must not keep a finished command alive.
   worker.unref();
-  const own = { worker, pending: new Map<number, Pending>() };
+  const own: Thread = { worker, pending: new Map<number, Pending>() };
   const fail = (error: Error) => {
-    if (thread === own) thread = null;
+    if (threads[slot] === own) threads[slot] = null;
     for (const waiting of own.pending.values()) waiting.reject(error);
     own.pending.clear();
   };
@@ -49,25 +55,47 @@ function start(): NonNullable<typeof thread> | null {
   });
   worker.on("error", fail);
   worker.on("exit", (code) => fail(new Error(`the id search thread exited with code ${code}`)));
-  thread = own;
+  threads[slot] = own;
   return own;
 }
 
 /**
- * The row ids of every id in `text` containing `needle`, scanned in the search thread, so a
- * search holds neither the event loop nor a core it shares with requests in turns; null when the
- * text is not shared memory or the thread cannot be started, and the caller scans it itself.
+ * Starts the search threads ahead of the first search, which would otherwise wait for them to load
+ * (tens of milliseconds on a first request). Idle threads do not keep the process alive.
+ */
+export function startSearchThreads(): void {
+  threads.forEach((_, slot) => start(slot));
+}
+
+function ask(thread: Thread, job: SearchJob): Promise<Uint32Array> {
+  return new Promise<Uint32Array>((resolve, reject) => {
+    thread.pending.set(job.id, { resolve, reject });
+    if (thread.pending.size === 1) thread.worker.ref();
+    thread.worker.postMessage(job);
+  });
+}
+
+/**
+ * The row ids of every id in `text` containing `needle`, in ascending order, scanned by the search
+ * threads, each over its share of the text, so a search holds neither the event loop nor a core
+ * it shares with requests in turns; null when the text is not shared memory or a thread cannot be
+ * started, and the caller scans it itself.
  */
 export function findInThread(text: Uint8Array, ends: Uint32Array, ridBase: number, filter: Uint32Array, needle: Uint8Array): Promise<Uint32Array> | null {
   if (![text, ends, filter].every((a) => a.buffer instanceof SharedArrayBuffer)) return null;
-  const own = start();
-  if (!own) return null;
-  const id = nextId++;
+  const running = threads.map((_, slot) => start(slot));
+  if (running.some((t) => t === null)) return null;
   // The needle in a buffer of its own: a pooled Buffer's view would send the whole pool.
-  const job: SearchJob = { id, text, ends, ridBase, filter, needle: new Uint8Array(needle) };
-  return new Promise<Uint32Array>((resolve, reject) => {
-    own.pending.set(id, { resolve, reject });
-    if (own.pending.size === 1) own.worker.ref();
-    own.worker.postMessage(job);
+  const own = new Uint8Array(needle);
+  const parts = running.map((thread, part) => ask(thread!, { id: nextId++, text, ends, ridBase, filter, needle: own, part, parts: running.length }));
+  return Promise.all(parts).then((found) => {
+    if (found.length === 1) return found[0]!;
+    const all = new Uint32Array(found.reduce((n, f) => n + f.length, 0));
+    let at = 0;
+    for (const f of found) {
+      all.set(f, at);
+      at += f.length;
+    }
+    return all;
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IdText, IdTextBuilder, isSearchableTerm } from "#app/catalog-search/index/id-search.server.ts";
 import { findInThread } from "#app/catalog-search/index/id-search-thread.server.ts";
-import { FILTER_BLOCK_ROWS, candidateRanges } from "#app/catalog-search/index/id-scan.server.ts";
+import { FILTER_BLOCK_ROWS, IdScan, candidateRanges, share } from "#app/catalog-search/index/id-scan.server.ts";
 import { parseIds } from "#app/catalog-search/index/sort-order.server.ts";
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -70,6 +70,26 @@ describe("in-memory id search", () => {
         if (!isSearchableTerm(term)) continue;
         const got = await text.find(term, pause);
         expect([...got].sort((a, b) => a - b), term).toEqual(reference(ids, term));
+      }
+    }
+  });
+
+  it("splits a scan into shares of whole rows that together find every match once, in row order", () => {
+    const { text: bytes, ends, ridBase, filter } = text.toParts();
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (const term of ["llama", "model-1199", "-v6", "no-such-id"]) {
+      const needle = Buffer.from(term, "latin1");
+      const ranges = candidateRanges(ends, filter, needle);
+      const whole = new IdScan(buffer, ends, ridBase, needle);
+      whole.ranges(ranges);
+      for (const parts of [2, 3]) {
+        const found = Array.from({ length: parts }, (_, part) => {
+          const scan = new IdScan(buffer, ends, ridBase, needle);
+          scan.ranges(share(ranges, ends, part, parts));
+          return [...scan.result()];
+        });
+        expect(found.flat(), `${term} in ${parts}`).toEqual([...whole.result()]);
+        if (term === "llama") expect(found.every((f) => f.length > 0)).toBe(true);
       }
     }
   });
