@@ -272,7 +272,7 @@ export function ComparePage({ info }: { info: CompareInfo }) {
                       />
                       <TaskColumnBody task={info.task} result={c.result} sent={c.sent} media={c.media} busy={c.busy} modelId={c.info.modelId} streamed={c.streamed ?? null} />
                       <button type="button" className={buttonCls} disabled={c.busy || !ready} onClick={() => cmp.rerun(c.key, input)}>
-                        Run this column again
+                        {c.sent ? "Run this column again" : "Run this column only"}
                       </button>
                     </>
                   )}

@@ -113,9 +113,12 @@ describe("compare", () => {
       await page.locator("input[type=file][name=inputs]").setInputFiles(image);
       return page.getByRole("button", { name: "Run all" }).isEnabled();
     }, { timeout: 15_000 }).toBe(true);
+    // Before any run, a column's own button does not speak of running it again.
+    expect(await column(cols[0]!).getByRole("button", { name: "Run this column only" }).count()).toBe(1);
     await page.getByRole("button", { name: "Run all" }).click();
     for (const c of cols.slice(0, 2)) {
       await column(c).locator("[data-compare-result] [data-label-scores]").waitFor({ timeout: 30_000 });
+      expect(await column(c).getByRole("button", { name: "Run this column again" }).count()).toBe(1);
       expect(await column(c).locator("[data-compare-result] [data-bar]").count()).toBeGreaterThan(0);
       expect(await column(c).locator("[data-compare-metrics]").innerText()).toMatch(/^total [\d.]+ m?s$/);
     }
