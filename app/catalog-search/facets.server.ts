@@ -1,9 +1,8 @@
 import { sql } from "kysely";
 import { isLanguageCode } from "#app/catalog/languages.ts";
-import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { PARAM_BUCKETS } from "#app/catalog-search/listing-params.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
-import { type FacetIndex, type FacetTally, type SortOrder, emptyTally } from "#app/catalog-search/index/facet-index.server.ts";
+import { type FacetIndex, type FacetTally, emptyTally } from "#app/catalog-search/index/facet-index.server.ts";
 import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } from "#app/catalog-search/index/facet-index-builder.server.ts";
 import { IdTextBuilder } from "#app/catalog-search/index/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/index/sort-order.server.ts";
@@ -220,8 +219,7 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   }
   const index = await builder.finishInSlices(generation, yieldToEventLoop);
   if (!index || !ids) return index;
-  const full = await readSortOrders(handle, yieldToEventLoop);
-  const orders = Object.fromEntries(Object.entries(full).map(([sort, order]) => [sort, index.sortOrder(order)])) as Record<SortKey, SortOrder>;
+  const orders = await readSortOrders(handle, yieldToEventLoop, (order) => index.sortOrder(order));
   const coverage = { trending: await readCatalogueCoverage(handle, "trending"), updated: await readCatalogueCoverage(handle, "updated") };
   return index.withListing({ ids: ids.finish(), orders, coverage });
 }

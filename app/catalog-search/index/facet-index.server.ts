@@ -105,9 +105,12 @@ export interface FacetIndexParts {
   listing: { ids: IdTextParts; orders: Record<SortKey, SortOrder>; coverage: Record<CoveredSort, CatalogueCoverage> } | null;
 }
 
-/** A typed array over a buffer of its own, as a transfer needs (a view into a larger one is copied). */
+/**
+ * A typed array over a buffer of its own, as a transfer needs (a view into a larger one is
+ * copied). Shared memory is shared, not transferred: its views stay as they are.
+ */
 function own<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
-  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);
+  return a.buffer instanceof SharedArrayBuffer || (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) ? a : (a.slice() as T);
 }
 
 /**

@@ -13,10 +13,11 @@ const PARSE_SLICE = 250_000;
  * Each order is read as comma-separated text (one value per query crosses to the event loop, where
  * structured rows would be hundreds of thousands of objects), and parsed here in slices.
  */
-export async function readSortOrders(handle: DatabaseHandle, pause: () => Promise<void>): Promise<Record<SortKey, Uint32Array>> {
-  const out: Partial<Record<SortKey, Uint32Array>> = {};
-  for (const sort of SORT_KEYS) out[sort] = handle.dialect === "sqlite" ? await readSqliteOrder(handle, sort, pause) : await readPostgresOrder(handle, sort, pause);
-  return out as Record<SortKey, Uint32Array>;
+export async function readSortOrders<T>(handle: DatabaseHandle, pause: () => Promise<void>, keep: (order: Uint32Array) => T): Promise<Record<SortKey, T>> {
+  const out: Partial<Record<SortKey, T>> = {};
+  // Each order is made into what is kept before the next is read: one full order at a time.
+  for (const sort of SORT_KEYS) out[sort] = keep(handle.dialect === "sqlite" ? await readSqliteOrder(handle, sort, pause) : await readPostgresOrder(handle, sort, pause));
+  return out as Record<SortKey, T>;
 }
 
 /** Rows per chunk of a SQLite order: a few hundred kilobytes of text per message from the reader thread. */
