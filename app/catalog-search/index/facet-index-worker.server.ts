@@ -8,7 +8,7 @@ import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { readFacetIndex } from "#app/catalog-search/facets.server.ts";
 import type { FacetIndexParts } from "#app/catalog-search/index/facet-index.server.ts";
-import { loadIndexParts, saveIndexParts } from "#app/catalog-search/index/index-store.server.ts";
+import { loadSavedIndex, saveIndexParts } from "#app/catalog-search/index/index-store.server.ts";
 import { openDatabase } from "#app/db/client.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 
@@ -37,16 +37,18 @@ if (port) {
     let handle: ReturnType<typeof openDatabase> | null = null;
     try {
       handle = openDatabase(url, { readOnly: true });
-      const saved = await loadIndexParts(handle.db, generation, getEnv().MODELYARD_LISTING_INDEX).catch(() => null);
-      if (saved) {
-        port.postMessage({ parts: saved, loaded: true } satisfies IndexWorkerReply, transferOf(saved));
+      // A load that fails (the database busy, a connection dropped) builds, and replaces nothing.
+      const saved = await loadSavedIndex(handle.db, generation, getEnv().MODELYARD_LISTING_INDEX).catch(() => ({ none: true }) as const);
+      if ("parts" in saved) {
+        port.postMessage({ parts: saved.parts, loaded: true } satisfies IndexWorkerReply, transferOf(saved.parts));
         return;
       }
+      const replacing = "broken" in saved ? [saved.broken] : [];
       const index = await readFacetIndex(handle, generation);
       const out = index?.toParts() ?? null;
       // Saved before it is sent, because sending moves the arrays out of this thread. A save that
       // fails (a full disk, a read-only database) costs the next start a build, nothing else.
-      const saveError = out ? await save(url, out.parts) : undefined;
+      const saveError = out ? await save(url, out.parts, replacing) : undefined;
       const reply: IndexWorkerReply = { parts: out?.parts ?? null, loaded: false, ...(saveError ? { saveError } : {}) };
       port.postMessage(reply, out?.transfer ?? []);
     } catch (error) {
@@ -59,10 +61,10 @@ if (port) {
 }
 
 /** Saves the parts over a writable connection of this thread's own; the error's text if it failed. */
-async function save(url: string, parts: FacetIndexParts): Promise<string | undefined> {
+async function save(url: string, parts: FacetIndexParts, replacing: string[]): Promise<string | undefined> {
   const writer = openDatabase(url);
   try {
-    await saveIndexParts(writer.db, parts);
+    await saveIndexParts(writer.db, parts, replacing);
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -65,6 +65,8 @@ export class Dictionary {
 
 // Entries of a sort order per slice of a page walk: about a millisecond.
 const WALK_SLICE = 150_000;
+// Row ids per count of a sort order's tail (FacetIndex.tailBefore): 742 counts at 3.04M rows.
+const TAIL_STEP = 4_096;
 // Values per slice of Dictionary.of: well under a millisecond.
 const DICTIONARY_SLICE = 4_000;
 // Profiles per slice of tallyFiltersInSlices: about 2–3 ms for the broadest filter.
@@ -222,12 +224,58 @@ export class FacetIndex {
     while (cut > 0 && (cut === full.length || full[cut - 1]! < full[cut]!)) cut--;
     const { ridBase, byRid } = this.d;
     const inHead = new Uint8Array(Math.ceil(byRid.length / 8));
-    const head = full.slice(0, cut);
-    for (const rid of head) {
+    // Only rows this index holds: the tail is every other row it holds, so the two add up to its rows.
+    const head = full.subarray(0, cut).filter((rid) => {
       const i = rid - ridBase;
-      if (i >= 0 && i < byRid.length) inHead[i >> 3]! |= 1 << (i & 7);
-    }
+      if (i < 0 || i >= byRid.length || byRid[i]! < 0) return false;
+      inHead[i >> 3]! |= 1 << (i & 7);
+      return true;
+    });
     return { head, inHead };
+  }
+
+  private inTail(order: SortOrder, i: number): boolean {
+    return this.d.byRid[i]! >= 0 && (order.inHead[i >> 3]! & (1 << (i & 7))) === 0;
+  }
+
+  /** Per order, the tail rows before each TAIL_STEP row ids: made on first use, a few KB. */
+  private readonly tailCounts = new WeakMap<SortOrder, Uint32Array>();
+
+  private tailBefore(order: SortOrder): Uint32Array {
+    let counts = this.tailCounts.get(order);
+    if (!counts) {
+      const slots = this.d.byRid.length;
+      counts = new Uint32Array(Math.ceil(slots / TAIL_STEP) + 1);
+      let n = 0;
+      for (let i = 0; i < slots; i++) {
+        if (i % TAIL_STEP === 0) counts[i / TAIL_STEP] = n;
+        if (this.inTail(order, i)) n++;
+      }
+      counts[counts.length - 1] = n;
+      this.tailCounts.set(order, counts);
+    }
+    return counts;
+  }
+
+  /** The row-id slot of the tail's n-th row (0-based, in row-id order), or the slot count past its end. */
+  private tailSlot(order: SortOrder, n: number): number {
+    const counts = this.tailBefore(order);
+    const slots = this.d.byRid.length;
+    if (n >= counts[counts.length - 1]!) return slots;
+    let lo = 0;
+    let hi = counts.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (counts[mid]! <= n) lo = mid;
+      else hi = mid - 1;
+    }
+    let seen = counts[lo]!;
+    for (let i = lo * TAIL_STEP; i < slots; i++) {
+      if (!this.inTail(order, i)) continue;
+      if (seen === n) return i;
+      seen++;
+    }
+    return slots;
   }
 
   /**
@@ -236,10 +284,9 @@ export class FacetIndex {
    * row-id order. A chunk is only valid until the next one is asked for.
    */
   private *walk(order: SortOrder, ascending: boolean, start: number): Generator<Uint32Array> {
-    const { head, inHead } = order;
+    const { head } = order;
     const { byRid, ridBase } = this.d;
     const buffer = new Uint32Array(WALK_SLICE);
-    const inTail = (i: number) => byRid[i]! >= 0 && (inHead[i >> 3]! & (1 << (i & 7))) === 0;
     const headChunks = function* (from: number) {
       for (let k = from; k < head.length; k += WALK_SLICE) {
         if (!ascending) yield head.subarray(k, Math.min(head.length, k + WALK_SLICE));
@@ -250,44 +297,45 @@ export class FacetIndex {
         }
       }
     };
+    const tailLength = this.rows - head.length;
+    const inTail = (i: number) => this.inTail(order, i);
+    const tailSlot = (n: number) => this.tailSlot(order, n);
+    // The tail from its `skip`-th row in the walk's direction, found through the counts, not a scan.
     const tailChunks = function* (skip: number) {
+      if (skip >= tailLength) return;
       let n = 0;
-      for (let step = 0; step < byRid.length; step++) {
-        const i = ascending ? byRid.length - 1 - step : step;
+      const first = tailSlot(ascending ? tailLength - 1 - skip : skip);
+      for (let i = first; i >= 0 && i < byRid.length; i += ascending ? -1 : 1) {
         if (!inTail(i)) continue;
-        if (skip > 0) skip--;
-        else {
-          buffer[n++] = ridBase + i;
-          if (n === WALK_SLICE) {
-            yield buffer.subarray(0, n);
-            n = 0;
-          }
+        buffer[n++] = ridBase + i;
+        if (n === WALK_SLICE) {
+          yield buffer.subarray(0, n);
+          n = 0;
         }
       }
       if (n > 0) yield buffer.subarray(0, n);
     };
-    const tailLength = this.rows - head.length;
     if (!ascending) {
       yield* headChunks(start);
       yield* tailChunks(Math.max(0, start - head.length));
     } else {
-      if (start < tailLength) yield* tailChunks(start);
+      yield* tailChunks(start);
       yield* headChunks(Math.max(0, start - tailLength));
     }
   }
 
   /** Where `rid` stands in the order's walk (see walk), or null when it is not a row of the index. */
   positionOf(order: SortOrder, rid: number, ascending: boolean): number | null {
-    const { byRid, ridBase } = this.d;
-    const i = rid - ridBase;
-    if (i < 0 || i >= byRid.length || byRid[i]! < 0) return null;
+    const i = rid - this.d.ridBase;
+    if (i < 0 || i >= this.d.byRid.length || this.d.byRid[i]! < 0) return null;
     let k: number;
-    if ((order.inHead[i >> 3]! & (1 << (i & 7))) !== 0) {
+    if (!this.inTail(order, i)) {
       k = order.head.indexOf(rid);
       if (k < 0) return null;
     } else {
-      k = order.head.length;
-      for (let j = 0; j < i; j++) if (byRid[j]! >= 0 && (order.inHead[j >> 3]! & (1 << (j & 7))) === 0) k++;
+      const block = Math.floor(i / TAIL_STEP);
+      k = order.head.length + this.tailBefore(order)[block]!;
+      for (let j = block * TAIL_STEP; j < i; j++) if (this.inTail(order, j)) k++;
     }
     return ascending ? this.rows - 1 - k : k;
   }

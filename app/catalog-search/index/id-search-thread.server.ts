@@ -1,6 +1,7 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import type { SearchJob, SearchReply } from "#app/catalog-search/index/id-search-worker.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 import { workerStart } from "#app/utils/worker-start.server.ts";
 
 // The server build rewrites this URL to the worker's emitted chunk (server/worker-entry-plugin.ts).
@@ -24,19 +25,27 @@ const THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
 
 type Thread = { worker: Worker; pending: Map<number, Pending> };
 const threads: Array<Thread | null> = Array.from({ length: THREADS }, () => null);
-let starts = 0;
+/** Starts per thread: one that keeps failing is left out, and the others share its work. */
+const starts = threads.map(() => 0);
 let nextId = 1;
 
 function start(slot: number): Thread | null {
   const running = threads[slot];
   if (running) return running;
-  if (starts >= MAX_STARTS * THREADS) return null;
-  starts++;
-  const script = workerStart(entry());
-  const worker = new Worker(script.script, {
-    eval: script.eval,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-  });
+  if (starts[slot]! >= MAX_STARTS) return null;
+  starts[slot]!++;
+  let worker: Worker;
+  try {
+    const script = workerStart(entry());
+    worker = new Worker(script.script, {
+      eval: script.eval,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    });
+  } catch (error) {
+    // The other thread, or the event loop, scans instead.
+    log().warn({ err: error }, "an id search thread could not be started");
+    return null;
+  }
   // An idle search thread must not keep a finished command alive.
   worker.unref();
   const own: Thread = { worker, pending: new Map<number, Pending>() };
@@ -83,11 +92,11 @@ function ask(thread: Thread, job: SearchJob): Promise<Uint32Array> {
  */
 export function findInThread(text: Uint8Array, ends: Uint32Array, ridBase: number, filter: Uint32Array, needle: Uint8Array): Promise<Uint32Array> | null {
   if (![text, ends, filter].every((a) => a.buffer instanceof SharedArrayBuffer)) return null;
-  const running = threads.map((_, slot) => start(slot));
-  if (running.some((t) => t === null)) return null;
+  const running = threads.map((_, slot) => start(slot)).filter((t): t is Thread => t !== null);
+  if (running.length === 0) return null;
   // The needle in a buffer of its own: a pooled Buffer's view would send the whole pool.
   const own = new Uint8Array(needle);
-  const parts = running.map((thread, part) => ask(thread!, { id: nextId++, text, ends, ridBase, filter, needle: own, part, parts: running.length }));
+  const parts = running.map((thread, part) => ask(thread, { id: nextId++, text, ends, ridBase, filter, needle: own, part, parts: running.length }));
   return Promise.all(parts).then((found) => {
     if (found.length === 1) return found[0]!;
     const all = new Uint32Array(found.reduce((n, f) => n + f.length, 0));

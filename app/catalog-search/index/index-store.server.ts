@@ -123,17 +123,18 @@ function* chunksOf(arrays: Typed[]): Generator<Buffer> {
 }
 
 /**
- * Saves `parts` under its generation in place of the generation's earlier saves, unless the
- * catalogue has moved past it. Older generations' saves are deleted once this one is whole. Returns whether this
+ * Saves `parts` under its generation, unless the catalogue has moved past it or a save of it is
+ * there. `replacing` names saves the caller found unreadable (loadSavedIndex's `broken`): they go
+ * first, since they would otherwise stand in for this one and every start would build again.
+ * Older generations' saves are deleted once this one is whole. Returns whether this
  * save is the one kept (another instance's save of the same generation may be kept instead).
  */
-export async function saveIndexParts(db: Kysely<Database>, parts: FacetIndexParts): Promise<boolean> {
+export async function saveIndexParts(db: Kysely<Database>, parts: FacetIndexParts, replacing: readonly string[] = []): Promise<boolean> {
   const generation = parts.data.generation;
   if ((await getCatalogueGeneration(db)) !== generation) return false;
-  // The caller built because it could not load this generation's save (an older layout, a lost
-  // chunk): left in place, that save would stand in for this one, and every start would build again.
-  const whole = db.selectFrom("listing_index").select("build").where("generation", "=", generation).where("seq", "=", 0);
-  await db.deleteFrom("listing_index").where("generation", "=", generation).where("build", "in", whole).execute();
+  if (replacing.length) await db.deleteFrom("listing_index").where("generation", "=", generation).where("build", "in", [...replacing]).execute();
+  // Another instance's save, or one that another setting of MODELYARD_LISTING_INDEX reads: kept.
+  if (await savedBuild(db, generation)) return false;
   const build = randomUUID();
   const { header, arrays } = encodeParts(parts);
   let seq = 1;
@@ -184,13 +185,26 @@ function readableHeader(bytes: Uint8Array): z.infer<typeof headerSchema> | null 
   }
 }
 
-/**
- * The parts saved for `generation`, or null when none are (or they were saved by a different
- * layout, or hold the listing part when `withListing` says otherwise: then the caller builds).
- */
+/** The parts saved for `generation`, or null when there are none this process can use (loadSavedIndex). */
 export async function loadIndexParts(db: Kysely<Database>, generation: number, withListing: boolean): Promise<FacetIndexParts | null> {
+  const loaded = await loadSavedIndex(db, generation, withListing);
+  return "parts" in loaded ? loaded.parts : null;
+}
+
+/**
+ * The parts saved for `generation`; else `none` (no save, or one of the other
+ * MODELYARD_LISTING_INDEX setting, which its instances read), or `broken`, the build id of a save
+ * no one can read (another layout, a chunk missing), which the caller's own save replaces.
+ */
+export async function loadSavedIndex(db: Kysely<Database>, generation: number, withListing: boolean): Promise<{ parts: FacetIndexParts } | { none: true } | { broken: string }> {
   const head = await savedBuild(db, generation);
-  if (!head) return null;
+  if (!head) return { none: true };
+  const parts = await readSave(db, head, generation);
+  if (!parts) return { broken: head.build };
+  return (parts.listing !== null) === withListing ? { parts } : { none: true };
+}
+
+async function readSave(db: Kysely<Database>, head: { build: string; bytes: Uint8Array }, generation: number): Promise<FacetIndexParts | null> {
   const header = readableHeader(head.bytes);
   if (!header) return null;
   const arrays = header.arrays.map((a): Typed => {
@@ -231,6 +245,6 @@ export async function loadIndexParts(db: Kysely<Database>, generation: number, w
   // A save missing chunks (which its header, written last, should rule out) is rebuilt, not trusted.
   if (array < arrays.length) return null;
   const parts = partsSchema.safeParse(revive(header.parts, arrays));
-  if (!parts.success || parts.data.data.generation !== generation || (parts.data.listing !== null) !== withListing) return null;
+  if (!parts.success || parts.data.data.generation !== generation) return null;
   return parts.data;
 }
