@@ -75,6 +75,9 @@ describe("/compare on more text tasks", () => {
       const initial = new Set([...html.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)].map((m) => m[1] ?? ""));
       await page.goto(url);
       await waitForHydration(page, "[name=question]");
+      // The shown task's output component is imported once the page has hydrated: wait for that
+      // request itself (a quiet network can come first on a busy machine), then for the rest.
+      await expect.poll(() => [...scripts.keys()].some((p) => !initial.has(p) && /question-answering/.test(p)), { timeout: 15_000 }).toBe(true);
       await page.waitForLoadState("networkidle");
       const gzip = (paths: string[]) => paths.reduce((n, p) => n + gzipSync(scripts.get(p) ?? Buffer.alloc(0)).length, 0);
       const initialPaths = [...scripts.keys()].filter((p) => initial.has(p));
