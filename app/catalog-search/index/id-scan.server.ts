@@ -33,9 +33,11 @@ export function addTrigrams(filter: Uint32Array, block: number, text: Uint8Array
 
 /**
  * Byte ranges [from, to) of the text that may hold `needle`: the blocks whose filter has every bit
- * of its trigrams, adjacent ones joined. Each range starts and ends at a row boundary.
+ * of its trigrams, adjacent ones joined, among the part-th of `parts` equal runs of blocks (a
+ * search thread's share; the parts together cover every block once, in order). Each range starts
+ * and ends at a row boundary, and a match never spans two rows.
  */
-export function candidateRanges(ends: Uint32Array, filter: Uint32Array, needle: Uint8Array): Array<[number, number]> {
+export function candidateRanges(ends: Uint32Array, filter: Uint32Array, needle: Uint8Array, part = 0, parts = 1): Array<[number, number]> {
   const words: number[] = [];
   const masks: number[] = [];
   for (let i = 0; i + 2 < needle.length; i++) {
@@ -46,7 +48,8 @@ export function candidateRanges(ends: Uint32Array, filter: Uint32Array, needle: 
   const rows = ends.length;
   const blocks = Math.ceil(rows / FILTER_BLOCK_ROWS);
   const ranges: Array<[number, number]> = [];
-  for (let block = 0; block < blocks; block++) {
+  const last = Math.floor((blocks * (part + 1)) / parts);
+  for (let block = Math.floor((blocks * part) / parts); block < last; block++) {
     const base = block * FILTER_WORDS;
     let may = true;
     for (let j = 0; j < words.length && may; j++) may = (filter[base + words[j]!]! & masks[j]!) !== 0;
@@ -59,22 +62,6 @@ export function candidateRanges(ends: Uint32Array, filter: Uint32Array, needle: 
     else ranges.push([from, to]);
   }
   return ranges;
-}
-
-/**
- * The ranges clipped to the part-th of `parts` runs of rows of about equal bytes: a match never
- * spans two rows, so the parts together find each match once, in row order part after part.
- */
-export function share(ranges: Array<[number, number]>, ends: Uint32Array, part: number, parts: number): Array<[number, number]> {
-  if (parts <= 1 || ends.length === 0) return ranges;
-  const bytes = ends[ends.length - 1]!;
-  // A cut is the end of the row holding the byte at k/parts of the text.
-  const cut = (k: number) => (k <= 0 ? 0 : k >= parts ? bytes : ends[rowAt(ends, Math.floor((bytes * k) / parts), 0)]!);
-  const from = cut(part);
-  const to = cut(part + 1);
-  const out: Array<[number, number]> = [];
-  for (const [a, b] of ranges) if (b > from && a < to) out.push([Math.max(a, from), Math.min(b, to)]);
-  return out;
 }
 
 export class IdScan {

@@ -4,7 +4,7 @@
  * (id-search-thread.server.ts starts it; docs/decisions/0033-id-search-thread.md).
  */
 import { parentPort } from "node:worker_threads";
-import { IdScan, candidateRanges, share } from "#app/catalog-search/index/id-scan.server.ts";
+import { IdScan, candidateRanges } from "#app/catalog-search/index/id-scan.server.ts";
 
 export interface SearchJob {
   id: number;
@@ -15,7 +15,7 @@ export interface SearchJob {
   filter: Uint32Array;
   /** The term, ASCII-lower-cased, as latin1 bytes. */
   needle: Uint8Array;
-  /** This thread's share of the text: the part-th of `parts` runs of rows of about equal bytes. */
+  /** This thread's share of the text: the part-th of `parts` equal runs of filter blocks. */
   part: number;
   parts: number;
 }
@@ -30,7 +30,7 @@ if (port) {
       const needle = Buffer.from(job.needle);
       const scan = new IdScan(text, job.ends, job.ridBase, needle);
       // Every candidate range in one go: this thread has no one else to make room for.
-      scan.ranges(share(candidateRanges(job.ends, job.filter, needle), job.ends, job.part, job.parts));
+      scan.ranges(candidateRanges(job.ends, job.filter, needle, job.part, job.parts));
       const rids = scan.result();
       const reply: SearchReply = { id: job.id, rids };
       port.postMessage(reply, [rids.buffer]);

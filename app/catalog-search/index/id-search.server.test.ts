@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IdText, IdTextBuilder, isSearchableTerm } from "#app/catalog-search/index/id-search.server.ts";
 import { findInThread } from "#app/catalog-search/index/id-search-thread.server.ts";
-import { FILTER_BLOCK_ROWS, IdScan, candidateRanges, share } from "#app/catalog-search/index/id-scan.server.ts";
+import { FILTER_BLOCK_ROWS, IdScan, candidateRanges } from "#app/catalog-search/index/id-scan.server.ts";
 import { parseIds } from "#app/catalog-search/index/sort-order.server.ts";
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -85,7 +85,7 @@ describe("in-memory id search", () => {
       for (const parts of [2, 3]) {
         const found = Array.from({ length: parts }, (_, part) => {
           const scan = new IdScan(buffer, ends, ridBase, needle);
-          scan.ranges(share(ranges, ends, part, parts));
+          scan.ranges(candidateRanges(ends, filter, needle, part, parts));
           return [...scan.result()];
         });
         expect(found.flat(), `${term} in ${parts}`).toEqual([...whole.result()]);
