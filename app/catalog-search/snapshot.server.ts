@@ -3,7 +3,7 @@ import { ensureFacetIndex, facetIndexFor, logUnlessClosed } from "#app/catalog-s
 import type { FacetIndex } from "#app/catalog-search/index/facet-index.server.ts";
 import type { FacetSource } from "#app/catalog-search/facets.server.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
-import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
+import { getCatalogueGeneration, pingDatabase } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { Lru } from "#app/utils/lru.ts";
 
@@ -89,5 +89,8 @@ export async function openSnapshot(handle: DatabaseHandle): Promise<CatalogSnaps
  * answered from memory as soon as possible.
  */
 export async function startBackgroundWork(handle: DatabaseHandle): Promise<FacetIndex | null> {
+  // The SQLite reader threads start now, while the index loads: the first listing's row read
+  // waited ~115 ms for them at 3.04M rows (issue 33). A failure is the first visitor's to report.
+  void pingDatabase(handle.reader).catch(() => undefined);
   return ensureFacetIndex(handle, await getCatalogueGeneration(handle.db));
 }

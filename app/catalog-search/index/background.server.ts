@@ -8,6 +8,7 @@ import { getCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { listingIndexBuildSeconds, listingIndexGeneration } from "#app/utils/metrics.server.ts";
 import { runInBackground } from "#app/utils/time-slice.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 
 /**
@@ -96,6 +97,8 @@ export function onFacetIndexBuilt(listener: (e: IndexBuilt) => void): () => void
 
 async function buildFacetIndex(handle: DatabaseHandle, generation: number): Promise<FacetIndex | null> {
   const started = performance.now();
+  // The search threads load while the index does, rather than when the first search waits for them.
+  if (getEnv().MODELYARD_LISTING_INDEX) startSearchThreads();
   // In a worker thread when another connection can see this database (ADR 0032), which loads the
   // index saved with this generation or builds and saves it (ADR 0045).
   const { index, loaded } = handle.reopenUrl
@@ -111,7 +114,6 @@ async function buildFacetIndex(handle: DatabaseHandle, generation: number): Prom
   // catalogue stays unindexable until its next generation.
   const current = !index || (await getCatalogueGeneration(handle.db)) === generation;
   if (current) register(handle, generation, index);
-  if (current && index?.listing) startSearchThreads();
   listingIndexBuildSeconds.observe((performance.now() - started) / 1000);
   if (current && index) listingIndexGeneration.set(generation);
   for (const listener of builtListeners) listener({ generation, current, indexed: index !== null, loaded, ms: Math.round(performance.now() - started) });
