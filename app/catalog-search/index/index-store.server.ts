@@ -1,3 +1,5 @@
+import v8 from "node:v8";
+import vm from "node:vm";
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { z } from "zod";
@@ -204,6 +206,26 @@ export async function loadSavedIndex(db: Kysely<Database>, generation: number, w
   return (parts.listing !== null) === withListing ? { parts } : { none: true };
 }
 
+/**
+ * Frees the chunks read so far. Each is a 4 MB buffer outside the heap, which V8 collects only once
+ * some 64 MB of them are dead: a load's peak RSS stood ~30 MB higher at 3.04M rows. A minor
+ * collection frees them (gc exposed as jest-leak-detector does it); without one, the load only
+ * peaks higher.
+ */
+let minorGc: (() => void) | undefined;
+function freeChunks(): void {
+  if (!minorGc) {
+    try {
+      v8.setFlagsFromString("--expose-gc");
+      const gc = vm.runInNewContext("gc") as (options: { type: "minor" }) => void;
+      minorGc = () => gc({ type: "minor" });
+    } catch {
+      minorGc = () => undefined;
+    }
+  }
+  minorGc();
+}
+
 async function readSave(db: Kysely<Database>, head: { build: string; bytes: Uint8Array }, generation: number): Promise<FacetIndexParts | null> {
   const header = readableHeader(head.bytes);
   if (!header) return null;
@@ -237,6 +259,7 @@ async function readSave(db: Kysely<Database>, head: { build: string; bytes: Uint
       into.set(row.bytes, at);
       at += row.bytes.byteLength;
     }
+    freeChunks();
   }
   while (array < arrays.length && arrays[array]!.byteLength === at) {
     array++;
