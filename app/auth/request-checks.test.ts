@@ -55,7 +55,7 @@ describe("allow-lists and redirects", () => {
 
   it("goes back only to same-site paths", () => {
     expect(safeRedirect("/models?search=x#top")).toBe("/models?search=x#top");
-    for (const bad of ["//evil.example/", "/\\evil.example/", "https://evil.example/", "/\tevil", "evil", "", null]) expect(safeRedirect(bad), String(bad)).toBe("/");
+    for (const bad of ["//evil.example/", "/\\evil.example/", "https://evil.example/", "/\tevil", "evil", "", null, "/.//evil.example/phish", "/%2e//evil.example/", "/a/..//evil.example/"]) expect(safeRedirect(bad), String(bad)).toBe("/");
   });
 });
 

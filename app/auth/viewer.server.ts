@@ -74,7 +74,9 @@ export function safeRedirect(value: FormDataEntryValue | string | null | undefin
   if (!value.startsWith("/") || value.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
   try {
     const url = new URL(value, "http://modelyard.invalid");
-    return url.origin === "http://modelyard.invalid" ? url.pathname + url.search + url.hash : fallback;
+    // Dot segments collapse as the URL is read ("/.//evil.example" is the path "//evil.example"),
+    // and a path that begins "//" leaves the site as a Location.
+    return url.origin === "http://modelyard.invalid" && !url.pathname.startsWith("//") ? url.pathname + url.search + url.hash : fallback;
   } catch {
     return fallback;
   }
