@@ -84,7 +84,7 @@ export class OidcRefused extends Error {
 }
 
 /** Exchanges the code (checking state, nonce and PKCE) and returns the verified identity. */
-export async function finishOidcSignIn(oidc: OidcConfig, origin: string, search: string, flow: FlowState): Promise<{ subject: string; email: string; name: string | null }> {
+export async function finishOidcSignIn(oidc: OidcConfig, origin: string, search: string, flow: FlowState): Promise<OidcIdentity> {
   const config = await providerConfig(oidc);
   const tokens = await client.authorizationCodeGrant(config, new URL(`${callbackUrl(origin)}${search}`), { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
   const claims = tokens.claims();
@@ -100,17 +100,33 @@ export async function finishOidcSignIn(oidc: OidcConfig, origin: string, search:
   }
   if (email === null) throw new OidcRefused("The provider did not share an e-mail address; allow the `email` scope for this client.");
   if (verified === false) throw new OidcRefused(`The provider has not verified ${email}.`);
-  return { subject: `${oidc.issuer}|${claims.sub}`, email: email.toLowerCase(), name };
+  return { subject: `${oidc.issuer}|${claims.sub}`, email: email.toLowerCase(), emailVerified: verified === true, name };
+}
+
+/** A signed-in identity: `emailVerified` when the provider said so (the `email_verified` claim). */
+export interface OidcIdentity {
+  subject: string;
+  email: string;
+  emailVerified: boolean;
+  name: string | null;
 }
 
 /**
  * The account of a verified identity: found by subject, else by e-mail (an invited person's first
- * OIDC sign-in), else created when the allow-list or the admin list names the address.
+ * OIDC sign-in), else created when the allow-list or the admin list names the address. Whatever
+ * goes by the e-mail (linking an account, the allow-list, the admin list) needs the provider to
+ * have said it verified it: some providers let a user type any address, and linking by it alone
+ * handed over the account that address belonged to.
  */
-export async function accountForIdentity(db: Kysely<Database>, config: AuthConfig, identity: { subject: string; email: string; name: string | null }): Promise<User> {
-  const isAdmin = config.adminEmails.includes(identity.email);
+export async function accountForIdentity(db: Kysely<Database>, config: AuthConfig, identity: OidcIdentity): Promise<User> {
+  const isAdmin = identity.emailVerified && config.adminEmails.includes(identity.email);
   let user = await findUserByOidcSubject(db, identity.subject);
   if (!user) {
+    if (!identity.emailVerified) {
+      throw new OidcRefused(
+        `The provider did not say it verified ${identity.email} (no email_verified claim), and a first sign-in is matched to an invitation or the allow-list by that address. Ask the provider's admin to send email_verified.`,
+      );
+    }
     const byEmail = await findUserRowByEmail(db, identity.email);
     if (byEmail) {
       if (byEmail.oidc_subject !== null && byEmail.oidc_subject !== identity.subject) throw new OidcRefused(`${identity.email} is already linked to another sign-in.`);
