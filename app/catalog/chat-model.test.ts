@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
+import { type ChatEvidence, isChatModel, taskOf } from "#app/catalog/chat-model.ts";
 import { compareTaskFor } from "#app/compare/compare-tasks.ts";
 import { snippetTaskFor } from "#app/snippets/providers.ts";
 
@@ -30,6 +30,18 @@ describe("isChatModel", () => {
     expect(isChatModel({ pipelineTag: "image-text-to-text", tags: [], chatTemplate: { default: "{{ messages }}" } })).toBe(true);
     expect(isChatModel({ pipelineTag: "text-generation", tags: [], inferenceProviderMapping: [{ task: "text-generation" }], chatTemplate: null })).toBe(false);
     expect(isChatModel({ pipelineTag: "text-classification", tags: ["conversational"] })).toBe(false);
+    // No pipeline tag at all: the mapping alone says it chats.
+    expect(isChatModel({ pipelineTag: null, tags: [], inferenceProviderMapping: [{ task: "conversational" }] })).toBe(true);
+    expect(isChatModel({ pipelineTag: null, tags: [], inferenceProviderMapping: [{ task: "text-to-image" }] })).toBe(false);
+  });
+
+  it("takes a model's task from its pipeline tag, else from mappings that agree on one", () => {
+    expect(taskOf({ pipelineTag: "fill-mask", inferenceProviderMapping: [{ task: "conversational" }] })).toBe("fill-mask");
+    expect(taskOf({ pipelineTag: null, inferenceProviderMapping: [{ task: "conversational" }, { task: "text-generation" }] })).toBe("text-generation");
+    expect(taskOf({ pipelineTag: null, inferenceProviderMapping: [{ task: "text-to-image" }, { task: "text-to-image" }] })).toBe("text-to-image");
+    expect(taskOf({ pipelineTag: null, inferenceProviderMapping: [{ task: "text-to-image" }, { task: "image-to-image" }] })).toBeNull();
+    expect(taskOf({ pipelineTag: null, inferenceProviderMapping: [] })).toBeNull();
+    expect(taskOf({ pipelineTag: null })).toBeNull();
   });
 
   it("on the bundled catalogue, no model a provider maps for chat is offered as completion only", () => {
@@ -38,9 +50,13 @@ describe("isChatModel", () => {
     // The newest chat models: list rows whose only evidence is the mapping (Llama 3.3, DeepSeek-R1, Cohere's).
     expect(tagless.map((r) => r.id)).toEqual(expect.arrayContaining(["meta-llama/Llama-3.3-70B-Instruct", "deepseek-ai/DeepSeek-R1", "CohereLabs/c4ai-command-a-03-2025"]));
     expect(tagless.length).toBeGreaterThanOrEqual(119);
-    for (const r of mapped) {
-      expect(snippetTaskFor(evidence(r)), r.id).not.toBe("text-generation");
-      expect(compareTaskFor(evidence(r)), r.id).not.toBe("text-completion");
+    // And the newest of all have no pipeline tag either (Qwen2.5-72B-Instruct, DeepSeek-V3).
+    const untasked = mapped.filter((r) => !r.pipeline_tag);
+    expect(untasked.map((r) => r.id)).toEqual(expect.arrayContaining(["Qwen/Qwen2.5-72B-Instruct", "deepseek-ai/DeepSeek-V3"]));
+    for (const r of mapped.filter((r) => !r.pipeline_tag || ["text-generation", "image-text-to-text"].includes(r.pipeline_tag))) {
+      expect(isChatModel(evidence(r)), r.id).toBe(true);
+      expect(snippetTaskFor(evidence(r)), r.id).toBe("conversational");
+      expect(compareTaskFor(evidence(r)), r.id).toBe("text-generation");
     }
   });
 });

@@ -5,7 +5,7 @@
  * a task); the others send one input to every column and draw the outputs side by side with the
  * task widgets' renderers. The list is derived from the task records (app/tasks/task-records.ts).
  */
-import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
+import { type ChatEvidence, isChatModel, taskOf } from "#app/catalog/chat-model.ts";
 import { splitLabels, tableColumns } from "#app/demos/shared/default-inputs.ts";
 import { tabularData } from "#app/demos/tabular/predictions.ts";
 import { type TaskInputKind, type DemoLoader, TASK_NAMES, type TaskName, TASKS } from "#app/tasks/task-records.ts";
@@ -140,6 +140,7 @@ export function isCompareTask(task: string | null | undefined): task is CompareT
  */
 export function compareTaskFor(model: ChatEvidence): CompareTask | null {
   if (isChatModel(model)) return "text-generation";
-  if (model.pipelineTag === "text-generation") return "text-completion";
-  return isCompareTask(model.pipelineTag) ? model.pipelineTag : null;
+  const task = taskOf(model);
+  if (task === "text-generation") return "text-completion";
+  return isCompareTask(task) ? task : null;
 }

@@ -3,6 +3,7 @@
  * and a provider or endpoint that serves the task), with a code snippet per column, and the
  * catalogue search that offers new columns (only models something here can run the task with).
  */
+import { taskOf } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
@@ -35,7 +36,7 @@ export function columnChoices(model: CatalogModel, task: CompareTask, env: EnvLi
   const chat = task === "text-generation";
   // Chat goes by the providers' conversational mappings (many mapped models carry no tags);
   // configured endpoints are OpenAI-compatible chat servers, so they join chat comparisons only.
-  if (!chat && model.pipelineTag !== COMPARE_TASKS[task].mappingTask) return [];
+  if (!chat && taskOf(model) !== COMPARE_TASKS[task].mappingTask) return [];
   return widgetProviders(model, COMPARE_TASKS[task].mappingTask, env)
     .filter((p) => chat || p.kind === "provider")
     .map((p) => ({ route: p.value, label: p.kind === "endpoint" ? `${p.label} (endpoint)` : p.label }));

@@ -3,6 +3,7 @@
  * key) or a provider (named, or "auto" resolved from the catalogue's mappings), the task, the
  * credential, and the task's parameters checked against its spec. Refusals are GatewayErrors.
  */
+import { taskOf } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { serverHoldsKeys } from "#app/auth/auth-config.server.ts";
 import { checkCostCaps, type CostCaps } from "#app/inference/cost-caps.server.ts";
@@ -46,7 +47,7 @@ export interface ResolveDeps {
 function chooseTask(body: InferenceRequest, model: CatalogModel | null): string | null {
   if (body.task) return body.task === "text-generation" && body.messages ? "conversational" : body.task;
   if (body.messages) return "conversational";
-  return model?.pipelineTag ?? null;
+  return model ? taskOf(model) : null;
 }
 
 /** "auto" resolved from the catalogue: the first mapping for the task, preferring providers we hold a key for. */
@@ -141,7 +142,7 @@ export async function resolveTarget(body: InferenceRequest, visitorToken: string
   const route = body.endpoint !== undefined ? await routeToEndpoint(body, body.endpoint, deps) : await routeToProvider(body, visitorToken, deps);
   // An endpoint takes the body's task as given: text-generation with messages is not turned into chat.
   const task =
-    body.endpoint !== undefined ? (body.task ?? (body.messages ? "conversational" : (route.catalogModel?.pipelineTag ?? null))) : chooseTask(body, route.catalogModel);
+    body.endpoint !== undefined ? (body.task ?? (body.messages ? "conversational" : route.catalogModel ? taskOf(route.catalogModel) : null)) : chooseTask(body, route.catalogModel);
   const stream = body.stream === true;
   if (stream && task !== null && !STREAMING_TASKS.has(task)) {
     throw new GatewayError({ status: 400, code: "invalid_request", message: `stream: true is only for the conversational and text-generation tasks, not "${task}".`, field: "stream" });

@@ -1,3 +1,4 @@
+import { taskOf } from "#app/catalog/chat-model.ts";
 import { type CatalogModel, type ChatTemplateIssue, type GatedMode, hasKnownCounts } from "#app/catalog/model-record.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { findSimilarModelIds, getModelById } from "#app/db/queries/models.server.ts";
@@ -158,7 +159,8 @@ function metadataSummary(model: CatalogModel, taskName: string | null, bases: re
   const out: string[] = [];
   const task = taskName?.toLowerCase();
   const what = task ? `${/^[aeiou]/.test(task) ? "an" : "a"} ${task} model` : "a model";
-  out.push(`${model.id} is ${what}${model.libraryName ? ` for ${model.libraryName}` : ""} published by ${model.author}.`);
+  // Legacy ids without an organisation (`t5-base`) have no author to name.
+  out.push(`${model.id} is ${what}${model.libraryName ? ` for ${model.libraryName}` : ""}${model.author ? ` published by ${model.author}` : ""}.`);
   if (model.license) out.push(`Its license is ${model.license}.`);
   const params = formatParams(model.params);
   if (params) out.push(`It has ${params} parameters.`);
@@ -275,7 +277,7 @@ export async function findModelPage(id: string, url: URL, context: unknown): Pro
     tree: { bases, derived },
     spaces: { total: spaces.total, items: spaces.spaces },
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
-    providers: { offered, unsupported: unsupportedProvidersFor(model), task: snippetTaskFor(model) ?? model.pipelineTag },
+    providers: { offered, unsupported: unsupportedProvidersFor(model), task: snippetTaskFor(model) ?? taskOf(model) },
     gguf: buildGgufPanel(model),
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model), {}, snippetOrigin(url.href)) : null,
     chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, scope.clientAddress ?? undefined) : null,

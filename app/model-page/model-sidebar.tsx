@@ -99,7 +99,7 @@ export function ModelSpaces({ spaces, hub }: { spaces: ModelPageData["spaces"]; 
   );
 }
 
-export function ModelProviders({ providers, modelId }: { providers: ModelPageData["providers"]; modelId: string }) {
+export function ModelProviders({ providers, modelId, usageCode }: { providers: ModelPageData["providers"]; modelId: string; usageCode: boolean }) {
   const named = providers.offered.filter((p) => p !== "auto");
   return (
     <Box id="model-providers" title="Inference providers">
@@ -118,8 +118,8 @@ export function ModelProviders({ providers, modelId }: { providers: ModelPageDat
                 providers.task === null
                   ? "but names no task, so there is no request to make."
                   : `which the @huggingface/inference client this site runs cannot call for ${providers.task}.`
-              }`}{" "}
-          Use the library or local-app code under “Use this model”.
+              }`}
+          {usageCode ? " Use the library or local-app code under “Use this model”." : null}
         </p>
       )}
     </Box>

@@ -42,7 +42,10 @@ function LocalApp({ app }: { app: UseThisModelView["localApps"][number] }) {
  * announced as expanded/collapsed, and works without JavaScript. With JavaScript, Escape and a
  * click outside close it and focus returns to the button.
  */
-export function UseThisModel({ use, modelId, search }: { use: UseThisModelView; modelId: string; search: string }) {
+/** Whether "Use this model" holds any code: library snippets or a local app. */
+export const hasUsageCode = (use: UseThisModelView): boolean => !!use.library?.snippets.length || use.localApps.length > 0;
+
+export function UseThisModel({ use, modelId, search, providerCode }: { use: UseThisModelView; modelId: string; search: string; providerCode: boolean }) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const details = ref.current;
@@ -65,7 +68,7 @@ export function UseThisModel({ use, modelId, search }: { use: UseThisModelView; 
   }, []);
   const hidden = new URLSearchParams(search);
   hidden.delete("gguf");
-  const empty = !use.library?.snippets.length && use.localApps.length === 0;
+  const empty = !hasUsageCode(use);
   return (
     <details ref={ref} className="relative w-full sm:w-auto" open={use.selectedGguf !== null} data-use-this-model="">
       <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg bg-indigo-700 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-800 [&::-webkit-details-marker]:hidden">
@@ -83,6 +86,15 @@ export function UseThisModel({ use, modelId, search }: { use: UseThisModelView; 
           <p className="text-sm text-gray-700 dark:text-gray-300">
             No usage code is known for this model
             {use.library !== null ? "" : use.libraryName === null ? ": the catalogue names no library for it" : `: its library, ${use.libraryName}, is not one @huggingface/tasks describes`}.
+            {providerCode ? (
+              <>
+                {" "}
+                <a href={`/${modelId}?tab=inference`} className={linkCls}>
+                  Code to call it through an inference provider
+                </a>{" "}
+                is on the Inference providers tab.
+              </>
+            ) : null}
           </p>
         ) : null}
         {use.library ? (

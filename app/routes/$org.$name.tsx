@@ -12,7 +12,7 @@ import { useFollowedPanel } from "#app/snippets/use-followed-panel.ts";
 import { GgufPanel } from "#app/model-page/gguf-panel.tsx";
 import { ModelProviders, ModelSpaces, ModelTree } from "#app/model-page/model-sidebar.tsx";
 import { MODEL_TABS, ModelTabs } from "#app/model-page/model-tabs.tsx";
-import { UseThisModel } from "#app/model-page/use-this-model.tsx";
+import { UseThisModel, hasUsageCode } from "#app/model-page/use-this-model.tsx";
 import { ChatTemplateTab, ChatTemplateWarning } from "#app/chat-template/model-tab.tsx";
 import { LiveDetailsNotice } from "#app/model-page/live-details-notice.tsx";
 import { loadModelPage } from "#app/model-page/model-page.server.ts";
@@ -51,7 +51,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
         model={model}
         actions={
           <>
-            <UseThisModel use={loaderData.use} modelId={model.id} search={location.search} />
+            <UseThisModel use={loaderData.use} modelId={model.id} search={location.search} providerCode={loaderData.providers.offered.length > 0} />
             {compare ? (
               <a href={compare} data-compare-with="" className="rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-900">
                 Compare with…
@@ -78,7 +78,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
             <aside aria-label="About this model" className="space-y-4">
               <ModelChatDemo modelId={model.id} />
               <GgufPanel gguf={loaderData.gguf} />
-              <ModelProviders providers={loaderData.providers} modelId={model.id} />
+              <ModelProviders providers={loaderData.providers} modelId={model.id} usageCode={hasUsageCode(loaderData.use)} />
               <ModelTree tree={loaderData.tree} modelId={model.id} hub={hub} />
               <ModelSpaces spaces={loaderData.spaces} hub={hub} />
               <ModelCardToc card={loaderData.card} />
@@ -91,7 +91,7 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
             <InferenceTab modelId={model.id} initial={loaderData.inference} />
           ) : (
             <div className="max-w-2xl">
-              <ModelProviders providers={loaderData.providers} modelId={model.id} />
+              <ModelProviders providers={loaderData.providers} modelId={model.id} usageCode={hasUsageCode(loaderData.use)} />
             </div>
           )
         ) : null}

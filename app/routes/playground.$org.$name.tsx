@@ -11,7 +11,7 @@ import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
 import { useFollowedPanel } from "#app/snippets/use-followed-panel.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { getModelById } from "#app/db/queries/models.server.ts";
-import { isChatModel } from "#app/catalog/chat-model.ts";
+import { isChatModel, taskOf } from "#app/catalog/chat-model.ts";
 import { chatDemoInfo } from "#app/demos/chat/demo-info.server.ts";
 import { buildInferencePanel, type InferencePanel, parseInferenceState, snippetOrigin } from "#app/snippets/inference-panel.server.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
@@ -35,7 +35,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
     ? null
     : isChatModel(model)
       ? "This catalogue lists no inference provider for this model, and no endpoint is configured for it, so there is nothing to chat with here."
-      : `The playground runs chat models and these tasks: ${WIDGET_TASK_LIST}. ${model.pipelineTag ? `This model's task is ${model.pipelineTag}.` : "This model names no task."}`;
+      : `The playground runs chat models and these tasks: ${WIDGET_TASK_LIST}. ${taskOf(model) ? `This model's task is ${taskOf(model)}.` : "This model names no task."}`;
   let snippets: InferencePanel | null = null;
   const live = demo ?? (widget && widget.providers.length > 0 ? widget : null);
   if (live && supportedProvidersFor(model).length > 0) {

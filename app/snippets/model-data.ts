@@ -10,7 +10,7 @@
 import type { ModelData, PipelineType, WidgetExample } from "@huggingface/tasks";
 import { PIPELINE_TYPES_SET } from "@huggingface/tasks";
 import { z } from "zod";
-import { isChatModel } from "#app/catalog/chat-model.ts";
+import { isChatModel, taskOf } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 
 const PIPELINE_TYPE_NAMES: ReadonlySet<string> = PIPELINE_TYPES_SET;
@@ -251,7 +251,7 @@ export function toModelData(model: CatalogModel): ModelData {
     // The library writes chat code only for a "conversational" tag; a chat model whose record
     // lacks it (a list row known only by its provider mapping) gets it here (isChatModel).
     tags: isChatModel(model) && !model.tags.includes("conversational") ? [...model.tags, "conversational"] : [...model.tags],
-    pipeline_tag: pipelineTagFor(model.pipelineTag),
+    pipeline_tag: pipelineTagFor(taskOf(model)),
     library_name: model.libraryName ?? undefined,
     mask_token: maskTokenFor(config, model.tags),
     config,

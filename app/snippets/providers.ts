@@ -2,7 +2,7 @@
  * Which inference providers the snippets panel can offer: the ones in the model's provider mapping
  * that @huggingface/inference 3.13.1 can generate code for, plus its "auto" policy.
  */
-import { type ChatEvidence, isChatModel } from "#app/catalog/chat-model.ts";
+import { type ChatEvidence, isChatModel, taskOf } from "#app/catalog/chat-model.ts";
 import type { InferenceProvider, InferenceProviderOrPolicy } from "@huggingface/inference";
 import { INFERENCE_PROVIDERS } from "@huggingface/inference";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
@@ -50,7 +50,7 @@ export function isProviderOrPolicy(name: string): name is InferenceProviderOrPol
  * (getInferenceSnippets.ts, "hard-code conversational templates").
  */
 export function snippetTaskFor(model: ChatEvidence): string | null {
-  const pipeline = pipelineTagFor(model.pipelineTag);
+  const pipeline = pipelineTagFor(taskOf(model));
   if (pipeline === undefined) return null;
   return isChatModel(model) ? "conversational" : pipeline;
 }

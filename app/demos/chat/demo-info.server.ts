@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";
-import { isChatModel } from "#app/catalog/chat-model.ts";
+import { isChatModel, taskOf } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import type { ChatDemoInfo, ChatDemoProvider, ChatParameterSpec } from "#app/demos/chat/demo-info.ts";
 import { endpointValue } from "#app/demos/chat/demo-info.ts";
@@ -65,6 +65,6 @@ export function chatDemoInfo(model: CatalogModel, env: EnvLike): ChatDemoInfo | 
         : null,
     parameters: chatParameterSpecs(),
     serverKey: Object.entries(env).some(([k, v]) => (k === "HF_TOKEN" || k.startsWith("MODELYARD_PROVIDER_KEY_")) && (v ?? "").trim() !== ""),
-    acceptsImages: acceptsImages(model.pipelineTag),
+    acceptsImages: acceptsImages(taskOf(model)),
   };
 }
