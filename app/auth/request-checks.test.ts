@@ -4,7 +4,7 @@ import { emailAllowed, readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
 import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
 import { safeRedirect } from "#app/auth/viewer.server.ts";
-import { checkCostCaps } from "#app/inference/cost-caps.server.ts";
+import { checkCostCaps, withTokenBound } from "#app/inference/cost-caps.server.ts";
 import { readGatewayConfig } from "#app/inference/gateway-config.server.ts";
 import { GatewayError } from "#app/inference/errors.server.ts";
 import { nestingDepth } from "#app/inference/parse-request.server.ts";
@@ -78,6 +78,15 @@ describe("cost caps", () => {
     expect(capped("text-to-speech", {}, "x".repeat(5001))).toMatchObject({ field: "inputs" });
     expect(capped("conversational", { max_tokens: 4096, n: 4 })).toBeNull();
     expect(capped("text-to-image", { width: 1024, height: 1024, num_inference_steps: 30 })).toBeNull();
+  });
+
+  it("bounds the length of a generating call that sets none, and only of those", () => {
+    const caps = readGatewayConfig({}).caps;
+    expect(withTokenBound("conversational", undefined, caps)).toEqual({ max_tokens: 4096 });
+    expect(withTokenBound("text-generation", { temperature: 0.5 }, caps)).toEqual({ temperature: 0.5, max_new_tokens: 4096 });
+    expect(withTokenBound("conversational", { max_completion_tokens: 10 }, caps)).toEqual({ max_completion_tokens: 10 });
+    expect(withTokenBound("text-to-image", { width: 512 }, caps)).toEqual({ width: 512 });
+    expect(withTokenBound(null, undefined, caps)).toBeUndefined();
   });
 
   it("measures nesting without recursion", () => {

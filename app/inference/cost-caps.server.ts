@@ -72,3 +72,18 @@ export function checkCostCaps(task: string | null, parameters: unknown, inputs: 
     });
   }
 }
+
+/** The parameter that bounds a generating task's output, for the tasks that generate tokens. */
+const TOKEN_BOUND: Readonly<Record<string, string>> = { conversational: "max_tokens", "text-generation": "max_new_tokens" };
+const TOKEN_FIELDS = Object.keys(CAP_OF).filter((k) => CAP_OF[k]!.cap === "maxTokens");
+
+/**
+ * The parameters, bounded at the server's token cap when they set no length: a call on the
+ * server's keys that leaves the length out otherwise runs to the provider's own default, which
+ * the cap does not reach.
+ */
+export function withTokenBound(task: string | null, parameters: Record<string, unknown> | undefined, caps: CostCaps): Record<string, unknown> | undefined {
+  const field = task === null ? undefined : TOKEN_BOUND[task];
+  if (field === undefined || TOKEN_FIELDS.some((k) => parameters?.[k] !== undefined)) return parameters;
+  return { ...parameters, [field]: caps.maxTokens };
+}

@@ -118,6 +118,15 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
     expect(sim.requests.filter((r) => r.service === "router")).toHaveLength(1);
   });
 
+  it("bounds a call on the server's key that sets no length at the token cap, and leaves the visitor's own as sent", async () => {
+    const url = await start({ MODELYARD_CAP_MAX_TOKENS: "300" });
+    expect((await post(url, chat(), { Authorization: `Bearer ${memberToken}` })).status).toBe(200);
+    expect((await post(url, chat({ parameters: { max_tokens: 20 } }), { Authorization: `Bearer ${memberToken}` })).status).toBe(200);
+    expect((await post(url, chat(), { "X-Provider-Token": VISITOR_TOKEN })).status).toBe(200);
+    const sent = sim.requests.filter((r) => r.service === "router").map((r) => (r.bodyJson as { max_tokens?: number }).max_tokens);
+    expect(sent).toEqual([300, 20, undefined]);
+  });
+
   it("refuses billTo on the server's key unless the organisation is allowed, and logs it when used", async () => {
     const url = await start();
     const refused = await post(url, chat({ billTo: "huggingface" }), { Authorization: `Bearer ${memberToken}` });

@@ -6,7 +6,7 @@
 import { taskOf } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { serverHoldsKeys } from "#app/auth/auth-config.server.ts";
-import { checkCostCaps, type CostCaps } from "#app/inference/cost-caps.server.ts";
+import { checkCostCaps, type CostCaps, withTokenBound } from "#app/inference/cost-caps.server.ts";
 import { type Credential, type EnvLike, resolveCredential } from "#app/inference/credentials.server.ts";
 import { EndpointConfigError, findEndpoint } from "#app/inference/endpoints.server.ts";
 import { GatewayError } from "#app/inference/errors.server.ts";
@@ -170,7 +170,7 @@ export async function resolveTarget(body: InferenceRequest, visitorToken: string
       accessToken: route.credential.token,
       inputs,
       messages: body.messages,
-      parameters: body.parameters,
+      parameters: serverPays ? withTokenBound(task, body.parameters, deps.caps) : body.parameters,
       billTo: body.billTo,
     },
     task,
