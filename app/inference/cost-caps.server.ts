@@ -87,3 +87,30 @@ export function withTokenBound(task: string | null, parameters: Record<string, u
   if (field === undefined || TOKEN_FIELDS.some((k) => parameters?.[k] !== undefined)) return parameters;
   return { ...parameters, [field]: caps.maxTokens };
 }
+
+/** Tasks whose answer is generated text, charged in tokens against a daily quota. */
+const TEXT_GENERATING: ReadonlySet<string> = new Set(["conversational", "text-generation", "summarization", "translation"]);
+
+/** The first length bound set anywhere in the parameters (a summariser's sits in generate_parameters). */
+function lengthBound(value: unknown, depth: number): number | null {
+  if (depth > 4 || typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  for (const [key, v] of Object.entries(value)) if (TOKEN_FIELDS.includes(key) && typeof v === "number" && v > 0) return v;
+  for (const v of Object.values(value)) {
+    const nested = lengthBound(v, depth + 1);
+    if (nested !== null) return nested;
+  }
+  return null;
+}
+
+const textLength = (value: unknown): number => (typeof value === "string" ? value.length : Array.isArray(value) || (typeof value === "object" && value !== null) ? JSON.stringify(value).length : 0);
+
+/**
+ * The tokens to charge a text-generating call whose provider reported none (only OpenAI-style
+ * chat answers carry `usage`): its length bound, or the cap, plus its input at four characters a
+ * token. Charging nothing let text generation and summarisation run past a daily token quota.
+ * Zero for other tasks, which a token quota does not measure.
+ */
+export function unreportedTokenCharge(task: string | null, parameters: unknown, inputs: unknown, messages: unknown, caps: CostCaps): number {
+  if (task === null || !TEXT_GENERATING.has(task)) return 0;
+  return (lengthBound(parameters, 0) ?? caps.maxTokens) + Math.ceil((textLength(inputs) + textLength(messages)) / 4);
+}

@@ -4,6 +4,7 @@
  * counted in one database by two gateway instances. Providers are the SIMULATOR; the accounts
  * database runs on every engine the suite has (SQLite, and PostgreSQL with TEST_DATABASE_URL).
  */
+import { readCounter } from "#app/db/queries/usage.server.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addPerson, createPersonalToken } from "#app/auth/accounts.server.ts";
 import { setPolicyOverride } from "#app/auth/policy.server.ts";
@@ -125,6 +126,22 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
     expect((await post(url, chat(), { "X-Provider-Token": VISITOR_TOKEN })).status).toBe(200);
     const sent = sim.requests.filter((r) => r.service === "router").map((r) => (r.bodyJson as { max_tokens?: number }).max_tokens);
     expect(sent).toEqual([300, 20, undefined]);
+  });
+
+  it("charges a daily token quota for a text-generating call whose provider reports no token counts", async () => {
+    const db = accounts.handle.db;
+    const { user } = await addPerson(db, { email: "summaries@example.com", role: "member" }, "http://x");
+    const token = (await createPersonalToken(db, user.id, { name: "quota", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay: 50 })).token;
+    const url = await start();
+    const summarize = { model: "facebook/bart-large-cnn", provider: "hf-inference", task: "summarization", inputs: "The tower is 324 metres tall. It was the tallest man-made structure." };
+    expect((await post(url, summarize, { Authorization: `Bearer ${token}` })).status).toBe(200);
+    // No `usage` in a summary: charged its length bound (the cap) and its input, past 50 tokens.
+    const key = `tokens:user:${user.id}`;
+    const day = Math.floor(Date.now() / 86_400_000);
+    await expect.poll(() => readCounter(db, key, day)).toBe(4096 + Math.ceil(summarize.inputs.length / 4));
+    const refused = await post(url, summarize, { Authorization: `Bearer ${token}` });
+    expect(refused.status).toBe(429);
+    expect(refused.error).toMatchObject({ code: "quota_exceeded" });
   });
 
   it("refuses billTo on the server's key unless the organisation is allowed, and logs it when used", async () => {

@@ -5,6 +5,7 @@
  * Every call ends in one log line and one usage record. run() is transport-free; the one HTTP
  * handler (node-adapter.server.ts) writes its outcome, in production and under `react-router dev`.
  */
+import { unreportedTokenCharge } from "#app/inference/cost-caps.server.ts";
 import type { Kysely } from "kysely";
 import {
   AccessDenied,
@@ -173,6 +174,8 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       const durationMs = num(fields["ms"]) ?? Math.round(performance.now() - startedAt);
       const ttftMs = num(fields["ttft_ms"]);
       const paid = paidBy(target?.credential.source);
+      const reported = tokensIn !== null || tokensOut !== null;
+      const charged = reported || status !== 200 || !target ? (tokensIn ?? 0) + (tokensOut ?? 0) : unreportedTokenCharge(target.task, target.call.parameters, target.call.inputs, target.call.messages, config.caps);
       deps.metrics?.({ provider: target?.providerLabel ?? "none", task: target?.task ?? "none", outcome: outcomeOf(fields, status), paidBy: paid, seconds: durationMs / 1000, ttftSeconds: ttftMs === null ? null : ttftMs / 1000 });
       void insertUsageRecord(db, {
         at: at.toISOString(),
@@ -192,7 +195,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         bill_to: target?.call.billTo ?? null,
         endpoint: options.endpoint,
       })
-        .then(() => chargeTokens(db, caller, (tokensIn ?? 0) + (tokensOut ?? 0), access))
+        .then(() => chargeTokens(db, caller, charged, access))
         .catch((error: unknown) => processLog().error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
     };
     const logLine = (fields: LogFields) => {
