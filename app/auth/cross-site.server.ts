@@ -3,6 +3,9 @@
  * browser says where a request came from (Sec-Fetch-Site, Origin) and a page cannot forge either,
  * so a form auto-submitted or a `no-cors` fetch from elsewhere is turned away before it is read.
  * Clients that are not browsers send neither and are let through: they hold no visitor's cookies.
+ * With MODELYARD_PUBLIC_URL set, only its origin is the site's: a page on a name the attacker
+ * points at this server (DNS rebinding) has an Origin equal to its Host, and an intranet server
+ * on `open` would otherwise let it spend the server's keys.
  */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -19,8 +22,6 @@ export function crossSiteRefusal(method: string, headers: { get(name: string): s
   } catch {
     return "a request with a malformed Origin";
   }
-  const host = headers.get("host");
-  if (host !== null && originHost === host.toLowerCase()) return null;
-  if (publicUrl !== null && origin === new URL(publicUrl).origin) return null;
-  return `a request from ${origin.slice(0, 100)}`;
+  const own = publicUrl !== null ? origin === new URL(publicUrl).origin : originHost === headers.get("host")?.toLowerCase();
+  return own ? null : `a request from ${origin.slice(0, 100)}`;
 }

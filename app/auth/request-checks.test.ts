@@ -19,6 +19,9 @@ describe("cross-site requests", () => {
     expect(crossSiteRefusal("POST", h({ origin: "null", host: "modelyard.test" }), null)).toBe("a request from an opaque origin");
     expect(crossSiteRefusal("POST", h({ "sec-fetch-site": "same-origin", origin: "http://modelyard.test", host: "modelyard.test" }), null)).toBeNull();
     expect(crossSiteRefusal("POST", h({ origin: "https://models.example.org", host: "10.0.0.9:3000" }), "https://models.example.org")).toBeNull();
+    // DNS rebinding: the attacker's name resolves to this server, so Origin and Host agree.
+    const rebound = h({ "sec-fetch-site": "same-origin", origin: "http://rebind.attacker.example:3000", host: "rebind.attacker.example:3000" });
+    expect(crossSiteRefusal("POST", rebound, "https://models.example.org")).toBe("a request from http://rebind.attacker.example:3000");
     expect(crossSiteRefusal("POST", h({}), null)).toBeNull();
     expect(crossSiteRefusal("GET", h({ "sec-fetch-site": "cross-site" }), null)).toBeNull();
   });
