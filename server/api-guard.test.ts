@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openAiErrorText } from "#app/openai-api/openai-errors.ts";
 import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
 import { createApiGuard } from "#server/api-guard.ts";
 
@@ -9,9 +10,11 @@ let server: Server;
 let base = "";
 
 beforeAll(async () => {
-  const guard = createApiGuard({ jsonError, methodNotAllowed });
+  const guard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText });
   const app = express();
   app.use(guard.methodGuard);
+  // A route with parameters makes Express decode the path, as the app's own routes do.
+  app.use("/*rest", (_req, _res, next) => next());
   // Stands where React Router would: anything the guard lets through.
   app.use((_req, res) => void res.status(200).type("text/plain").send("routed"));
   app.use(guard.errorHandler);
@@ -35,6 +38,15 @@ describe("the /api guard", () => {
     const res = await fetch(`${base}/API/models/a%0Ab`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { field: string } }).error.field).toBe("path");
+  });
+
+  it.each(["/api/models/%E0%A4%A", "/v1/%E0%A4%A", "/v1/models/%E0%A4%A"])("answers malformed percent-encoding in %s as JSON naming the path, in OpenAI's shape under /v1", async (p) => {
+    const res = await fetch(base + p, { method: p.startsWith("/v1/models") ? "GET" : "POST" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    const body = (await res.json()) as { error: { field?: string; param?: string; type?: string } };
+    if (p.startsWith("/v1")) expect(body.error).toMatchObject({ param: "path", type: "invalid_request_error" });
+    else expect(body.error.field).toBe("path");
   });
 
   it("leaves other paths and routed methods to the router", async () => {

@@ -6,6 +6,7 @@ import type { ServerEntry } from "#server/server-entry.ts";
  * or React Router's defaults: a method React Router never dispatches (its answer is a bare 405
  * "Unexpected Server Error"), a path no route pattern can match (an encoded control character),
  * and a URL Express refuses before any route runs (malformed percent-encoding, an HTML page).
+ * Under /v1 that last one is answered as OpenAI's error object, which its clients read.
  */
 
 // The methods React Router hands to a route's loader or action.
@@ -15,6 +16,11 @@ const ROUTED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH"
 const isApiPath = (url: string): boolean => {
   const head = url.slice(0, 5).toLowerCase();
   return head === "/api" || head === "/api/" || head === "/api?";
+};
+
+const isOpenAiPath = (url: string): boolean => {
+  const head = url.slice(0, 4).toLowerCase();
+  return head === "/v1" || head === "/v1/" || head === "/v1?";
 };
 
 /** A Fetch Response written on Express's. */
@@ -41,7 +47,7 @@ export interface ApiGuard {
 }
 
 /** The JSON errors come from the server build (server/server-entry.ts), as all of app/ the server runs does. */
-export function createApiGuard({ jsonError, methodNotAllowed }: Pick<ServerEntry, "jsonError" | "methodNotAllowed">): ApiGuard {
+export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText }: Pick<ServerEntry, "jsonError" | "methodNotAllowed" | "openAiErrorText">): ApiGuard {
   const methodGuard: RequestHandler = (req, res, next) => {
     if (!isApiPath(req.originalUrl)) {
       // A page answers GET, HEAD and its forms' POST; TRACE, PROPFIND and the like get a plain
@@ -60,8 +66,19 @@ export function createApiGuard({ jsonError, methodNotAllowed }: Pick<ServerEntry
   };
 
   const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
-    if (!isApiPath(req.originalUrl) || res.headersSent) return next(error);
+    const openAi = isOpenAiPath(req.originalUrl);
+    if ((!openAi && !isApiPath(req.originalUrl)) || res.headersSent) return next(error);
     const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
+    if (openAi) {
+      const malformed = status >= 400 && status < 500;
+      if (!malformed) console.error(`[v1] ${req.method} ${req.originalUrl.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
+      const message = malformed ? "The URL is not valid: its percent-encoding is malformed." : "The server failed unexpectedly.";
+      res
+        .status(malformed ? status : 500)
+        .set({ "Content-Type": "application/json", "Cache-Control": "no-store" })
+        .end(openAiErrorText({ status: malformed ? status : 500, message, code: malformed ? "invalid_request" : "internal_error", param: malformed ? "path" : null }));
+      return;
+    }
     if (status >= 400 && status < 500) {
       // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
       void sendFetchResponse(res, jsonError(status, "The URL is not valid: its percent-encoding is malformed.", { field: "path" }, { "Cache-Control": "no-store" }));

@@ -28,6 +28,7 @@ const EXPORTS = {
   createIslandStore: true,
   jsonError: true,
   methodNotAllowed: true,
+  openAiErrorText: true,
   createRequestContext: true,
   yieldToEventLoop: true,
   runAsRequest: true,
