@@ -43,7 +43,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="max-w-3xl">
         <h1 className="text-4xl font-bold tracking-tight">Find, understand and try machine-learning models</h1>
         <p className="mt-4 text-lg text-gray-600 dark:text-gray-300">
-          {formatNumber(total)} models, {guides} task guides, and usage code for every library — served
+          {formatNumber(total)} models, {guides} task guides, and usage code for each library @huggingface/tasks knows — served
           from your own machine.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">

@@ -38,7 +38,7 @@ describe("sort notes", () => {
     expect(dates).toBe(1);
     await page.goto(`${server.url}/models`);
     expect(await page.locator("[data-testid=sort-note]").innerText()).toBe(
-      `Trending is the ranking of the 2024-07-11 snapshot. ${fmt(unscored)} of these ${fmt(total)} models have no trending score from it and come last, in the order the catalogue received them.`,
+      `Trending is estimated here from the likes, downloads and ages in the 2024-07-11 snapshot. ${fmt(unscored)} of these ${fmt(total)} models have no trending score from it and come last, in the order the catalogue received them.`,
     );
     // Where the note says the ranking stops, the listing's rows stop having counts (the models
     // without a score are the ones the snapshot did not hold).

@@ -44,14 +44,14 @@ describe("sortNoteText", () => {
   const asOf = { from: "2024-07-11", to: "2024-07-11" };
   it("names the trending snapshot and the matches it could not rank", () => {
     expect(sortNoteText({ sort: "trending", unranked: 225, asOf }, { value: 5_240, exact: true })).toBe(
-      "Trending is the ranking of the 2024-07-11 snapshot. 225 of these 5,240 models have no trending score from it and come last, in the order the catalogue received them.",
+      "Trending is estimated here from the likes, downloads and ages in the 2024-07-11 snapshot. 225 of these 5,240 models have no trending score from it and come last, in the order the catalogue received them.",
     );
-    expect(sortNoteText({ sort: "trending", unranked: 0, asOf }, { value: 30, exact: true })).toBe("Trending is the ranking of the 2024-07-11 snapshot.");
+    expect(sortNoteText({ sort: "trending", unranked: 0, asOf }, { value: 30, exact: true })).toBe("Trending is estimated here from the likes, downloads and ages in the 2024-07-11 snapshot.");
     expect(sortNoteText({ sort: "trending", unranked: 1, asOf: null }, { value: 10_001, exact: false })).toBe(
       "1 of these models has no trending score and comes last, in the order the catalogue received them.",
     );
     expect(sortNoteText({ sort: "trending", unranked: 4, asOf }, { value: 4, exact: true })).toBe(
-      "Trending is the ranking of the 2024-07-11 snapshot. None of these models has a trending score from it: they are listed in the order the catalogue received them.",
+      "Trending is estimated here from the likes, downloads and ages in the 2024-07-11 snapshot. None of these models has a trending score from it: they are listed in the order the catalogue received them.",
     );
     expect(sortNoteText({ sort: "trending", unranked: 0, asOf: null }, { value: 30, exact: true })).toBeNull();
   });

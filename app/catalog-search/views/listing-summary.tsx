@@ -43,7 +43,8 @@ export function sortNoteText(coverage: SortCoverage | null, count: { value: numb
     return `${some(dated, ["has", "have"])} an update date and ${dated === 1 ? "comes" : "come"} first; the other ${formatNumber(unranked)} follow ${RECEIVED_ORDER}.`;
   }
   const { asOf } = coverage;
-  const snapshot = asOf ? `Trending is the ranking of the ${asOf.from === asOf.to ? `${asOf.from} snapshot` : `snapshots of ${asOf.from} to ${asOf.to}`}.` : null;
+  // The score is this site's own estimate (app/catalog/trending.ts); a snapshot holds no ranking.
+  const snapshot = asOf ? `Trending is estimated here from the likes, downloads and ages in the ${asOf.from === asOf.to ? `${asOf.from} snapshot` : `snapshots of ${asOf.from} to ${asOf.to}`}.` : null;
   if (unranked === 0) return snapshot;
   const fromIt = asOf ? (asOf.from === asOf.to ? " from it" : " from them") : "";
   const rest = all
