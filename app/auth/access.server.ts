@@ -3,6 +3,7 @@
  * (session cookie) or an API token (`Authorization: Bearer myd_…`). Quotas are counted in the
  * database, so every instance counts against the same numbers.
  */
+import { limitKeyOf } from "#app/auth/client-address.server.ts";
 import type { AccessPolicy, AuthConfig } from "#app/auth/auth-config.server.ts";
 import { isApiToken, sha256Hex } from "#app/auth/secrets.server.ts";
 import type { Kysely } from "kysely";
@@ -145,7 +146,7 @@ export function limitsOf(caller: Exclude<Caller, { kind: "anonymous" }>, config:
 export async function admitRequest(db: Kysely<Database>, caller: Caller, config: AuthConfig, now = Date.now()): Promise<void> {
   if (caller.kind === "anonymous") {
     const { limit, windowMs } = config.anonymousRate;
-    await takeFromWindow(db, `rpm:addr:${caller.address}`, limit, windowMs, now, (s) =>
+    await takeFromWindow(db, `rpm:addr:${limitKeyOf(caller.address)}`, limit, windowMs, now, (s) =>
       new AccessDenied(429, "rate_limited", `Too many inference requests from this client: at most ${limit} per ${Math.round(windowMs / 1000)} s. Try again in ${s} s.`, {
         retryAfterSec: s,
         hint: `You are sending requests too quickly. Wait ${s} s and try again.`,

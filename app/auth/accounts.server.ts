@@ -3,6 +3,7 @@
  * hands them a one-time sign-in link; the link sets a password; passwords sign in, throttled;
  * sessions live in the database, so every instance knows them and sign-out ends them everywhere.
  */
+import { limitKeyOf } from "#app/auth/client-address.server.ts";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { AuthConfig } from "#app/auth/auth-config.server.ts";
@@ -100,9 +101,9 @@ export async function signInWithPassword(db: Kysely<Database>, emailInput: strin
   const email = emailSchema.safeParse(emailInput);
   if (!email.success) throw new AccountError("Enter the e-mail address you were invited with.", "email");
   const window = Math.floor(now / SIGN_IN_WINDOW_MS);
-  const fromHere = await addToCounter(db, `signin:email-addr:${email.data}|${address}`, window, 1);
+  const fromHere = await addToCounter(db, `signin:email-addr:${email.data}|${limitKeyOf(address)}`, window, 1);
   const byEmail = await addToCounter(db, `signin:email:${email.data}`, window, 1);
-  const byAddress = await addToCounter(db, `signin:addr:${address}`, window, 1);
+  const byAddress = await addToCounter(db, `signin:addr:${limitKeyOf(address)}`, window, 1);
   if (fromHere > SIGN_IN_TRIES || byEmail > SIGN_IN_TRIES * 5 || byAddress > SIGN_IN_TRIES * 5) {
     const minutes = Math.ceil(((window + 1) * SIGN_IN_WINDOW_MS - now) / 60_000);
     throw new AccountError(`Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or ask an admin for a new sign-in link.`, null, 429);

@@ -1,6 +1,18 @@
 import { BlockList } from "node:net";
 import { describe, expect, it } from "vitest";
-import { requestIdOf } from "#app/auth/client-address.server.ts";
+import { limitKeyOf, requestIdOf } from "#app/auth/client-address.server.ts";
+
+describe("per-address limits", () => {
+  it("count an IPv4 address alone and an IPv6 address by its /64", () => {
+    expect(limitKeyOf("203.0.113.5")).toBe("203.0.113.5");
+    expect(limitKeyOf("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(limitKeyOf("2001:0db8:0001:0002:ffff:eeee:dddd:cccc")).toBe("2001:db8:1:2::/64");
+    expect(limitKeyOf("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(limitKeyOf("::1")).toBe("0:0:0:0::/64");
+    expect(limitKeyOf("fe80::1:2:3:4")).toBe("fe80:0:0:0::/64");
+    expect(limitKeyOf("unknown")).toBe("unknown");
+  });
+});
 
 describe("a request's id", () => {
   const trusted = new BlockList();

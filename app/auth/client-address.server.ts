@@ -23,6 +23,24 @@ export function clientAddressOf(socketAddress: string, forwardedFor: string | nu
   return hops[0] ?? socket;
 }
 
+/**
+ * Who a per-address limit counts: an IPv4 address, or an IPv6 address's /64 network. One
+ * subscriber is routinely given a whole /64, so keying by the full address let one client take a
+ * fresh allowance with every address of its network.
+ */
+export function limitKeyOf(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail] = address.split("::");
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === undefined || tail === "" ? [] : tail.split(":");
+  // An embedded IPv4 tail is past the first 64 bits: only the groups before it matter.
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .join(":")}::/64`;
+}
+
 /** "::ffff:127.0.0.1" as "127.0.0.1", so one client has one key whichever stack accepted it. */
 function normalise(address: string): string {
   return address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
