@@ -92,6 +92,18 @@ describe.each(testDialects())("accounts, sessions, tokens and quotas on $name", 
     expect((await identify(db, headers({ cookie }), "10.0.0.2")).kind).toBe("anonymous");
   });
 
+  it("ends every session signed in with the old password once a link sets a new one", async () => {
+    const db = t.handle.db;
+    const { user } = await addPerson(db, { email: "erin@example.com", role: "member" }, "http://x");
+    const cookie = (await startSession(db, user, config, false, null)).cookie.split(";")[0]!;
+    expect((await identify(db, headers({ cookie }), "10.0.0.4")).kind).toBe("session");
+    // An admin's reset: a new link for the same person.
+    const reset = await addPerson(db, { email: "erin@example.com", role: "member" }, "http://x");
+    expect(reset.created).toBe(false);
+    expect(await setPasswordWithLink(db, reset.link.url.split("/").pop()!, user.id, "a brand new password")).toBe(true);
+    expect((await identify(db, headers({ cookie }), "10.0.0.4")).kind).toBe("anonymous");
+  });
+
   it("accepts a live API token, and refuses revoked, unknown and provider tokens with 401", async () => {
     const db = t.handle.db;
     const { user } = await addPerson(db, { email: "dan@example.com", role: "member" }, "http://x");

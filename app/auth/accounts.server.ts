@@ -20,6 +20,7 @@ import {
   toUser,
   updateUser,
   type User,
+  deleteUserSessions,
 } from "#app/db/queries/accounts.server.ts";
 import { addToCounter } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
@@ -86,6 +87,9 @@ export async function setPasswordWithLink(db: Kysely<Database>, linkToken: strin
     const used = await consumeSignInLink(trx, sha256Hex(linkToken), new Date().toISOString());
     if (!used) return false;
     await updateUser(trx, userId, { passwordHash: hash });
+    // A new password (an admin's reset link) ends every session signed in with the old one; the
+    // page that set it starts a new one. API tokens are credentials of their own and stay.
+    await deleteUserSessions(trx, userId);
     return true;
   });
 }
