@@ -38,12 +38,12 @@ export interface CatalogPage {
   next: Cursor | null;
 }
 
-export type CoveredSort = Extract<SortKey, "trending" | "updated">;
+export type CoveredSort = Extract<SortKey, "trending" | "updated" | "created">;
 
 /** What a sort can rank in the whole catalogue (views/sort-coverage.server.ts). */
 export interface CatalogueCoverage {
   rows: number;
-  /** Rows the sort cannot rank: no trending score, or no update date. */
+  /** Rows the sort cannot rank: no trending score, no update date, or no creation date. */
   unranked: number;
   /** The snapshot dates of the catalogue's trending scores (the first and the last), or null when no row carries one. */
   asOf: { from: string; to: string } | null;

@@ -220,6 +220,6 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   const index = await builder.finishInSlices(generation, yieldToEventLoop);
   if (!index || !ids) return index;
   const orders = await readSortOrders(handle, yieldToEventLoop, (order) => index.sortOrder(order));
-  const coverage = { trending: await readCatalogueCoverage(handle, "trending"), updated: await readCatalogueCoverage(handle, "updated") };
+  const coverage = { trending: await readCatalogueCoverage(handle, "trending"), updated: await readCatalogueCoverage(handle, "updated"), created: await readCatalogueCoverage(handle, "created") };
   return index.withListing({ ids: ids.finish(), orders, coverage });
 }

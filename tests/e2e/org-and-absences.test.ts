@@ -113,8 +113,10 @@ describe("organisation pages", () => {
     // A bundled row mapped to hf-inference for text-to-video, which @huggingface/inference 3.13.1 has no client for.
     await page.goto(`${server.url}/AdamLucek/Wan2.1-T2V-14B-OldBookIllustrations`);
     expect(await page.locator("[data-no-provider]").innerText()).toBe(
-      "This catalogue lists no inference provider for this model that it can call: it is mapped to hf-inference, which the @huggingface/inference client this site runs cannot call for text-to-video. Use the library or local-app code under “Use this model”.",
+      "This catalogue lists no inference provider for this model that it can call: it is mapped to hf-inference, which the @huggingface/inference client this site runs cannot call for text-to-video.",
     );
+    // It points at no code "Use this model" lacks: the catalogue names no library for this row.
+    expect(await page.locator("[data-use-this-model] [role=region]").textContent()).toContain("No usage code is known for this model: the catalogue names no library for it.");
     await context.close();
   });
 

@@ -72,6 +72,16 @@ describe("sort notes", () => {
     expect(rows[undatedFrom]).not.toContain("Updated");
   });
 
+  it("Recently created says how many models have no creation date, and the listing puts them last", async () => {
+    const total = count("select count(*) as n from models");
+    const undated = count("select count(*) as n from models where created_at is null");
+    expect(undated).toBeGreaterThan(0);
+    await page.goto(`${server.url}/models?sort=created`);
+    expect(await page.locator("[data-testid=sort-note]").innerText()).toBe(
+      `${fmt(total - undated)} of these ${fmt(total)} models have a creation date and come first; the other ${fmt(undated)} follow in the order the catalogue received them.`,
+    );
+  });
+
   it("Most downloads has no note: it ranks every model", async () => {
     await page.goto(`${server.url}/models?sort=downloads`);
     await page.locator("[data-testid=result-range]").waitFor();

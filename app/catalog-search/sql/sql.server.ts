@@ -140,11 +140,13 @@ export function andAll(preds: Array<RawBuilder<unknown>>): RawBuilder<unknown> {
 export const UNRANKED: Record<CoveredSort, RawBuilder<unknown>> = {
   trending: sql`m.trending_score <= 0`,
   updated: sql`m.last_modified is null`,
+  created: sql`m.created_at is null`,
 };
 
 export const RANKED: Record<CoveredSort, RawBuilder<unknown>> = {
   trending: sql`m.trending_score > 0`,
   updated: sql`m.last_modified is not null`,
+  created: sql`m.created_at is not null`,
 };
 
 /** What `sort` can rank in the whole catalogue (views/sort-coverage.server.ts). */

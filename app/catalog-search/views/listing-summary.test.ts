@@ -67,4 +67,16 @@ describe("sortNoteText", () => {
     expect(sortNoteText(null, { value: 3, exact: true })).toBeNull();
     expect(sortNoteText({ sort: "updated", unranked: 2, asOf: null }, { value: 0, exact: true })).toBeNull();
   });
+
+  it("says how many matches have no creation date and that they come last", () => {
+    expect(sortNoteText({ sort: "created", unranked: 225, asOf: null }, { value: 5_240, exact: true })).toBe(
+      "5,015 of these 5,240 models have a creation date and come first; the other 225 follow in the order the catalogue received them.",
+    );
+    expect(sortNoteText({ sort: "created", unranked: 40, asOf: null }, { value: 10_001, exact: false })).toBe(
+      "40 of these models have no creation date and come last, in the order the catalogue received them.",
+    );
+    expect(sortNoteText({ sort: "created", unranked: 1, asOf: null }, { value: 1, exact: true })).toBe(
+      "None of these models has a creation date: they are listed in the order the catalogue received them.",
+    );
+  });
 });

@@ -35,12 +35,13 @@ export function sortNoteText(coverage: SortCoverage | null, count: { value: numb
   // "184 of these 5,240 models have", or without an exact count "184 of these models have".
   const some = (n: number, verb: [string, string]) =>
     `${formatNumber(n)} of these ${count.exact ? `${formatNumber(count.value)} ` : ""}models ${n === 1 ? verb[0] : verb[1]}`;
-  if (coverage.sort === "updated") {
+  if (coverage.sort === "updated" || coverage.sort === "created") {
+    const date = coverage.sort === "updated" ? "update date" : "creation date";
     if (unranked === 0) return null;
-    if (all) return `None of these models has an update date: they are listed ${RECEIVED_ORDER}.`;
-    if (!count.exact) return `${some(unranked, ["has", "have"])} no update date and ${unranked === 1 ? "comes" : "come"} last, ${RECEIVED_ORDER}.`;
+    if (all) return `None of these models has ${date === "update date" ? "an" : "a"} ${date}: they are listed ${RECEIVED_ORDER}.`;
+    if (!count.exact) return `${some(unranked, ["has", "have"])} no ${date} and ${unranked === 1 ? "comes" : "come"} last, ${RECEIVED_ORDER}.`;
     const dated = count.value - unranked;
-    return `${some(dated, ["has", "have"])} an update date and ${dated === 1 ? "comes" : "come"} first; the other ${formatNumber(unranked)} follow ${RECEIVED_ORDER}.`;
+    return `${some(dated, ["has", "have"])} ${date === "update date" ? "an" : "a"} ${date} and ${dated === 1 ? "comes" : "come"} first; the other ${formatNumber(unranked)} follow ${RECEIVED_ORDER}.`;
   }
   const { asOf } = coverage;
   // The score is this site's own estimate (app/catalog/trending.ts); a snapshot holds no ranking.

@@ -14,7 +14,7 @@ import { type TestDatabase, testDialects } from "#tests/support/test-databases.t
 
 /**
  * The sort notes' counts agree with the listing itself: the matches a sort cannot rank are the
- * ones its pages put last (no trending score, no update date), and the trending snapshot's date
+ * ones its pages put last (no trending score, no update or creation date), and the trending snapshot's date
  * is the one the scores were taken on.
  */
 
@@ -54,7 +54,7 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
   /** Where the listing's own order stops ranking: the first row without the sort's value. */
   async function rankedInListing(snap: CatalogSnapshot, filters: CatalogFilters, sort: SortKey): Promise<{ ranked: number; total: number }> {
     const all = await search(snap, filters, { sort, ascending: false, offset: 0, limit: 1_000, counts: "total" });
-    const ranked = all.models.findIndex((m) => (sort === "trending" ? m.trendingScore <= 0 : m.lastModified === null));
+    const ranked = all.models.findIndex((m) => (sort === "trending" ? m.trendingScore <= 0 : sort === "created" ? m.createdAt === null : m.lastModified === null));
     return { ranked: ranked < 0 ? all.models.length : ranked, total: all.models.length };
   }
 
@@ -62,7 +62,7 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
     await startBackgroundWork(db.handle);
     const snap = await openSnapshot(db.handle);
     for (const filters of [F({}), F({ pipelineTag: "fill-mask" }), F({ search: "model-1" }), F({ author: "late" }), F({ search: "no-such" })]) {
-      for (const sort of ["trending", "updated"] as const) {
+      for (const sort of ["trending", "updated", "created"] as const) {
         const listed = await rankedInListing(snap, filters, sort);
         const coverage = await sortCoverage(snap, filters, sort, listed.total);
         expect(coverage, `${sort} ${JSON.stringify(filters)}`).not.toBeNull();
@@ -73,6 +73,8 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
     }
     expect((await sortCoverage(snap, F({}), "trending", 50))?.unranked).toBe(10);
     expect((await sortCoverage(snap, F({}), "updated", 50))?.unranked).toBe(40);
+    // The rows added later have no creation date.
+    expect((await sortCoverage(snap, F({}), "created", 50))?.unranked).toBe(10);
   });
 
   it("names the snapshot of the trending scores, and no date for the other sorts", async () => {

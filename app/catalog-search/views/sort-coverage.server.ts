@@ -7,20 +7,20 @@ import type { SortKey } from "#app/catalog/sort-keys.ts";
 
 /**
  * What a sort can rank among a view's matches. Trending scores come from the catalogue's snapshot
- * and update dates only from the rows that carry one; every other match follows them in the
+ * and update and creation dates only from the rows that carry one; every other match follows them in the
  * sort's tie order (row id: the order the catalogue received them). On the bundled catalogue that
  * is 225 models without a trending score and all but 184 without an update date, so the listing
  * says so rather than let its order change silently a few pages in.
  */
 export interface SortCoverage {
   sort: CoveredSort;
-  /** Matches the sort cannot rank: no trending score, or no update date. */
+  /** Matches the sort cannot rank: no trending score, no update date, or no creation date. */
   unranked: number;
   /** The snapshot dates of the catalogue's trending scores (the first and the last), or null when no row carries one. */
   asOf: CatalogueCoverage["asOf"];
 }
 
-const isCovered = (sort: SortKey): sort is CoveredSort => sort === "trending" || sort === "updated";
+const isCovered = (sort: SortKey): sort is CoveredSort => sort === "trending" || sort === "updated" || sort === "created";
 
 
 /**
