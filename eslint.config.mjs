@@ -26,7 +26,7 @@ const OPEN_FEATURES = ["markdown"];
 const FEATURE_EDGES = {
   // The model page composes the snippets panel, the chat-template tab and live Hub details.
   "model-page": {
-    snippets: ["inference-panel.server.ts", "library-snippets.ts", "local-app-snippets.ts", "providers.ts"],
+    snippets: ["inference-panel.server.ts", "library-snippets.ts", "local-app-snippets.ts", "providers.ts", "provider-label.ts"],
     "chat-template": ["model-tab.server.ts", "lab-sides.ts", "preview-state.ts"],
     import: ["live-details.server.ts", "hub-client.server.ts"],
   },
@@ -36,7 +36,7 @@ const FEATURE_EDGES = {
     // Whether this visitor may run a demo on the site's keys, or must sign in first (ADR 0038).
     auth: ["viewer.ts", "key-note.tsx"],
     inference: ["stream-events.ts", "credentials.server.ts", "endpoints.server.ts", "hub-lookups.server.ts", "task-parameters.server.ts", "media-types.ts"],
-    snippets: ["model-data.ts", "providers.ts"],
+    snippets: ["model-data.ts", "providers.ts", "provider-label.ts"],
     tasks: ["task-records.ts", "task-output.ts"],
   },
   // One record per task (ADR 0044): its demo module (widget and /compare output) is loaded lazily

@@ -4,6 +4,7 @@
  * inference library can call, then the configured endpoints serving the model, as for the chat
  * demo. Inputs, parameters and the example come from the model and @huggingface/tasks.
  */
+import { providerLabel } from "#app/snippets/provider-label.ts";
 import { TASKS_DATA, type PipelineType } from "@huggingface/tasks";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { taskAssetUrl } from "#app/catalog/task-assets.ts";
@@ -31,7 +32,7 @@ export function widgetProviders(model: CatalogModel, task: string, env: EnvLike)
   const providers: ChatDemoProvider[] = libraryMappings(model)
     .filter((m) => m.task === task && providerServesTask(m.provider, task))
     .sort((a, b) => Number(a.status === "staging") - Number(b.status === "staging"))
-    .map((m) => ({ value: m.provider, label: m.status === "staging" ? `${m.provider} (staging)` : m.provider, kind: "provider" as const }));
+    .map((m) => ({ value: m.provider, label: providerLabel(m.provider, m.status === "staging"), kind: "provider" as const }));
   for (const e of endpointsForModel(env, model.id)) providers.push({ value: endpointValue(e.name), label: e.label, kind: "endpoint" });
   return providers;
 }

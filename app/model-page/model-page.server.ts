@@ -11,7 +11,7 @@ import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelView } from "#app/model-page/gguf.server.ts";
 import { isGgufRepo } from "#app/catalog/gguf.ts";
-import { snippetTaskFor, supportedProvidersFor, unsupportedProvidersFor } from "#app/snippets/providers.ts";
+import { snippetTaskFor, supportedProvidersFor, unsupportedProvidersFor, stagingProvidersFor } from "#app/snippets/providers.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { notFound, type Suggestion } from "#app/ui/general-error-boundary.tsx";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -85,7 +85,7 @@ export interface ModelPageData {
   spaces: { total: number; items: SpaceUsingModel[] };
   use: UseThisModelView;
   /** `task` is what a mapped provider the client cannot call would be asked to do: conversational for a chat model, else the pipeline tag. */
-  providers: { offered: string[]; unsupported: string[]; task: string | null };
+  providers: { offered: string[]; staging: string[]; unsupported: string[]; task: string | null };
   inference: InferencePanel | null;
   /** The GGUF panel; null for other repos and for GGUF repos with neither header nor file list. */
   gguf: GgufPanelView | null;
@@ -277,7 +277,7 @@ export async function findModelPage(id: string, url: URL, context: unknown): Pro
     tree: { bases, derived },
     spaces: { total: spaces.total, items: spaces.spaces },
     use: buildUseThisModel(model, url.searchParams.get("gguf")),
-    providers: { offered, unsupported: unsupportedProvidersFor(model), task: snippetTaskFor(model) ?? taskOf(model) },
+    providers: { offered, staging: stagingProvidersFor(model), unsupported: unsupportedProvidersFor(model), task: snippetTaskFor(model) ?? taskOf(model) },
     gguf: buildGgufPanel(model),
     inference: tab === "inference" && offered.length > 0 ? buildInferencePanel(model, parseInferenceState(url.searchParams, model), {}, snippetOrigin(url.href)) : null,
     chatTemplate: tab === "chat-template" ? await loadChatTemplateTab(model, url, scope.clientAddress ?? undefined) : null,

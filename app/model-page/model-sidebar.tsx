@@ -1,3 +1,4 @@
+import { providerLabel } from "#app/snippets/provider-label.ts";
 import type { ReactNode } from "react";
 import type { ModelPageData } from "#app/model-page/model-page.server.ts";
 import { formatCompact, formatNumber } from "#app/utils/format.ts";
@@ -105,7 +106,7 @@ export function ModelProviders({ providers, modelId, usageCode }: { providers: M
     <Box id="model-providers" title="Inference providers">
       {named.length ? (
         <>
-          <p>{named.join(", ")}</p>
+          <p>{named.map((p) => providerLabel(p, providers.staging.includes(p))).join(", ")}</p>
           <a href={`/${modelId}?tab=inference`} className={`${linkCls} mt-2 inline-block`}>
             Code to call {modelId} through a provider
           </a>

@@ -12,7 +12,7 @@ import {
   TOKEN_PLACEHOLDER,
 } from "#app/snippets/inference-snippets.ts";
 import type { VisitorParameters } from "#app/snippets/visitor-parameters.ts";
-import { snippetTaskFor, supportedProvidersFor } from "#app/snippets/providers.ts";
+import { snippetTaskFor, supportedProvidersFor, stagingProvidersFor } from "#app/snippets/providers.ts";
 import { isVerifiedSnippetKind, type SnippetClient, type SnippetLanguage } from "#app/snippets/verified-snippet-kinds.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -42,6 +42,8 @@ export interface InferencePanel {
   task: string | null;
   conversational: boolean;
   providers: string[];
+  /** Of those, the ones mapped as staging, labelled so. */
+  staging: string[];
   state: InferenceState;
   languages: Array<{
     language: PanelLanguage;
@@ -166,6 +168,7 @@ export function buildInferencePanel(
     task,
     conversational: task === "conversational",
     providers: supportedProvidersFor(model),
+    staging: stagingProvidersFor(model),
     state,
     languages: [],
     error: null,

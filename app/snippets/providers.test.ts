@@ -3,13 +3,16 @@ import { INFERENCE_PROVIDERS, PROVIDERS_OR_POLICIES, snippets } from "@huggingfa
 import type { ModelData, WidgetType } from "@huggingface/tasks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fixtureById, loadInferenceFixtures, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
+import type { ProviderMapping } from "#app/catalog/model-record.ts";
 import { isPipelineType } from "#app/snippets/model-data.ts";
+import { providerLabel } from "#app/snippets/provider-label.ts";
 import {
   AUTO_POLICY,
   PROVIDER_TASKS,
   SUPPORTED_PROVIDERS,
   providerServesTask,
   snippetTaskFor,
+  stagingProvidersFor,
   supportedProvidersFor,
   unsupportedProvidersFor,
 } from "#app/snippets/providers.ts";
@@ -126,6 +129,14 @@ describe("supportedProvidersFor", () => {
       "together",
     ]);
     expect(unsupportedProvidersFor(flux)).toEqual(["wavespeed"]);
+  });
+
+  it("names the providers mapped as staging, and marks them where a list shows them", () => {
+    const mapping = (provider: string, status: ProviderMapping["status"]): ProviderMapping => ({ provider, providerId: provider, status, task: "conversational", adapter: null, adapterWeightsPath: null });
+    const model = { inferenceProviderMapping: [mapping("together", "live"), mapping("hyperbolic", "staging"), mapping("nebius", null)] };
+    const staging = stagingProvidersFor(model);
+    expect(staging).toEqual(["hyperbolic"]);
+    expect(["together", "hyperbolic", "nebius"].map((p) => providerLabel(p, staging.includes(p)))).toEqual(["together", "hyperbolic (staging)", "nebius"]);
   });
 
   it("lists every chat provider of Llama 3.3 70B", () => {

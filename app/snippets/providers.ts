@@ -89,6 +89,14 @@ export function supportedProvidersFor(model: CatalogModel): InferenceProviderOrP
   return providerServesTask(AUTO_POLICY, task) ? [AUTO_POLICY, ...providers] : providers;
 }
 
+/**
+ * Providers whose mapping for the model is "staging" (the Hub's "meant for test purposes only"),
+ * so every list that offers them can say so.
+ */
+export function stagingProvidersFor(model: Pick<CatalogModel, "inferenceProviderMapping">): string[] {
+  return model.inferenceProviderMapping.filter((m) => m.status === "staging").map((m) => m.provider);
+}
+
 /** Mapped providers the panel cannot offer (unknown to 3.13.1, or not for this task), for a note. */
 export function unsupportedProvidersFor(model: CatalogModel): string[] {
   const offered: ReadonlySet<string> = new Set(supportedProvidersFor(model));

@@ -1,3 +1,4 @@
+import { providerLabel } from "#app/snippets/provider-label.ts";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { CodeBlock } from "#app/ui/code-block.tsx";
@@ -102,7 +103,7 @@ export function InferenceSnippets({ initial }: { initial: InferencePanel }) {
           <select name="provider" defaultValue={panel.state.provider} onChange={update} className={fieldCls}>
             {panel.providers.map((p) => (
               <option key={p} value={p}>
-                {p}
+                {providerLabel(p, panel.staging.includes(p))}
               </option>
             ))}
           </select>

@@ -3,6 +3,7 @@
  * provider or configured endpoint), its providers, the chat-template verdict from import, and the
  * parameter defaults from @huggingface/tasks' chat-completion input spec.
  */
+import { providerLabel } from "#app/snippets/provider-label.ts";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -52,7 +53,7 @@ export function chatDemoInfo(model: CatalogModel, env: EnvLike): ChatDemoInfo | 
   const providers: ChatDemoProvider[] = libraryMappings(model)
     .filter((m) => m.task === "conversational")
     .sort((a, b) => Number(a.status === "staging") - Number(b.status === "staging"))
-    .map((m) => ({ value: m.provider, label: m.status === "staging" ? `${m.provider} (staging)` : m.provider, kind: "provider" as const }));
+    .map((m) => ({ value: m.provider, label: providerLabel(m.provider, m.status === "staging"), kind: "provider" as const }));
   for (const e of endpointsForModel(env, model.id)) providers.push({ value: endpointValue(e.name), label: e.label, kind: "endpoint" });
   if (providers.length === 0) return null;
   const issue = model.chatTemplateStatus === "error" ? model.chatTemplateIssue : null;
