@@ -1,5 +1,5 @@
 /** Adds a column: searches the catalogue for models that can run the task here, then a provider. */
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import type { CompareCandidate } from "#app/compare/compare-info.ts";
 import type { CompareTask } from "#app/compare/compare-tasks.ts";
 import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
@@ -10,23 +10,33 @@ export function AddColumn({ task, onAdd, disabled, initialQuery = "" }: { task: 
   // The term the shown results are for: the box may have changed since.
   const [found, setFound] = useState<{ term: string; candidates: CompareCandidate[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  async function find(e: FormEvent) {
-    e.preventDefault();
+  async function search(term: string) {
     setError(null);
     try {
-      const res = await fetch(`/api/compare/candidates?task=${encodeURIComponent(task)}&q=${encodeURIComponent(query)}`);
+      const res = await fetch(`/api/compare/candidates?task=${encodeURIComponent(task)}&q=${encodeURIComponent(term)}`);
       if (!res.ok) throw new Error(`The search failed (${res.status}).`);
-      setFound({ term: query.trim(), candidates: ((await res.json()) as { candidates: CompareCandidate[] }).candidates });
+      setFound({ term: term.trim(), candidates: ((await res.json()) as { candidates: CompareCandidate[] }).candidates });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
   }
+  function find(e: FormEvent) {
+    e.preventDefault();
+    void search(query);
+  }
+  // Arriving from a model page ("Compare with…") with its name in the box: its results are shown
+  // rather than waiting for a press of Search.
+  useEffect(() => {
+    if (initialQuery.trim() !== "") void search(initialQuery);
+    // Once per arrival: the box is the visitor's after that.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [initialQuery, task]);
   return (
     <section aria-labelledby={`${id}-h`} className="rounded-lg border border-dashed border-gray-300 p-3 text-sm dark:border-gray-700" data-add-column="">
       <h2 id={`${id}-h`} className="font-semibold">
         Add a column
       </h2>
-      <form onSubmit={(e) => void find(e)} className="mt-2 flex gap-2">
+      <form onSubmit={find} className="mt-2 flex gap-2">
         <label htmlFor={`${id}-q`} className="sr-only">
           Search models that can run this task
         </label>

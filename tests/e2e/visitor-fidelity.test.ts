@@ -94,6 +94,10 @@ describe("Compare with…", () => {
     const note = page.locator(`[data-compare-from="${model}"]`);
     expect(await note.innerText()).toContain(`Nothing here runs ${model} for text classification`);
     expect(await page.locator("[data-add-column] input[name=q]").inputValue()).toBe("distilbert");
+    // The search for models like it has run, without a press of Search: its results are shown.
+    const candidates = page.locator("[data-add-column] [data-candidates] li");
+    await candidates.first().waitFor();
+    expect(await candidates.first().innerText()).toContain("distilbert");
   });
 
   it("opens a live provider, not a staging one, for a model that has both", async () => {
