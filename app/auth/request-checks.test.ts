@@ -83,11 +83,14 @@ describe("cost caps", () => {
     expect(capped("text-to-image", { width: 1024, height: 1024, num_inference_steps: 30 })).toBeNull();
   });
 
-  it("bounds the length of a generating call that sets none, and only of those", () => {
+  it("bounds the length of a chat call that sets none (a null is none), and of no other task", () => {
     const caps = readGatewayConfig({}).caps;
-    expect(withTokenBound("conversational", undefined, caps)).toEqual({ max_tokens: 4096 });
-    expect(withTokenBound("text-generation", { temperature: 0.5 }, caps)).toEqual({ temperature: 0.5, max_new_tokens: 4096 });
+    expect(withTokenBound("conversational", undefined, caps)).toEqual({ max_tokens: 1024 });
+    expect(withTokenBound("conversational", { max_tokens: null, temperature: 0.5 }, caps)).toEqual({ max_tokens: 1024, temperature: 0.5 });
+    expect(withTokenBound("conversational", undefined, { ...caps, maxTokens: 300 })).toEqual({ max_tokens: 300 });
     expect(withTokenBound("conversational", { max_completion_tokens: 10 }, caps)).toEqual({ max_completion_tokens: 10 });
+    // TGI's own default is 20 tokens, and small-context models refuse a bound near the cap.
+    expect(withTokenBound("text-generation", { temperature: 0.5 }, caps)).toEqual({ temperature: 0.5 });
     expect(withTokenBound("text-to-image", { width: 512 }, caps)).toEqual({ width: 512 });
     expect(withTokenBound(null, undefined, caps)).toBeUndefined();
   });

@@ -73,44 +73,19 @@ export function checkCostCaps(task: string | null, parameters: unknown, inputs: 
   }
 }
 
-/** The parameter that bounds a generating task's output, for the tasks that generate tokens. */
-const TOKEN_BOUND: Readonly<Record<string, string>> = { conversational: "max_tokens", "text-generation": "max_new_tokens" };
-const TOKEN_FIELDS = Object.keys(CAP_OF).filter((k) => CAP_OF[k]!.cap === "maxTokens");
-
 /**
- * The parameters, bounded at the server's token cap when they set no length: a call on the
- * server's keys that leaves the length out otherwise runs to the provider's own default, which
- * the cap does not reach.
+ * The length a chat call on the server's keys gets when it sets none: the chat-completion spec's
+ * default for max_tokens in @huggingface/tasks (the chat demo's default too), or the cap if lower.
+ * Left out, an OpenAI-compatible server runs to the rest of the model's context, past the cap.
+ * Text generation is left alone: TGI's own default is 20 tokens, and a bound near the cap was
+ * refused (422) by small-context models such as gpt2.
  */
+export const CHAT_DEFAULT_MAX_TOKENS = 1024;
+
+/** The parameters, with a chat call's length bounded when they set none (a null is none). */
 export function withTokenBound(task: string | null, parameters: Record<string, unknown> | undefined, caps: CostCaps): Record<string, unknown> | undefined {
-  const field = task === null ? undefined : TOKEN_BOUND[task];
-  if (field === undefined || TOKEN_FIELDS.some((k) => parameters?.[k] !== undefined)) return parameters;
-  return { ...parameters, [field]: caps.maxTokens };
-}
-
-/** Tasks whose answer is generated text, charged in tokens against a daily quota. */
-const TEXT_GENERATING: ReadonlySet<string> = new Set(["conversational", "text-generation", "summarization", "translation"]);
-
-/** The first length bound set anywhere in the parameters (a summariser's sits in generate_parameters). */
-function lengthBound(value: unknown, depth: number): number | null {
-  if (depth > 4 || typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  for (const [key, v] of Object.entries(value)) if (TOKEN_FIELDS.includes(key) && typeof v === "number" && v > 0) return v;
-  for (const v of Object.values(value)) {
-    const nested = lengthBound(v, depth + 1);
-    if (nested !== null) return nested;
-  }
-  return null;
-}
-
-const textLength = (value: unknown): number => (typeof value === "string" ? value.length : Array.isArray(value) || (typeof value === "object" && value !== null) ? JSON.stringify(value).length : 0);
-
-/**
- * The tokens to charge a text-generating call whose provider reported none (only OpenAI-style
- * chat answers carry `usage`): its length bound, or the cap, plus its input at four characters a
- * token. Charging nothing let text generation and summarisation run past a daily token quota.
- * Zero for other tasks, which a token quota does not measure.
- */
-export function unreportedTokenCharge(task: string | null, parameters: unknown, inputs: unknown, messages: unknown, caps: CostCaps): number {
-  if (task === null || !TEXT_GENERATING.has(task)) return 0;
-  return (lengthBound(parameters, 0) ?? caps.maxTokens) + Math.ceil((textLength(inputs) + textLength(messages)) / 4);
+  if (task !== "conversational") return parameters;
+  const lengths = Object.keys(CAP_OF).filter((k) => CAP_OF[k]!.cap === "maxTokens");
+  if (lengths.some((k) => typeof parameters?.[k] === "number")) return parameters;
+  return { ...parameters, max_tokens: Math.min(CHAT_DEFAULT_MAX_TOKENS, caps.maxTokens) };
 }

@@ -66,6 +66,29 @@ function reportedUsage(data: unknown): { in: number | undefined; out: number | u
   return { in: num((usage as { prompt_tokens?: unknown }).prompt_tokens), out: num((usage as { completion_tokens?: unknown }).completion_tokens) };
 }
 
+/** Tasks whose answer is generated text, which a daily token quota counts. */
+const TEXT_GENERATING: ReadonlySet<string> = new Set(["conversational", "text-generation", "summarization", "translation"]);
+
+/** Characters of every string in a value (an answer's texts, a request's inputs or messages). */
+function textChars(value: unknown, depth = 0): number {
+  if (typeof value === "string") return value.length;
+  if (depth > 6 || typeof value !== "object" || value === null) return 0;
+  let n = 0;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) n += textChars(v, depth + 1);
+  return n;
+}
+
+/**
+ * Tokens of a text-generating call whose provider reported none (only OpenAI-style chat answers
+ * carry `usage`), estimated from its input and its answer at four characters a token. Charged to
+ * the caller's daily token quota, which text generation and summaries otherwise ran past; logged
+ * as tokens_est, never as counts the provider gave.
+ */
+function estimatedTokens(call: InferenceTarget["call"], data: unknown): number | undefined {
+  if (call.task === null || !TEXT_GENERATING.has(call.task)) return undefined;
+  return Math.ceil((textChars(call.inputs) + textChars(call.messages) + textChars(data)) / 4);
+}
+
 export async function executeCall(target: InferenceTarget, ctx: ExecuteContext): Promise<GatewayOutcome> {
   const { call, providerLabel } = target;
   const { config, startedAt } = ctx;
@@ -133,7 +156,8 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
       const result = await inScope(() => withBoundedRetry(() => callLibrary(call, libraryOptions), retryPolicy));
       const ms = Math.round(performance.now() - startedAt);
       const usage = result.kind === "blob" ? null : reportedUsage(result.data);
-      ctx.logLine({ status: 200, ...baseLog, retries, ms, tokens_in: usage?.in, tokens_out: usage?.out });
+      const estimate = result.kind === "blob" || usage ? undefined : estimatedTokens(call, result.data);
+      ctx.logLine({ status: 200, ...baseLog, retries, ms, tokens_in: usage?.in, tokens_out: usage?.out, tokens_est: estimate });
       const headers: Record<string, string> = {
         "Cache-Control": "no-store",
         "X-Modelyard-Provider": providerLabel,

@@ -131,14 +131,17 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
   it("charges a daily token quota for a text-generating call whose provider reports no token counts", async () => {
     const db = accounts.handle.db;
     const { user } = await addPerson(db, { email: "summaries@example.com", role: "member" }, "http://x");
-    const token = (await createPersonalToken(db, user.id, { name: "quota", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay: 50 })).token;
+    const token = (await createPersonalToken(db, user.id, { name: "quota", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay: 20 })).token;
     const url = await start();
     const summarize = { model: "facebook/bart-large-cnn", provider: "hf-inference", task: "summarization", inputs: "The tower is 324 metres tall. It was the tallest man-made structure." };
-    expect((await post(url, summarize, { Authorization: `Bearer ${token}` })).status).toBe(200);
-    // No `usage` in a summary: charged its length bound (the cap) and its input, past 50 tokens.
+    const first = await post(url, summarize, { Authorization: `Bearer ${token}` });
+    expect(first.status, first.text).toBe(200);
+    // No `usage` in a summary: charged its input and answer at four characters a token, past 20.
+    const summary = (JSON.parse(first.text) as { output: { summary_text: string } }).output.summary_text;
     const key = `tokens:user:${user.id}`;
     const day = Math.floor(Date.now() / 86_400_000);
-    await expect.poll(() => readCounter(db, key, day)).toBe(4096 + Math.ceil(summarize.inputs.length / 4));
+    await expect.poll(() => readCounter(db, key, day)).toBe(Math.ceil((summarize.inputs.length + summary.length) / 4));
+    expect(logs.some((l) => /tokens_est=\d+/.test(l))).toBe(true);
     const refused = await post(url, summarize, { Authorization: `Bearer ${token}` });
     expect(refused.status).toBe(429);
     expect(refused.error).toMatchObject({ code: "quota_exceeded" });

@@ -5,7 +5,6 @@
  * Every call ends in one log line and one usage record. run() is transport-free; the one HTTP
  * handler (node-adapter.server.ts) writes its outcome, in production and under `react-router dev`.
  */
-import { unreportedTokenCharge } from "#app/inference/cost-caps.server.ts";
 import type { Kysely } from "kysely";
 import {
   AccessDenied,
@@ -174,8 +173,8 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       const durationMs = num(fields["ms"]) ?? Math.round(performance.now() - startedAt);
       const ttftMs = num(fields["ttft_ms"]);
       const paid = paidBy(target?.credential.source);
-      const reported = tokensIn !== null || tokensOut !== null;
-      const charged = reported || status !== 200 || !target ? (tokensIn ?? 0) + (tokensOut ?? 0) : unreportedTokenCharge(target.task, target.call.parameters, target.call.inputs, target.call.messages, config.caps);
+      // Reported counts when the provider gave them, else the estimate made from the answer's text.
+      const charged = tokensIn !== null || tokensOut !== null ? (tokensIn ?? 0) + (tokensOut ?? 0) : (num(fields["tokens_est"]) ?? 0);
       deps.metrics?.({ provider: target?.providerLabel ?? "none", task: target?.task ?? "none", outcome: outcomeOf(fields, status), paidBy: paid, seconds: durationMs / 1000, ttftSeconds: ttftMs === null ? null : ttftMs / 1000 });
       void insertUsageRecord(db, {
         at: at.toISOString(),
