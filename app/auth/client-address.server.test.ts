@@ -11,6 +11,12 @@ describe("per-address limits", () => {
     expect(limitKeyOf("::1")).toBe("0:0:0:0::/64");
     expect(limitKeyOf("fe80::1:2:3:4")).toBe("fe80:0:0:0::/64");
     expect(limitKeyOf("unknown")).toBe("unknown");
+    expect(limitKeyOf("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(limitKeyOf("::")).toBe("0:0:0:0::/64");
+    // IPv4-mapped, dotted or in hex, is the IPv4 client; an embedded IPv4 tail is two groups.
+    expect(limitKeyOf("::ffff:8.8.8.8")).toBe("8.8.8.8");
+    expect(limitKeyOf("::ffff:7f00:1")).toBe("127.0.0.1");
+    expect(limitKeyOf("1::2:3:4:5:1.2.3.4")).toBe("1:0:2:3::/64");
   });
 });
 

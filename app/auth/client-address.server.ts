@@ -30,14 +30,28 @@ export function clientAddressOf(socketAddress: string, forwardedFor: string | nu
  */
 export function limitKeyOf(address: string): string {
   if (isIP(address) !== 6) return address;
-  const [head = "", tail] = address.split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  // An embedded IPv4 tail is past the first 64 bits: only the groups before it matter.
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  // A zone id (fe80::1%eth0) names an interface, not a client.
+  const [head = "", tail] = (address.split("%")[0] ?? "").split("::");
+  // An embedded IPv4 part (::ffff:1.2.3.4) is two groups.
+  const expand = (part: string): string[] =>
+    part === ""
+      ? []
+      : part.split(":").flatMap((g) => {
+          if (!g.includes(".")) return [g];
+          const [a = 0, b = 0, c = 0, d = 0] = g.split(".").map(Number);
+          return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+        });
+  const left = expand(head);
+  const right = tail === undefined ? [] : expand(tail);
+  const groups = [...left, ...Array<string>(tail === undefined ? 0 : Math.max(0, 8 - left.length - right.length)).fill("0"), ...right].map((g) => Number.parseInt(g, 16) || 0);
+  // An IPv4-mapped address, however written, is that IPv4 client.
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [hi = 0, lo = 0] = groups.slice(6);
+    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+  }
   return `${groups
     .slice(0, 4)
-    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .map((g) => g.toString(16))
     .join(":")}::/64`;
 }
 

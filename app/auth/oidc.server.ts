@@ -92,15 +92,19 @@ export async function finishOidcSignIn(oidc: OidcConfig, origin: string, search:
   let email = typeof claims["email"] === "string" ? claims["email"] : null;
   let verified = claims["email_verified"];
   let name = typeof claims["name"] === "string" ? claims["name"] : null;
-  if (email === null) {
+  // The ID token may carry the address and not whether it is verified: userinfo then says.
+  if (email === null || verified === undefined) {
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-    email = typeof info.email === "string" ? info.email : null;
-    verified = info.email_verified;
+    const infoEmail = typeof info.email === "string" ? info.email : null;
+    email ??= infoEmail;
+    // Its verdict counts only for the address it is about.
+    if (verified === undefined && infoEmail !== null && infoEmail.toLowerCase() === email?.toLowerCase()) verified = info.email_verified;
     name ??= typeof info.name === "string" ? info.name : null;
   }
   if (email === null) throw new OidcRefused("The provider did not share an e-mail address; allow the `email` scope for this client.");
-  if (verified === false) throw new OidcRefused(`The provider has not verified ${email}.`);
-  return { subject: `${oidc.issuer}|${claims.sub}`, email: email.toLowerCase(), emailVerified: verified === true, name };
+  // Some providers (Cognito's userinfo) send the claim as the string "true".
+  if (verified === false || verified === "false") throw new OidcRefused(`The provider has not verified ${email}.`);
+  return { subject: `${oidc.issuer}|${claims.sub}`, email: email.toLowerCase(), emailVerified: verified === true || verified === "true", name };
 }
 
 /** A signed-in identity: `emailVerified` when the provider said so (the `email_verified` claim). */

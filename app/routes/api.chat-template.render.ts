@@ -1,3 +1,4 @@
+import { limitKeyOf } from "#app/auth/client-address.server.ts";
 import { renderForApi, type ModelTemplateRecord } from "#app/chat-template/render-request.ts";
 import { getChatTemplateSandbox } from "#app/chat-template/sandbox.server.ts";
 import { getDb } from "#app/db/db.server.ts";
@@ -80,7 +81,7 @@ export async function action({ request, context }: { request: Request; context?:
     const detail = error instanceof Error ? error.message : String(error);
     return jsonError(400, `The request body is not valid JSON: ${detail}`, { field: null }, NO_STORE);
   }
-  const client = clientKeyOf(context);
+  const client = limitKeyOf(clientKeyOf(context));
   const result = await renderForApi(body, lookupModelTemplate, (input) => getChatTemplateSandbox().render(input, { client }));
   if (result.status === 200) return Response.json(result.body, { headers: NO_STORE });
   const { message, ...details } = result.body.error;
