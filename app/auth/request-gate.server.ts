@@ -2,7 +2,7 @@
  * What every request passes before any route runs (server/app.ts): the cross-site check for
  * state-changing requests, and under MODELYARD_ACCESS=private, sign-in for every page and API.
  */
-import { AccessDenied, identify } from "#app/auth/access.server.ts";
+import { AccessDenied, identify, tokenScopes } from "#app/auth/access.server.ts";
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
 import { accessPolicy, cachedPolicy } from "#app/auth/policy.server.ts";
@@ -42,10 +42,18 @@ export function gateRequest(request: GateRequest): Response | null | Promise<Res
   return accessPolicy(db, config).then((policy) => (policy === "private" ? privateGate(request, path) : null));
 }
 
+// Inference on a private site needs a token's `inference` scope alone, which the gateway checks.
+const isInference = (path: string) => /^\/api\/inference(\/|$)/i.test(path);
+
 async function privateGate(request: GateRequest, path: string): Promise<Response | null> {
   const db = getDb().db;
   try {
     const caller = await identify(db, request.headers, "");
+    // Reading a private site is what a token's `read` scope is for: a token made for inference
+    // alone reached every page and API with it.
+    if (caller.kind === "token" && !isInference(path) && !tokenScopes(caller.token).includes("read")) {
+      return jsonError(403, "This API token lacks the `read` scope, which reading this private Modelyard needs; it can still call /api/inference and /v1.", { code: "insufficient_scope" }, { "Cache-Control": "no-store" });
+    }
     if (caller.kind !== "anonymous") return null;
   } catch (error) {
     if (!(error instanceof AccessDenied)) throw error;

@@ -208,6 +208,19 @@ describe("the account pages", () => {
     expect(await signedOut.locator("main").innerText()).toContain("This Modelyard is private");
     const api = await fetch(`${server.url}/api/models`);
     expect(api.status).toBe(401);
+    // A token reads a private site with its `read` scope; one made for inference alone may not.
+    const tokenWith = async (scopes: string) => {
+      const made = /(myd_\S+)/.exec(await runModelyard(server.databaseUrl, ["tokens", "create", "boss@corp.example", "--name", scopes, "--scopes", scopes]))![1]!;
+      secrets.push(made);
+      return { Authorization: `Bearer ${made}` };
+    };
+    const reader = await tokenWith("read");
+    expect((await fetch(`${server.url}/api/models`, { headers: reader })).status).toBe(200);
+    const caller = await tokenWith("inference");
+    const refused = await fetch(`${server.url}/api/models`, { headers: caller });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("insufficient_scope");
+    expect((await inference(caller)).status).toBe(200);
     expect(await page.locator("[data-account-menu] summary").count()).toBe(1);
     await page.locator("[data-policy-form] input[value=default]").check();
     await page.getByRole("button", { name: "Save policy" }).click();
