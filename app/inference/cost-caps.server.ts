@@ -82,10 +82,12 @@ export function checkCostCaps(task: string | null, parameters: unknown, inputs: 
  */
 export const CHAT_DEFAULT_MAX_TOKENS = 1024;
 
+/** The parameters that bound a call's length, whichever name a task uses. */
+const LENGTH_PARAMETERS = Object.keys(CAP_OF).filter((k) => CAP_OF[k]!.cap === "maxTokens");
+
 /** The parameters, with a chat call's length bounded when they set none (a null is none). */
 export function withTokenBound(task: string | null, parameters: Record<string, unknown> | undefined, caps: CostCaps): Record<string, unknown> | undefined {
   if (task !== "conversational") return parameters;
-  const lengths = Object.keys(CAP_OF).filter((k) => CAP_OF[k]!.cap === "maxTokens");
-  if (lengths.some((k) => typeof parameters?.[k] === "number")) return parameters;
+  if (LENGTH_PARAMETERS.some((k) => typeof parameters?.[k] === "number")) return parameters;
   return { ...parameters, max_tokens: Math.min(CHAT_DEFAULT_MAX_TOKENS, caps.maxTokens) };
 }
