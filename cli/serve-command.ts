@@ -126,7 +126,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   setDb(handle);
 
   if ((await countModels(handle.db)) === 0 && !env.MODELYARD_SKIP_BUNDLED) {
-    logger.info("The catalogue is empty: loading the bundled catalogue (Hub snapshot of 2024-07-11)…");
+    logger.info("The catalogue is empty: loading the bundled catalogue (the most downloaded Hub models of 2024-07-11, and every model with an inference-provider mapping)…");
     const progress = createProgressReporter(process.stderr, (fields, message) => logger.info(fields, message));
     const summary = await importPaths(handle, [BUNDLED_CATALOGUE], {
       statsAsOf: BUNDLED_STATS_DATE,

@@ -32,18 +32,21 @@ describe("fields a listing row does not carry", () => {
   // A row of the Hub's list API, as the bundled catalogue holds it: no sha, no files, gated unknown.
   const listRow: CatalogModel = { ...plain, sha: null, siblings: [], gated: false };
 
-  it("leaves out gated and the file list for a listing row, rather than the importer's defaults", () => {
+  it("leaves out gated, the file list and the Spaces for a listing row, rather than the importer's defaults", () => {
     const full = { ...listOpts, full: true };
-    for (const item of [toHubModelInfo(listRow, [], []), toHubModelInfo(listRow, ["gated", "siblings"], []), toHubListItem(listRow, full)]) {
+    for (const item of [toHubModelInfo(listRow, [], []), toHubModelInfo(listRow, ["gated", "siblings", "spaces"], []), toHubListItem(listRow, full)]) {
       expect(item).not.toHaveProperty("gated");
       expect(item).not.toHaveProperty("siblings");
+      expect(item).not.toHaveProperty("spaces");
       expect(item).toHaveProperty("id", plain.id);
     }
   });
 
   it("gives them for a full record, an ungated one and an empty file list included", () => {
     const record: CatalogModel = { ...plain, sha: "0123456789abcdef0123456789abcdef01234567", siblings: [], gated: false };
-    expect(toHubModelInfo(record, [], [])).toMatchObject({ gated: false, siblings: [] });
+    expect(toHubModelInfo(record, [], [])).toMatchObject({ gated: false, siblings: [], spaces: [] });
+    // A Space in this catalogue that names a listing row is known, whatever the row holds.
+    expect(toHubModelInfo(listRow, ["spaces"], ["org/demo"])).toMatchObject({ spaces: ["org/demo"] });
     const extras = { sha: record.sha, siblings: [{ rfilename: "config.json" }], cardData: null, config: null };
     expect(toHubListItem(record, { ...listOpts, full: true, extras })).toMatchObject({ gated: false, siblings: [{ rfilename: "config.json" }] });
     expect(toHubModelInfo({ ...plain, gated: "manual" }, ["gated"], [])).toMatchObject({ gated: "manual" });

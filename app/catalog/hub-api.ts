@@ -108,9 +108,9 @@ function knownGate(sha: string | null | undefined, gated: GatedMode): GatedMode 
   return knowsRecord(sha) || gated !== false ? gated : undefined;
 }
 
-/** The file list, unless it is a listing row's empty default. */
-function knownFiles<T>(sha: string | null | undefined, files: readonly T[]): readonly T[] | undefined {
-  return knowsRecord(sha) || files.length > 0 ? files : undefined;
+/** A list (files, Spaces), unless it is a listing row's empty default: such a row says nothing of it. */
+function knownList<T>(sha: string | null | undefined, items: readonly T[]): readonly T[] | undefined {
+  return knowsRecord(sha) || items.length > 0 ? items : undefined;
 }
 
 /**
@@ -136,7 +136,7 @@ export function toHubListItem(
     tags: () => m.tags,
     trendingScore: () => m.trendingScore,
     sha: () => opts.extras?.sha ?? undefined,
-    siblings: () => knownFiles(opts.extras?.sha, opts.extras?.siblings ?? []),
+    siblings: () => knownList(opts.extras?.sha, opts.extras?.siblings ?? []),
     cardData: () => opts.extras?.cardData ?? undefined,
     config: () => opts.extras?.config ?? undefined,
     chatTemplateStatus: () => m.chatTemplateStatus,
@@ -186,8 +186,8 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     private: () => false,
     safetensors: () => m.safetensors ?? undefined,
     sha: () => m.sha ?? undefined,
-    siblings: () => knownFiles(m.sha, m.siblings)?.map((s) => (s.size == null ? { rfilename: s.rfilename } : { rfilename: s.rfilename, size: s.size })),
-    spaces: () => spaces,
+    siblings: () => knownList(m.sha, m.siblings)?.map((s) => (s.size == null ? { rfilename: s.rfilename } : { rfilename: s.rfilename, size: s.size })),
+    spaces: () => knownList(m.sha, spaces),
     tags: () => m.tags,
     transformersInfo: () => m.transformersInfo ?? undefined,
     trendingScore: () => m.trendingScore,
