@@ -113,14 +113,26 @@ export class IdScan {
   }
 }
 
-/** The first row whose end lies beyond `offset`, searching from `from` (rows before it end earlier). */
+/**
+ * The first row whose end lies beyond `offset`, searching from `from` (rows before it end earlier).
+ * The next match of a common term is usually a few rows on, so the search gallops from `from`
+ * (1, 2, 4… rows) before it halves: a bisection of all the rows after `from` took a fifth of a
+ * common term's scan at 3M rows.
+ */
 function rowAt(ends: Uint32Array, offset: number, from: number): number {
+  const last = ends.length - 1;
+  if (from >= last || ends[from]! > offset) return from;
+  // Here ends[lo] <= offset, and ends[hi] > offset unless hi is the last row: the row is in (lo, hi].
   let lo = from;
-  let hi = ends.length - 1;
-  while (lo < hi) {
+  let hi = Math.min(last, lo + 1);
+  for (let step = 2; hi < last && ends[hi]! <= offset; step *= 2) {
+    lo = hi;
+    hi = Math.min(last, lo + step);
+  }
+  while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if (ends[mid]! > offset) hi = mid;
-    else lo = mid + 1;
+    else lo = mid;
   }
-  return lo;
+  return hi;
 }
