@@ -38,12 +38,10 @@ export interface CatalogPage {
   next: Cursor | null;
 }
 
-export type CoveredSort = Extract<SortKey, "trending" | "updated" | "created">;
-
 /** What a sort can rank in the whole catalogue (views/sort-coverage.server.ts). */
 export interface CatalogueCoverage {
   rows: number;
-  /** Rows the sort cannot rank: no trending score, no update date, or no creation date. */
+  /** Rows the sort cannot rank: no trending score, no update or creation date, or no counts. */
   unranked: number;
   /** The snapshot dates of the catalogue's trending scores (the first and the last), or null when no row carries one. */
   asOf: { from: string; to: string } | null;

@@ -7,6 +7,8 @@ import { FacetIndexBuilder, type FacetSourceRow, bareTags, isIndexableSpan } fro
 import { IdTextBuilder } from "#app/catalog-search/index/id-search.server.ts";
 import { readSortOrders } from "#app/catalog-search/index/sort-order.server.ts";
 import { readCatalogueCoverage } from "#app/catalog-search/sql/sql.server.ts";
+import type { CatalogueCoverage } from "#app/catalog-search/answer-types.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { createSliceSizer, yieldToEventLoop } from "#app/utils/time-slice.server.ts";
 
@@ -220,6 +222,12 @@ export async function readFacetIndex(handle: DatabaseHandle, generation: number)
   const index = await builder.finishInSlices(generation, yieldToEventLoop);
   if (!index || !ids) return index;
   const orders = await readSortOrders(handle, yieldToEventLoop, (order) => index.sortOrder(order));
-  const coverage = { trending: await readCatalogueCoverage(handle, "trending"), updated: await readCatalogueCoverage(handle, "updated"), created: await readCatalogueCoverage(handle, "created") };
+  const coverage: Record<SortKey, CatalogueCoverage> = {
+    trending: await readCatalogueCoverage(handle, "trending"),
+    downloads: await readCatalogueCoverage(handle, "downloads"),
+    likes: await readCatalogueCoverage(handle, "likes"),
+    created: await readCatalogueCoverage(handle, "created"),
+    updated: await readCatalogueCoverage(handle, "updated"),
+  };
   return index.withListing({ ids: ids.finish(), orders, coverage });
 }

@@ -2,7 +2,7 @@ import { PARAM_BUCKETS, type CatalogFilters } from "#app/catalog-search/listing-
 import { IdText, type IdTextParts } from "#app/catalog-search/index/id-search.server.ts";
 import { isLanguageCode } from "#app/catalog/languages.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
-import type { CatalogueCoverage, CoveredSort } from "#app/catalog-search/answer-types.ts";
+import type { CatalogueCoverage } from "#app/catalog-search/answer-types.ts";
 
 /**
  * The catalogue's facet columns, laid out for counting (docs/decisions/0010-facet-index.md).
@@ -104,7 +104,7 @@ type DictionaryName = "tasks" | "libraries" | "licenses" | "tags" | "providers";
  */
 export interface FacetIndexParts {
   data: Omit<IndexData, DictionaryName> & Record<DictionaryName, string[]>;
-  listing: { ids: IdTextParts; orders: Record<SortKey, SortOrder>; coverage: Record<CoveredSort, CatalogueCoverage> } | null;
+  listing: { ids: IdTextParts; orders: Record<SortKey, SortOrder>; coverage: Record<SortKey, CatalogueCoverage> } | null;
 }
 
 /**
@@ -136,8 +136,8 @@ export interface SortOrder {
 export interface ListingData {
   ids: IdText;
   orders: Record<SortKey, SortOrder>;
-  /** What the trending and update sorts can rank in the whole catalogue (views/sort-coverage.server.ts). */
-  coverage: Record<CoveredSort, CatalogueCoverage>;
+  /** What each sort can rank in the whole catalogue (views/sort-coverage.server.ts). */
+  coverage: Record<SortKey, CatalogueCoverage>;
 }
 
 /** Rows matching a filter set, as the index can tell them: a profile mask, and the candidate rows a search or author left. */

@@ -69,7 +69,7 @@ const partsSchema = z.strictObject({
     .strictObject({
       ids: z.strictObject({ text: z.instanceof(Uint8Array), ends: u32, ridBase: z.number().int().nonnegative(), filter: u32 }),
       orders: ordersSchema,
-      coverage: z.strictObject({ trending: coverageSchema, updated: coverageSchema, created: coverageSchema }),
+      coverage: z.strictObject(Object.fromEntries(SORT_KEYS.map((k) => [k, coverageSchema])) as Record<SortKey, typeof coverageSchema>),
     })
     .nullable(),
 }) satisfies z.ZodType<FacetIndexParts>;

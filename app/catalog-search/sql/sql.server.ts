@@ -3,7 +3,7 @@ import { type CatalogFilters, searchWords } from "#app/catalog-search/listing-pa
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import type { CatalogModelSummary } from "#app/catalog/model-record.ts";
 import type { DatabaseHandle, DialectName } from "#app/db/client.server.ts";
-import type { CatalogueCoverage, CoveredSort } from "#app/catalog-search/answer-types.ts";
+import type { CatalogueCoverage } from "#app/catalog-search/answer-types.ts";
 import { type SummaryRow, toSummary } from "#app/db/queries/models.server.ts";
 import { likePattern } from "#app/db/like-pattern.ts";
 
@@ -136,21 +136,36 @@ export function andAll(preds: Array<RawBuilder<unknown>>): RawBuilder<unknown> {
   );
 }
 
-/** The rows a sort cannot rank: they sort last (orderBy), tied, by row id. */
-export const UNRANKED: Record<CoveredSort, RawBuilder<unknown>> = {
+/**
+ * A row without counts (hasKnownCounts in app/catalog/model-record.ts): its zeros are the
+ * importer's, not the Hub's. Migration 0012's partial index finds them.
+ */
+const NO_COUNTS = sql`m.stats_as_of is null and m.downloads = 0 and m.likes = 0`;
+
+/**
+ * The rows a sort cannot rank. Those without a score or a date sort last (orderBy), tied, by row
+ * id; those without counts sort as zeros, among any counted zeros.
+ */
+export const UNRANKED: Record<SortKey, RawBuilder<unknown>> = {
   trending: sql`m.trending_score <= 0`,
   updated: sql`m.last_modified is null`,
   created: sql`m.created_at is null`,
+  downloads: NO_COUNTS,
+  likes: NO_COUNTS,
 };
 
-export const RANKED: Record<CoveredSort, RawBuilder<unknown>> = {
+/**
+ * The rows a sort ranks, where an index holds them (a row has counts when any of three columns
+ * says so, which no index holds: for counts, only the rows without are counted).
+ */
+export const RANKED = {
   trending: sql`m.trending_score > 0`,
   updated: sql`m.last_modified is not null`,
   created: sql`m.created_at is not null`,
-};
+} satisfies Partial<Record<SortKey, RawBuilder<unknown>>>;
 
 /** What `sort` can rank in the whole catalogue (views/sort-coverage.server.ts). */
-export async function readCatalogueCoverage(handle: DatabaseHandle, sort: CoveredSort): Promise<CatalogueCoverage> {
+export async function readCatalogueCoverage(handle: DatabaseHandle, sort: SortKey): Promise<CatalogueCoverage> {
   const { reader } = handle;
   const counts = await sql<{ rows: number | string; unranked: number | string }>`select (select count(*) from models) as rows, (select count(*) from models m where ${UNRANKED[sort]}) as unranked`.execute(reader);
   const rows = Number(counts.rows[0]?.rows ?? 0);

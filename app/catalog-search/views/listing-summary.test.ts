@@ -68,6 +68,17 @@ describe("sortNoteText", () => {
     expect(sortNoteText({ sort: "updated", unranked: 2, asOf: null }, { value: 0, exact: true })).toBeNull();
   });
 
+  it("says how many matches have no counts, which rank as zero", () => {
+    expect(sortNoteText({ sort: "downloads", unranked: 225, asOf: null }, { value: 5_240, exact: true })).toBe(
+      "225 of these 5,240 models have no download count here and rank as zero.",
+    );
+    expect(sortNoteText({ sort: "likes", unranked: 1, asOf: null }, { value: 10_001, exact: false })).toBe("1 of these models has no like count here and ranks as zero.");
+    expect(sortNoteText({ sort: "likes", unranked: 2, asOf: null }, { value: 2, exact: true })).toBe(
+      "None of these models has a like count here: they are listed in the order the catalogue received them.",
+    );
+    expect(sortNoteText({ sort: "downloads", unranked: 0, asOf: null }, { value: 30, exact: true })).toBeNull();
+  });
+
   it("says how many matches have no creation date and that they come last", () => {
     expect(sortNoteText({ sort: "created", unranked: 225, asOf: null }, { value: 5_240, exact: true })).toBe(
       "5,015 of these 5,240 models have a creation date and come first; the other 225 follow in the order the catalogue received them.",

@@ -43,6 +43,12 @@ export function sortNoteText(coverage: SortCoverage | null, count: { value: numb
     const dated = count.value - unranked;
     return `${some(dated, ["has", "have"])} ${date === "update date" ? "an" : "a"} ${date} and ${dated === 1 ? "comes" : "come"} first; the other ${formatNumber(unranked)} follow ${RECEIVED_ORDER}.`;
   }
+  if (coverage.sort === "downloads" || coverage.sort === "likes") {
+    const what = coverage.sort === "downloads" ? "download" : "like";
+    if (unranked === 0) return null;
+    if (all) return `None of these models has a ${what} count here: they are listed ${RECEIVED_ORDER}.`;
+    return `${some(unranked, ["has", "have"])} no ${what} count here and ${unranked === 1 ? "ranks" : "rank"} as zero.`;
+  }
   const { asOf } = coverage;
   // The score is this site's own estimate (app/catalog/trending.ts); a snapshot holds no ranking.
   const snapshot = asOf ? `Trending is estimated here from the likes, downloads and ages in the ${asOf.from === asOf.to ? `${asOf.from} snapshot` : `snapshots of ${asOf.from} to ${asOf.to}`}.` : null;

@@ -7,14 +7,15 @@ import { type CatalogFilters, emptyFilters } from "#app/catalog-search/listing-p
 import { search } from "#app/catalog-search/search.server.ts";
 import { type CatalogSnapshot, newResultCache, openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
 import { sortCoverage } from "#app/catalog-search/views/sort-coverage.server.ts";
-import type { SortKey } from "#app/catalog/sort-keys.ts";
+import { type CatalogModelSummary, hasKnownCounts } from "#app/catalog/model-record.ts";
+import { SORT_KEYS, type SortKey } from "#app/catalog/sort-keys.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { bumpCatalogueGeneration } from "#app/db/queries/meta.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 
 /**
  * The sort notes' counts agree with the listing itself: the matches a sort cannot rank are the
- * ones its pages put last (no trending score, no update or creation date), and the trending snapshot's date
+ * ones its pages put last (no trending score, no update or creation date, no counts), and the trending snapshot's date
  * is the one the scores were taken on.
  */
 
@@ -54,7 +55,14 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
   /** Where the listing's own order stops ranking: the first row without the sort's value. */
   async function rankedInListing(snap: CatalogSnapshot, filters: CatalogFilters, sort: SortKey): Promise<{ ranked: number; total: number }> {
     const all = await search(snap, filters, { sort, ascending: false, offset: 0, limit: 1_000, counts: "total" });
-    const ranked = all.models.findIndex((m) => (sort === "trending" ? m.trendingScore <= 0 : sort === "created" ? m.createdAt === null : m.lastModified === null));
+    const unranked: Record<SortKey, (m: CatalogModelSummary) => boolean> = {
+      trending: (m) => m.trendingScore <= 0,
+      created: (m) => m.createdAt === null,
+      updated: (m) => m.lastModified === null,
+      downloads: (m) => !hasKnownCounts(m),
+      likes: (m) => !hasKnownCounts(m),
+    };
+    const ranked = all.models.findIndex(unranked[sort]);
     return { ranked: ranked < 0 ? all.models.length : ranked, total: all.models.length };
   }
 
@@ -62,7 +70,7 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
     await startBackgroundWork(db.handle);
     const snap = await openSnapshot(db.handle);
     for (const filters of [F({}), F({ pipelineTag: "fill-mask" }), F({ search: "model-1" }), F({ author: "late" }), F({ search: "no-such" })]) {
-      for (const sort of ["trending", "updated", "created"] as const) {
+      for (const sort of SORT_KEYS) {
         const listed = await rankedInListing(snap, filters, sort);
         const coverage = await sortCoverage(snap, filters, sort, listed.total);
         expect(coverage, `${sort} ${JSON.stringify(filters)}`).not.toBeNull();
@@ -73,15 +81,17 @@ describe.each(testDialects())("sort coverage on $name", (dialect) => {
     }
     expect((await sortCoverage(snap, F({}), "trending", 50))?.unranked).toBe(10);
     expect((await sortCoverage(snap, F({}), "updated", 50))?.unranked).toBe(40);
-    // The rows added later have no creation date.
+    // The rows added later have no creation date and no counts.
     expect((await sortCoverage(snap, F({}), "created", 50))?.unranked).toBe(10);
+    expect((await sortCoverage(snap, F({}), "downloads", 50))?.unranked).toBe(10);
+    expect((await sortCoverage(snap, F({ pipelineTag: "fill-mask" }), "likes", null))?.unranked).toBe(5);
   });
 
   it("names the snapshot of the trending scores, and no date for the other sorts", async () => {
     const snap = await openSnapshot(db.handle);
     expect((await sortCoverage(snap, F({}), "trending", 50))?.asOf).toEqual({ from: "2024-07-11", to: "2024-07-11" });
     expect((await sortCoverage(snap, F({}), "updated", 50))?.asOf).toBeNull();
-    expect(await sortCoverage(snap, F({}), "downloads", 50)).toBeNull();
+    expect((await sortCoverage(snap, F({}), "downloads", 50))?.asOf).toBeNull();
   });
 
   it("names no snapshot when some scores come from live counts, before and after the index is built", async () => {
