@@ -207,7 +207,7 @@ interface Server {
 async function startServer(databaseUrl: string, root = ROOT): Promise<Server> {
   // MODELYARD_BENCH_CPU_PROF=DIR writes each server's CPU profile there (node --cpu-prof).
   const prof = process.env["MODELYARD_BENCH_CPU_PROF"];
-  const profFlags = prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-interval=${process.env["MODELYARD_BENCH_CPU_PROF_INTERVAL"] ?? 1000}`] : [];
+  const profFlags = prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-interval=${process.env["MODELYARD_BENCH_CPU_PROF_INTERVAL"] || 1000}`] : [];
   const child = spawnServe(root, databaseUrl, { flags: profFlags, env: { MODELYARD_BENCH_EVENT_LOOP: "1" } });
   let out = "";
   const waiters: Array<(d: Delay) => void> = [];

@@ -411,7 +411,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await runEngine("SQLite", `sqlite:${file}`, 20);
   }
-  const pgUrl = process.env["TEST_DATABASE_URL"] ?? (process.env["DATABASE_URL"]?.startsWith("postgres") ? process.env["DATABASE_URL"] : undefined);
+  const pgUrl = process.env["TEST_DATABASE_URL"] || (process.env["DATABASE_URL"]?.startsWith("postgres") ? process.env["DATABASE_URL"] : undefined);
   if (pgUrl && opt.only !== "sqlite") await runEngine("PostgreSQL", SCALE ? await scaleDatabase(pgUrl, SCALE) : pgUrl, 40);
   else if (opt.only !== "sqlite") console.log("\nPostgreSQL: skipped (set TEST_DATABASE_URL=postgres://… to include it).");
 }

@@ -58,7 +58,7 @@ async function main() {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const pg = process.env["TEST_DATABASE_URL"] ?? (process.env["DATABASE_URL"]?.startsWith("postgres") ? process.env["DATABASE_URL"] : undefined);
+  const pg = process.env["TEST_DATABASE_URL"] || (process.env["DATABASE_URL"]?.startsWith("postgres") ? process.env["DATABASE_URL"] : undefined);
   if (pg) await run("postgres", await freshPostgres(pg));
   else console.log("postgres   skipped (set TEST_DATABASE_URL=postgres://… to include it)");
 }

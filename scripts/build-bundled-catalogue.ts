@@ -16,7 +16,7 @@ import zlib from "node:zlib";
 import { INFERENCE_PROVIDERS } from "@huggingface/inference";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const SHARED = path.resolve(process.env["MODELYARD_SHARED_DATA"] ?? path.join(ROOT, "..", "shared", "data"));
+const SHARED = path.resolve(process.env["MODELYARD_SHARED_DATA"] || path.join(ROOT, "..", "shared", "data"));
 const OUT = path.join(ROOT, "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
 
 type Json = Record<string, unknown>;

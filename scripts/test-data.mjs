@@ -8,7 +8,7 @@ import path from "node:path";
 import { runCountedVitest } from "./test-summary.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const data = path.resolve(process.env.MODELYARD_SHARED_DATA ?? path.join(ROOT, "..", "shared", "data"));
+const data = path.resolve(process.env.MODELYARD_SHARED_DATA || path.join(ROOT, "..", "shared", "data"));
 if (!fs.existsSync(path.join(data, "README.md"))) {
   console.error(
     `The data suite needs the shared reference data, and it is not at ${data}.\n` +

@@ -57,7 +57,7 @@ describe("the declarations", () => {
   });
 });
 
-/** Non-test TypeScript and JavaScript under the app's own folders: what `modelyard` runs. */
+/** Non-test TypeScript and JavaScript under the app's own folders (what `modelyard` runs), its scripts and its benches. */
 function appSources(): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
@@ -68,7 +68,7 @@ function appSources(): string[] {
       } else if (/\.(?:ts|tsx|mjs)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(full);
     }
   };
-  for (const dir of ["app", "server", "cli", "bin"]) walk(path.join(ROOT, dir));
+  for (const dir of ["app", "server", "cli", "bin", "scripts", "bench"]) walk(path.join(ROOT, dir));
   out.push(path.join(ROOT, "react-router.config.ts"), path.join(ROOT, "vite.config.ts"));
   return out;
 }

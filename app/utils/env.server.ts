@@ -250,6 +250,24 @@ export const CONFIG_VARS = {
     description: "The large reference data for `npm run test:data`, the benches, `catalogue:build` and `fixtures:build`.",
   },
   CHROMIUM_PATH: { group: "development", schema: z.string(), default: "/usr/bin/chromium", description: "The Chromium the browser journeys and Lighthouse run." },
+  MODELYARD_BENCH_CPU_PROF: {
+    group: "development",
+    schema: z.string(),
+    description: "A folder: `bench:catalog -- --mixed` writes each server's CPU profile there (`node --cpu-prof`).",
+  },
+  MODELYARD_BENCH_CPU_PROF_INTERVAL: {
+    group: "development",
+    schema: z.coerce.number().int().positive(),
+    default: "1000",
+    description: "The sampling interval of those profiles, in microseconds.",
+  },
+  LH_SAVE: { group: "development", schema: z.string(), description: "A folder: `bench:lighthouse` saves each Lighthouse report there as JSON." },
+  LH_DETAILS: { group: "development", schema: flag("LH_DETAILS"), default: "0", description: "`1` makes `bench:lighthouse` print each failing audit's details." },
+  MODELYARD_SUMMARY_FILE: {
+    group: "development",
+    schema: z.string(),
+    description: "Where `npm test`'s reporter writes each test module's result, which the summary reads. `npm test` sets it; leave it unset.",
+  },
 } as const satisfies Record<string, ConfigVar>;
 
 export const CONFIG_FAMILIES = {

@@ -5,7 +5,7 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 /** Where the large reference data lives: MODELYARD_SHARED_DATA, or ../shared/data beside the project. */
 export function sharedDataPath(): string {
-  return path.resolve(process.env["MODELYARD_SHARED_DATA"] ?? path.join(ROOT, "..", "shared", "data"));
+  return path.resolve(process.env["MODELYARD_SHARED_DATA"] || path.join(ROOT, "..", "shared", "data"));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 
 /** Debian's Chromium; playwright-core never downloads a browser of its own here. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 /** Flags for a quiet, offline, container-friendly headless Chromium. */
 export const CHROMIUM_ARGS = [
