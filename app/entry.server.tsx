@@ -30,6 +30,7 @@ export { migrate } from "#app/db/migrate.server.ts";
 export { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
 export { countModels } from "#app/db/queries/stats.server.ts";
 export { importPaths } from "#app/import/importer.server.ts";
+export { configuredEndpoints } from "#app/inference/endpoints.server.ts";
 export { serveInference } from "#app/inference/node-adapter.server.ts";
 export { endActiveStreams } from "#app/inference/stream.server.ts";
 export { serveOpenAi } from "#app/openai-api/v1-handler.server.ts";

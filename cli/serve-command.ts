@@ -115,13 +115,24 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     log,
     startDraining,
     endActiveStreams,
+    configuredEndpoints,
   } = serverEntryOf(build);
   const env = getEnv();
+  // Parsed again on each inference call, where a bad value showed only as an empty /v1/models:
+  // stopped here, as getEnv() stops on every other bad value.
+  try {
+    configuredEndpoints({ MODELYARD_ENDPOINTS: env.MODELYARD_ENDPOINTS });
+  } catch (e) {
+    throw new Error(`Invalid environment: ${e instanceof Error ? e.message : String(e)}`);
+  }
   // From here on, every line is the app's log: JSON, scrubbed of secrets (ADR 0041).
   const logger = log();
   const port = opts.port ?? env.PORT;
   const handle = openDatabase(env.DATABASE_URL);
-  const applied = await migrate(handle);
+  const applied = await migrate(handle).catch((e: unknown) => {
+    // The driver's own line ("connect ECONNREFUSED 172.17.0.2:5433") names neither the setting nor what failed.
+    throw new Error(`The database at ${handle.location} (DATABASE_URL) could not be opened and migrated: ${e instanceof Error ? e.message : String(e)}. Check that it is running and reachable, and that DATABASE_URL names it.`);
+  });
   if (applied.length) logger.info({ applied }, `Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
   setDb(handle);
 

@@ -22,6 +22,7 @@ const EXPORTS = {
   syncTaskSpaces: true,
   countModels: true,
   importPaths: true,
+  configuredEndpoints: true,
   serveInference: true,
   serveOpenAi: true,
   getEnv: true,

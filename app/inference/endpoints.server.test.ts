@@ -21,6 +21,7 @@ describe("MODELYARD_ENDPOINTS", () => {
   it.each([
     ["not json", "{", /not valid JSON/],
     ["a bad URL scheme", [{ name: "a", url: "file:///etc/passwd", models: ["a/b"] }], /invalid at 0\.url/],
+    ["a URL that does not parse", [{ name: "a", url: "not a url", models: ["a/b"] }], /invalid at 0\.url/],
     ["credentials in the URL", [{ name: "a", url: "http://u:p@host/v1", models: ["a/b"] }], /keyEnv, not in the URL/],
     ["a duplicate name", [{ name: "a", url: "http://h/v1", models: ["a/b"] }, { name: "a", url: "http://h/v1", models: ["a/b"] }], /names "a" twice/],
     ["a served name given as the catalogue id", [{ name: "a", url: "http://h/v1", models: ["llama3.1:8b"] }], /invalid at 0\.models\.0.*"served"/],

@@ -33,6 +33,8 @@ const endpointSchema = z.strictObject({
   url: z
     .url({ protocol: /^https?$/ })
     .refine((u) => {
+      // zod runs this after a failed url check too; that check's issue is the one to report.
+      if (!URL.canParse(u)) return true;
       const parsed = new URL(u);
       return parsed.username === "" && parsed.password === "";
     }, "put credentials in keyEnv, not in the URL"),

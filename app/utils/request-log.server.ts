@@ -24,5 +24,7 @@ export interface FinishedRequest {
 
 export function requestFinished(res: object, r: FinishedRequest): void {
   observeRequest(r.method, r.route, r.status, r.seconds);
-  log().info({ req_id: r.requestId, method: r.method, route: r.route, status: r.status, ms: Math.round(r.seconds * 10_000) / 10, user: users.get(res) }, "request");
+  // A server error is the operator's to look at: logged as one, where alerts on the level see it.
+  const level = r.status >= 500 ? "error" : "info";
+  log()[level]({ req_id: r.requestId, method: r.method, route: r.route, status: r.status, ms: Math.round(r.seconds * 10_000) / 10, user: users.get(res) }, "request");
 }
