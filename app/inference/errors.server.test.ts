@@ -6,10 +6,10 @@
 import { InferenceOutputError } from "@huggingface/inference";
 import { describe, expect, it } from "vitest";
 import { classifyError, DeadlineExceededError } from "#app/inference/errors.server.ts";
-import { MissingCredentialError } from "#app/inference/hub-fetch.server.ts";
+import { MissingCredentialError, refusalMessage } from "#app/inference/hub-fetch.server.ts";
 
 const ctx = (status: number | null = null) => ({
-  observation: { status, estimatedTimeSec: null, host: null, requests: 0 },
+  observation: { status, estimatedTimeSec: null, host: null, requests: 0, refusal: null },
   deadline: null,
   clientClosed: false,
   secrets: ["hf_secretSecret123"],
@@ -45,6 +45,32 @@ describe("classifyError", () => {
     expect(classifyError(new Error('{"message":"bad key","type":"invalid_request_error"}'), ctx(403))).toMatchObject({ status: 403, code: "token_rejected", message: "bad key" });
     expect(classifyError(new Error("Something new"), ctx(null))).toMatchObject({ status: 502, code: "inference_failed" });
     expect(classifyError("not even an error", ctx(null)).status).toBe(502);
+  });
+
+  it("a provider's 400, 413 or 422 refuses the request: 400 upstream_bad_request in the provider's words, whatever 3.13.1 made of it", () => {
+    const refused = (status: number, refusal: string | null) => ({ ...ctx(status), observation: { ...ctx(status).observation, refusal } });
+    expect(classifyError(new Error("Server x/y does not seem to support chat completion. Error: [object Object]"), refused(400, "context too long"))).toEqual({
+      status: 400,
+      code: "upstream_bad_request",
+      message: "together refused the request (400): context too long",
+      upstreamStatus: 400,
+      hint: expect.stringMatching(/refused the request as sent/) as unknown,
+      field: null,
+    });
+    expect(classifyError(new Error("Server response contains error: 413"), refused(413, null))).toMatchObject({ status: 400, upstreamStatus: 413, message: "together refused the request (413): Server response contains error: 413" });
+    expect(classifyError(new Error('{"message":"temperature out of range"}'), refused(422, null))).toMatchObject({ status: 400, message: "together refused the request (422): temperature out of range" });
+    // A chat endpoint's 404 still says the server has no chat.
+    expect(classifyError(new Error("Server x/y does not seem to support chat completion. Error: undefined"), refused(404, null))).toMatchObject({ status: 502, code: "chat_not_supported" });
+  });
+
+  it.each([
+    ['{"error":{"message":"too long","type":"invalid_request_error"}}', "too long"],
+    ['{"error":"Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096"}', "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096"],
+    ['{"detail":[{"loc":["body","prompt"],"msg":"Field required"},{"msg":"too big"}]}', "Field required; too big"],
+    ["Payload Too Large\n", "Payload Too Large"],
+    ["{}", null],
+  ])("reads a provider's refusal from %s", (body, said) => {
+    expect(refusalMessage(body)).toBe(said);
   });
 
   it("Black Forest Labs' polling failure: the refused poll's status, else an image never reported ready", () => {

@@ -1,12 +1,14 @@
 /**
  * Every error @huggingface/inference 3.13.1 throws (and the gateway's own), mapped to an HTTP
  * status, a stable code and a message. The library's validation messages reach the visitor
- * unchanged (400); provider faults are 502, deadlines 504, unknown models 404. `hint` says the
+ * unchanged (400), as does a provider's refusal of the request itself (400, 413, 422 upstream:
+ * answered 400, so no client retries it and /v1 does not fail over on it); provider faults are
+ * 502, deadlines 504, unknown models 404. `hint` says the
  * same thing in plain words for the demo. Messages pass through redactSecrets before leaving.
  */
 import { InferenceOutputError } from "@huggingface/inference";
 import { redactSecrets } from "#app/inference/credentials.server.ts";
-import { MissingCredentialError, UpstreamRefusedError, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
+import { MissingCredentialError, REQUEST_REFUSED_STATUSES, UpstreamRefusedError, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
 
 export type GatewayErrorCode =
   | "invalid_json"
@@ -29,6 +31,7 @@ export type GatewayErrorCode =
   | "not_event_stream"
   | "backend_error"
   | "upstream_error"
+  | "upstream_bad_request"
   | "upstream_unreachable"
   | "upstream_refused"
   | "deadline_exceeded"
@@ -167,7 +170,7 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     // refused is its status; five polls without "Ready" are an image that was not made in time.
     if (/Failed to fetch result from black forest labs API/.test(message)) {
       const status = ctx.observation.status;
-      if (status !== null && status >= 400) return upstreamStatusError(status, message);
+      if (status !== null && status >= 400) return upstreamStatusError(status, message, ctx);
       return { status: 502, code: "unexpected_output", message, hint: "The provider did not report the image as ready after five polls, a second apart. Try again, or try another provider." };
     }
     const what = ctx.task ? `${ctx.task} answer` : "answer";
@@ -200,6 +203,9 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     return { status: 502, code: "tasks_unavailable", message, hint: "The task definitions could not be loaded, so no default model could be chosen; pick a model." };
   }
   if (/^Server .* does not seem to support chat completion\./.test(message)) {
+    // 3.13.1 words a chat call's 400 and 422 so too, but those refuse this request, not chat.
+    const status = ctx.observation.status;
+    if (status !== null && REQUEST_REFUSED_STATUSES.has(status)) return upstreamStatusError(status, message, ctx);
     return { status: 502, code: "chat_not_supported", message, hint: "This server does not speak the chat-completion API.", ...upstream(ctx) };
   }
   if (/^Server does not support event stream content type/.test(message)) {
@@ -210,7 +216,7 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
   }
   if ((m = /^Server response contains error: (\d+)$/.exec(message))) {
     const s = Number(m[1]);
-    return upstreamStatusError(s, message);
+    return upstreamStatusError(s, message, ctx);
   }
 
   // Network-level failures: undici reports "fetch failed" (cause ECONNREFUSED, ECONNRESET, ...)
@@ -227,7 +233,7 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
 
   // Errors built from an upstream HTTP error body: the status comes from what the fetch saw.
   const status = ctx.observation.status;
-  if (status !== null && status >= 400) return upstreamStatusError(status, plainUpstreamMessage(message));
+  if (status !== null && status >= 400) return upstreamStatusError(status, plainUpstreamMessage(message), ctx);
 
   return { status: 502, code: "inference_failed", message: plainUpstreamMessage(message) || "The inference call failed." };
 }
@@ -236,7 +242,19 @@ function upstream(ctx: ClassifyContext): { upstreamStatus?: number } {
   return ctx.observation.status !== null ? { upstreamStatus: ctx.observation.status } : {};
 }
 
-function upstreamStatusError(status: number, message: string): GatewayErrorBody {
+function upstreamStatusError(status: number, message: string, ctx: ClassifyContext): GatewayErrorBody {
+  if (REQUEST_REFUSED_STATUSES.has(status)) {
+    // The same request would be refused again, by this provider or (too long, a bad value) the next.
+    const said = ctx.observation.refusal ?? plainUpstreamMessage(message);
+    return {
+      status: 400,
+      code: "upstream_bad_request",
+      message: `${ctx.provider ?? "The provider"} refused the request (${status}): ${said}`,
+      upstreamStatus: status,
+      hint: "The provider refused the request as sent: the input may be too long for the model, or a parameter out of its range.",
+      field: null,
+    };
+  }
   if (status === 401 || status === 403) {
     return { status, code: "token_rejected", message, upstreamStatus: status, hint: "The provider rejected the token. Check it in Settings, or use the provider's own key." };
   }

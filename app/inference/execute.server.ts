@@ -111,7 +111,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     ctx.signal.removeEventListener("abort", onClientAbort);
   };
 
-  const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0 };
+  const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0, refusal: null };
   const gatewayFetch = createGatewayFetch({
     catalog: ctx.catalog,
     override: config.override,

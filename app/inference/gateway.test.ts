@@ -358,8 +358,8 @@ describe("every library error maps to a status and a clear message", () => {
     expect(ok.headers.get("content-type")).toMatch(/^audio\//);
   });
 
-  it('"does not seem to support chat completion" on a 404/422 from a chat endpoint -> 502 chat_not_supported', async () => {
-    sim.scriptFault({ provider: "together", path: "/chat/completions" }, { kind: "error", status: 422, message: "messages: unsupported" });
+  it('"does not seem to support chat completion" on a 404 from a chat endpoint -> 502 chat_not_supported', async () => {
+    sim.scriptFault({ provider: "together", path: "/chat/completions" }, { kind: "error", status: 404, message: "no chat here" });
     const a = await post(gw, chat({ provider: "together" }), { token: VISITOR_TOKEN });
     expect(a.status).toBe(502);
     expect(errorOf(a).code).toBe("chat_not_supported");
@@ -368,6 +368,22 @@ describe("every library error maps to a status and a clear message", () => {
     const s = await streamEvents(gwServerToken, { endpoint: "lab-together", model: CHAT_MODEL, messages: [{ role: "user", content: "x" }] });
     expect(s.status).toBe(502);
     expect(JSON.parse(s.text)).toMatchObject({ error: { code: "chat_not_supported" } });
+  });
+
+  it("a provider refusing the request itself (400, 413, 422) -> 400 upstream_bad_request with its own words, streamed or not", async () => {
+    // 3.13.1 words a chat call's 422 as "does not seem to support chat completion" and, streamed, drops the message.
+    sim.scriptFault({ provider: "together", path: "/chat/completions" }, { kind: "error", status: 422, message: "messages: too long for this model" });
+    const a = await post(gw, chat({ provider: "together" }), { token: VISITOR_TOKEN });
+    expect(a.status).toBe(400);
+    expect(errorOf(a)).toMatchObject({ code: "upstream_bad_request", upstreamStatus: 422, message: "together refused the request (422): messages: too long for this model" });
+    sim.scriptFault({ provider: "together" }, { kind: "error", status: 400, style: "openai", message: "This model's maximum context length is 8192 tokens" });
+    const s = await streamEvents(gw, chat({ provider: "together" }), VISITOR_TOKEN);
+    expect(s.status).toBe(400);
+    expect(JSON.parse(s.text)).toMatchObject({ error: { code: "upstream_bad_request", message: "together refused the request (400): This model's maximum context length is 8192 tokens" } });
+    sim.scriptFault({ provider: "hf-inference" }, { kind: "error", status: 413, style: "text", message: "Payload too large" });
+    const b = await post(gw, { model: CLASSIFIER, inputs: "x" }, { token: VISITOR_TOKEN });
+    expect(b.status).toBe(400);
+    expect(errorOf(b)).toMatchObject({ code: "upstream_bad_request", upstreamStatus: 413, message: "hf-inference refused the request (413): Payload too large" });
   });
 
   it("a server response with an error status -> 502 upstream_error with the provider's message", async () => {

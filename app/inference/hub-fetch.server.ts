@@ -79,6 +79,44 @@ export interface UpstreamObservation {
   estimatedTimeSec: number | null;
   host: string | null;
   requests: number;
+  /**
+   * The provider's own words when it refused the request as sent (400, 413, 422): the library
+   * drops them on a chat call ("does not seem to support chat completion. Error: [object Object]").
+   */
+  refusal: string | null;
+}
+
+/** Statuses with which a provider refuses the request itself (too long, a bad parameter), not its own state. */
+export const REQUEST_REFUSED_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
+
+const MAX_REFUSAL_CHARS = 2_000;
+
+/** The message of a provider's error body, in the shapes providers write it (OpenAI's, TGI's, FastAPI's, plain text). */
+export function refusalMessage(text: string): string | null {
+  let said: unknown = text.trim();
+  try {
+    said = JSON.parse(text);
+  } catch {
+    // plain text
+  }
+  const pick = (v: unknown): string | null => {
+    if (typeof v === "string") return v.trim() || null;
+    if (Array.isArray(v)) {
+      const parts = v.map((item) => (typeof item === "object" && item !== null && "msg" in item && typeof item.msg === "string" ? item.msg : pick(item))).filter((x): x is string => x !== null);
+      return parts.length > 0 ? parts.join("; ") : null;
+    }
+    if (typeof v === "object" && v !== null) {
+      for (const key of ["message", "error", "detail"]) {
+        if (key in v) {
+          const found = pick((v as Record<string, unknown>)[key]);
+          if (found) return found;
+        }
+      }
+    }
+    return null;
+  };
+  const message = pick(said);
+  return message === null ? null : message.slice(0, MAX_REFUSAL_CHARS);
 }
 
 export interface GatewayFetchOptions {
@@ -151,6 +189,14 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
     const response = await base(target, requestInit);
     opts.observation.status = response.status;
     opts.observation.estimatedTimeSec = null;
+    opts.observation.refusal = null;
+    if (REQUEST_REFUSED_STATUSES.has(response.status)) {
+      opts.observation.refusal = await response
+        .clone()
+        .text()
+        .then(refusalMessage)
+        .catch(() => null);
+    }
     if (response.status === 503 && response.headers.get("content-type")?.includes("json")) {
       opts.observation.estimatedTimeSec = await response
         .clone()

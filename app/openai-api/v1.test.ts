@@ -272,6 +272,18 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     expect(pinned).toMatchObject({ status: 503 });
   });
 
+  it("answers a request the provider refuses (400, 422) as 400 in its words, and tries no other provider", async () => {
+    sim.scriptFault({ provider: "cerebras" }, { kind: "error", status: 400, style: "openai", message: "This model's maximum context length is 8192 tokens" });
+    const since = new Date().toISOString();
+    const refused = await client(member, { maxRetries: 2 }).chat.completions.create({ model: LLAMA, messages: [{ role: "user", content: "far too long" }] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refused).toMatchObject({ status: 400, type: "invalid_request_error", code: "upstream_bad_request", param: null });
+    expect((refused as Error).message).toContain("cerebras refused the request (400): This model's maximum context length is 8192 tokens");
+    // The SDK retries no 400, and the gateway fails over on none: one paid call.
+    expect(sim.requests.filter((r) => r.provider !== null).map((r) => r.provider)).toEqual(["cerebras"]);
+    await expect.poll(async () => (await listUsageRecords(db.handle.db, { since, offset: 0, limit: 20 })).filter((r) => r.model === LLAMA).map((r) => `${r.provider}:${r.status}`)).toEqual(["cerebras:400"]);
+  });
+
   it("routes `:fastest` to the provider with the lowest recent time to first token", async () => {
     // A model no other test calls: its only records are these two streamed calls, one slow.
     const model = "meta-llama/Llama-3.1-8B-Instruct";
