@@ -80,8 +80,9 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
           <li>The name an admin’s configured endpoint serves a model under (for example an Ollama tag).</li>
         </ul>
         <p>
-          When the chosen provider fails before its first byte (5xx, 429, a timeout or a refused connection), up to {docs.routing.failover} more provider
-          {docs.routing.failover === 1 ? "" : "s"} serving the model are tried in turn. Every answer names who served: in the <code className="font-mono">x-inference-provider</code>{" "}
+          When the chosen provider fails before its first byte (5xx or 429 from the provider, or a refused connection), up to {docs.routing.failover} more provider
+          {docs.routing.failover === 1 ? "" : "s"} serving the model are tried in turn. A timeout is not retried elsewhere (the deadline is the request’s), nor is a request
+          the provider refuses (400). Every answer names who served: in the <code className="font-mono">x-inference-provider</code>{" "}
           header and in <code className="font-mono">model</code> (for example <code className="font-mono">{docs.example}:together</code>), and carries an{" "}
           <code className="font-mono">x-request-id</code>.
         </p>

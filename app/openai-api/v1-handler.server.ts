@@ -50,9 +50,12 @@ function sendError(res: ServerResponse, status: number, message: string, code: s
   send(res, status, openAiErrorText({ status, message, code, param }), headers);
 }
 
-/** Failing before the first byte with these lets the next provider be tried. */
+/**
+ * Failing before the first byte with these lets the next provider be tried. Not a timeout: the
+ * deadline is the request's, so a provider after it would get no time, only a usage record.
+ */
 function mayFailOver(error: GatewayErrorBody): boolean {
-  if (error.code === "client_closed" || error.code === "sign_in_required" || error.code === "token_rejected") return false;
+  if (error.code === "client_closed" || error.code === "sign_in_required" || error.code === "token_rejected" || error.code === "deadline_exceeded") return false;
   return error.status === 429 || error.status >= 500;
 }
 

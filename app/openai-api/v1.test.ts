@@ -242,6 +242,17 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     expect(late).toMatchObject({ status: 504, code: "deadline_exceeded", type: "api_error" });
   });
 
+  it("does not fail over after the deadline: the next provider would get no time", async () => {
+    const quick = await start({ MODELYARD_INFERENCE_DEADLINE_MS: "300" });
+    sim.scriptFault({ provider: "cerebras" }, { kind: "slow", tokenDelayMs: 0, firstByteDelayMs: 2_000 });
+    const since = new Date().toISOString();
+    const late = await new OpenAI({ baseURL: `${quick}/v1`, apiKey: member, maxRetries: 0 })
+      .chat.completions.create({ model: LLAMA, messages: [{ role: "user", content: "slow, then nobody" }] })
+      .catch((e: unknown) => e);
+    expect(late).toMatchObject({ status: 504, code: "deadline_exceeded" });
+    await expect.poll(async () => (await listUsageRecords(db.handle.db, { since, offset: 0, limit: 20 })).filter((r) => r.model === LLAMA).map((r) => `${r.provider}:${r.status}`)).toEqual(["cerebras:504"]);
+  });
+
   it("sends a failure after the first token as an error event the SDK raises", async () => {
     sim.scriptFault({ provider: "together" }, { kind: "mid-stream-error", afterChunks: 2, message: "GPU fell over" });
     const stream = await client(member).chat.completions.create({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "tell me more" }], stream: true });
