@@ -82,7 +82,8 @@ function textChars(value: unknown, depth = 0): number {
  * Tokens of a text-generating call whose provider reported none (only OpenAI-style chat answers
  * carry `usage`), estimated from its input and its answer at four characters a token. Charged to
  * the caller's daily token quota, which text generation and summaries otherwise ran past; logged
- * as tokens_est, never as counts the provider gave.
+ * as tokens_est, never as counts the provider gave. A stream counts its own chunks, so only its
+ * prompt is estimated (`data` undefined).
  */
 function estimatedTokens(call: InferenceTarget["call"], data: unknown): number | undefined {
   if (call.task === null || !TEXT_GENERATING.has(call.task)) return undefined;
@@ -216,6 +217,8 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     },
     onEnd: (s) => {
       cleanup();
+      // Most streams carry no usage (nothing here asks for it upstream): the prompt was still read.
+      const promptEstimate = s.promptTokens === null || s.promptTokens === undefined ? estimatedTokens(call, undefined) : undefined;
       ctx.logLine({
         status: s.outcome === "cancelled" ? 499 : 200,
         ...baseLog,
@@ -224,6 +227,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
         tokens: s.tokens,
         tokens_in: s.promptTokens,
         tokens_out: s.completionTokens ?? s.tokens,
+        tokens_est: promptEstimate,
         ttft_ms: s.ttftMs === null ? null : Math.round(s.ttftMs),
         ms: Math.round(s.totalMs),
         retries,

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addPerson, createPersonalToken } from "#app/auth/accounts.server.ts";
 import { setPolicyOverride } from "#app/auth/policy.server.ts";
 import { createInferenceGateway } from "#app/inference/gateway.server.ts";
+import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 import { buildTestCatalog, serveGateway, type ServedGateway, type TestCatalog } from "#tests/inference/serve-gateway.ts";
+import { TASK_MODELS } from "#tests/inference/task-models.ts";
 import { HUB_FIXTURE_MODELS } from "#tests/simulators/hub-fixture.ts";
 import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
@@ -17,14 +19,16 @@ import { type TestDatabase, testDialects } from "#tests/support/test-databases.t
 const SERVER_TOKEN = "hf_serverAccessKey0987654321";
 const VISITOR_TOKEN = "hf_visitorAccessKey1234567890";
 const CHAT_MODEL = "meta-llama/Llama-3.3-70B-Instruct";
+const BASE_MODEL = "meta-llama/Llama-3.1-8B";
 const PROMPT = "a prompt that must never be recorded 7f3a";
 
 let sim: ProviderSimulator;
 let catalogue: TestCatalog;
 
 beforeAll(async () => {
-  sim = await startProviderSimulator();
-  catalogue = await buildTestCatalog(HUB_FIXTURE_MODELS.map((m) => ({ ...m })));
+  const models = [...HUB_FIXTURE_MODELS, ...TASK_MODELS.filter((m) => m.id === BASE_MODEL)];
+  sim = await startProviderSimulator({ hubModels: models });
+  catalogue = await buildTestCatalog(models.map((m) => ({ ...m })));
 });
 
 afterAll(async () => {
@@ -145,6 +149,31 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
     const refused = await post(url, summarize, { Authorization: `Bearer ${token}` });
     expect(refused.status).toBe(429);
     expect(refused.error).toMatchObject({ code: "quota_exceeded" });
+  });
+
+  it("charges a stream's prompt, estimated, when the provider reports no prompt tokens", async () => {
+    const db = accounts.handle.db;
+    const { user } = await addPerson(db, { email: "streams@example.com", role: "member" }, "http://x");
+    const token = (await createPersonalToken(db, user.id, { name: "stream quota", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay: 10_000 })).token;
+    const url = await start();
+    const inputs = "Once upon a time, in a land of long prompts that a quota must still count,";
+    const res = await fetch(`${url}/api/inference`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ model: BASE_MODEL, provider: "hf-inference", task: "text-generation", inputs, stream: true }),
+    });
+    const events: StreamEvent[] = [];
+    const text = await res.text();
+    createStreamEventParser((e) => events.push(e))(text);
+    const final = events.find((e): e is Extract<StreamEvent, { type: "final" }> => e.type === "final");
+    expect(final, text).toBeDefined();
+    // TGI's stream reports the tokens it generated, never the prompt's.
+    expect(final?.usage).toMatchObject({ promptTokens: null, source: "provider" });
+    const generated = final?.usage.completionTokens ?? 0;
+    expect(generated).toBeGreaterThan(0);
+    const day = Math.floor(Date.now() / 86_400_000);
+    await expect.poll(() => readCounter(db, `tokens:user:${user.id}`, day)).toBe(generated + Math.ceil(inputs.length / 4));
+    expect(logs.some((l) => l.includes(`tokens_est=${Math.ceil(inputs.length / 4)}`) && l.includes("stream=1"))).toBe(true);
   });
 
   it("refuses billTo on the server's key unless the organisation is allowed, and logs it when used", async () => {

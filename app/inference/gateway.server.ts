@@ -173,8 +173,9 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       const durationMs = num(fields["ms"]) ?? Math.round(performance.now() - startedAt);
       const ttftMs = num(fields["ttft_ms"]);
       const paid = paidBy(target?.credential.source);
-      // Reported counts when the provider gave them, else the estimate made from the answer's text.
-      const charged = tokensIn !== null || tokensOut !== null ? (tokensIn ?? 0) + (tokensOut ?? 0) : (num(fields["tokens_est"]) ?? 0);
+      // Counts the provider gave (or a stream's counted chunks), plus the estimate of what went
+      // uncounted: a whole answer the provider reported nothing for, or a stream's prompt.
+      const charged = (tokensIn ?? 0) + (tokensOut ?? 0) + (num(fields["tokens_est"]) ?? 0);
       deps.metrics?.({ provider: target?.providerLabel ?? "none", task: target?.task ?? "none", outcome: outcomeOf(fields, status), paidBy: paid, seconds: durationMs / 1000, ttftSeconds: ttftMs === null ? null : ttftMs / 1000 });
       void insertUsageRecord(db, {
         at: at.toISOString(),
