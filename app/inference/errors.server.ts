@@ -7,7 +7,7 @@
  * same thing in plain words for the demo. Messages pass through redactSecrets before leaving.
  */
 import { InferenceOutputError } from "@huggingface/inference";
-import { redactSecrets } from "#app/inference/credentials.server.ts";
+import { type CredentialSource, providerKeyVariable, redactSecrets } from "#app/inference/credentials.server.ts";
 import { MissingCredentialError, REQUEST_REFUSED_STATUSES, UpstreamRefusedError, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
 
 export type GatewayErrorCode =
@@ -23,6 +23,7 @@ export type GatewayErrorCode =
   | "tasks_unavailable"
   | "missing_token"
   | "token_rejected"
+  | "server_key_rejected"
   | "provider_rate_limited"
   | "model_loading"
   | "unexpected_output"
@@ -134,6 +135,8 @@ export interface ClassifyContext {
   provider: string | null;
   /** The task being run, named in hints about the provider's answer. */
   task?: string | null;
+  /** Whose key the call carried: a provider refusing the server's own is not the caller's fault. */
+  credential?: CredentialSource;
 }
 
 export function classifyError(error: unknown, ctx: ClassifyContext): GatewayErrorBody {
@@ -253,6 +256,17 @@ function upstreamStatusError(status: number, message: string, ctx: ClassifyConte
       upstreamStatus: status,
       hint: "The provider refused the request as sent: the input may be too long for the model, or a parameter out of its range.",
       field: null,
+    };
+  }
+  if ((status === 401 || status === 403) && ctx.credential !== undefined && ctx.credential !== "visitor" && ctx.credential !== "none") {
+    // A 401 would tell an SDK the caller's own key is wrong; the server's key is the admin's to fix.
+    const key = ctx.credential === "server-hf-token" ? "HF_TOKEN" : ctx.credential === "endpoint-key" ? "the endpoint's key" : ctx.provider ? providerKeyVariable(ctx.provider) : "the provider key";
+    return {
+      status: 502,
+      code: "server_key_rejected",
+      message: `${ctx.provider ?? "The provider"} refused this server's key (${key}) with ${status}: ${message}`,
+      upstreamStatus: status,
+      hint: "The provider refused this server's key: an admin needs to check it. Your own key, added in Settings, would be used instead.",
     };
   }
   if (status === 401 || status === 403) {

@@ -142,7 +142,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     },
   };
   const classify = (error: unknown): GatewayErrorBody => {
-    const out = classifyError(error, { observation, deadline, clientClosed, secrets: ctx.secrets, provider: target.provider, task: target.task });
+    const out = classifyError(error, { observation, deadline, clientClosed, secrets: ctx.secrets, provider: target.provider, task: target.task, credential: target.credential.source });
     if (out.code === "model_loading") {
       out.retryAfterSec = Math.max(1, Math.ceil(observation.estimatedTimeSec ?? 30));
       out.message = `${out.message} (gave up after ${retries + 1} attempt${retries === 0 ? "" : "s"})`;

@@ -408,6 +408,13 @@ describe("every library error maps to a status and a clear message", () => {
     expect(errorOf(b).code).toBe("provider_rate_limited");
   });
 
+  it("a provider refusing the server's own key -> 502 server_key_rejected naming the key, not the caller's 401", async () => {
+    sim.scriptFault({ provider: "together" }, { kind: "error", status: 401, message: "Invalid API key" });
+    const a = await post(gwServerToken, chat({ provider: "together" }));
+    expect(a.status).toBe(502);
+    expect(errorOf(a)).toMatchObject({ code: "server_key_rejected", upstreamStatus: 401, message: "together refused this server's key (HF_TOKEN) with 401: Invalid API key" });
+  });
+
   it("a streaming response that is not an event stream -> 502 not_event_stream", async () => {
     sim.scriptFault({ provider: "together" }, { kind: "wrong-content-type" });
     const s = await streamEvents(gw, chat({ provider: "together" }), VISITOR_TOKEN);

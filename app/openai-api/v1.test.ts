@@ -295,6 +295,23 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     await expect.poll(async () => (await listUsageRecords(db.handle.db, { since, offset: 0, limit: 20 })).filter((r) => r.model === LLAMA).map((r) => `${r.provider}:${r.status}`)).toEqual(["cerebras:400"]);
   });
 
+  it("fails over when a provider refuses the server's key, and answers 401 only when the key was the caller's own", async () => {
+    sim.scriptFault({ provider: "cerebras" }, { kind: "error", status: 401, message: "Invalid API key" });
+    const { response } = await client(member).chat.completions.create({ model: LLAMA, messages: [{ role: "user", content: "server key" }] }).withResponse();
+    expect(response.headers.get("x-inference-provider")).toBe("fireworks-ai");
+    sim.scriptFault({ provider: "cerebras" }, { kind: "error", status: 403, message: "Invalid API key" });
+    const pinned = await client(member).chat.completions.create({ model: `${LLAMA}:cerebras`, messages: [{ role: "user", content: "server key" }] }).catch((e: unknown) => e);
+    expect(pinned).toBeInstanceOf(OpenAI.InternalServerError);
+    expect(pinned).toMatchObject({ status: 502, code: "server_key_rejected", type: "api_error" });
+    expect((pinned as Error).message).toContain("cerebras refused this server's key (HF_TOKEN) with 403: Invalid API key");
+    sim.scriptFault({ provider: "cerebras" }, { kind: "error", status: 401, message: "Invalid API key" });
+    const own = await client(member, { defaultHeaders: { "X-Provider-Token": "hf_callersOwnKey1234567890" } })
+      .chat.completions.create({ model: LLAMA, messages: [{ role: "user", content: "my key" }] })
+      .catch((e: unknown) => e);
+    expect(own).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(own).toMatchObject({ code: "token_rejected" });
+  });
+
   it("routes `:fastest` to the provider with the lowest recent time to first token", async () => {
     // A model no other test calls: its only records are these two streamed calls, one slow.
     const model = "meta-llama/Llama-3.1-8B-Instruct";

@@ -1,6 +1,6 @@
 import { signInHref } from "#app/auth/viewer.ts";
 /** Codes whose way out is the settings page, where a visitor adds or changes their token. */
-const TOKEN_CODES: ReadonlySet<string> = new Set(["missing_token", "token_rejected", "hf_token_not_accepted"]);
+const TOKEN_CODES: ReadonlySet<string> = new Set(["missing_token", "token_rejected", "server_key_rejected", "hf_token_not_accepted"]);
 
 /** A failed demo call in place: the plain-words hint first, the gateway's message under it, and the way out when it is the token. */
 export function DemoErrorAlert({ error, kind }: { error: { code: string; message: string; hint: string | null }; kind: "chat" | "widget" }) {
