@@ -21,6 +21,9 @@ describe("parameters checked against @huggingface/tasks' input specs", () => {
     expect(problem("conversational", { temperature: 0, max_tokens: 0, stop: ["\n"], seed: 42, logprobs: true, top_logprobs: 5 })).toBeNull();
     expect(problem("conversational", { temperature: null, tool_choice: "auto", response_format: { type: "json_object" } })).toBeNull();
     expect(problem("text-generation", { max_new_tokens: 20, temperature: 0.5, top_p: 1, do_sample: true })).toBeNull();
+    // Seeds as the providers' APIs take them: OpenAI's any int64 for chat, TGI's u64 (0 too) for text.
+    expect(problem("conversational", { seed: -7 })).toBeNull();
+    expect(problem("text-generation", { seed: 0 })).toBeNull();
     expect(problem("text-classification", { top_k: 2, function_to_apply: "softmax" })).toBeNull();
     expect(problem("zero-shot-classification", { candidate_labels: ["a", "b"], multi_label: false })).toBeNull();
     expect(problem("text-to-image", { width: 512, height: 512, guidance_scale: 7.5 })).toBeNull();
@@ -44,6 +47,8 @@ describe("parameters checked against @huggingface/tasks' input specs", () => {
     ["conversational", { endpointUrl: "http://evil" }, "parameters.endpointUrl", /not a chat-completion parameter/],
     ["text-generation", { temperature: 0 }, "parameters.temperature", /greater than 0/],
     ["text-generation", { top_p: 1.5 }, "parameters.top_p", /at most 1/],
+    ["text-generation", { seed: -1 }, "parameters.seed", /at least 0/],
+    ["conversational", { seed: 1.5 }, "parameters.seed", /whole number/],
     ["text-generation", { stop: ["a", "b", "c", "d", "e"] }, "parameters.stop", /at most 4 items/],
     ["text-generation", { max_tokens: 5 }, "parameters.max_tokens", /not a text-generation parameter/],
     ["text-classification", { function_to_apply: "tanh" }, "parameters.function_to_apply", /one of "sigmoid", "softmax", "none"/],

@@ -32,6 +32,23 @@ const NOT_PARAMETERS = new Set(["inputs", "messages", "model", "stream", "stream
 
 const isObject = (v: unknown): v is SpecNode => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/**
+ * Bounds a spec states that the API its providers speak does not have, dropped from a parameter.
+ * The specs are generated from TGI, whose seed is a u64: OpenAI's chat seed is any int64 (its SDKs
+ * send negative ones), and text generation's `exclusiveMinimum: 0` beside `minimum: 0` would
+ * refuse seed 0, which a u64 takes. A provider that cannot take a value refuses it itself (400).
+ */
+const SPEC_AMENDMENTS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  "chat-completion": { seed: ["minimum"] },
+  "text-generation": { seed: ["exclusiveMinimum"] },
+};
+
+/** A task's parameter node, with the bounds SPEC_AMENDMENTS drops for it removed. */
+function amended(spec: TaskSpec, name: string, node: SpecNode): SpecNode {
+  const drop = SPEC_AMENDMENTS[spec.name]?.[name];
+  return drop ? Object.fromEntries(Object.entries(deref(node, spec)).filter(([k]) => !drop.includes(k))) : node;
+}
+
 let tasksDir: string | undefined;
 function specPath(...parts: string[]): string {
   tasksDir ??= path.join(path.dirname(createRequire(import.meta.url).resolve("@huggingface/tasks/package.json")), "src", "tasks");
@@ -219,7 +236,8 @@ function checkNode(node0: SpecNode, value: unknown, field: string, spec: TaskSpe
     }
     if (properties) {
       for (const [key, child] of Object.entries(value)) {
-        const childSpec = properties[key];
+        const declared = properties[key];
+        const childSpec = isObject(declared) && topLevel ? amended(spec, key, declared) : declared;
         if (isObject(childSpec)) {
           const problem = checkNode(childSpec, child, `${field}.${key}`, spec, false);
           if (problem) return problem;
@@ -268,7 +286,7 @@ export function describeTaskParameters(task: string): ParameterField[] {
   const fields: ParameterField[] = [];
   for (const [name, raw] of Object.entries(properties)) {
     if (!isObject(raw)) continue;
-    const p = deref(raw, spec);
+    const p = deref(amended(spec, name, raw), spec);
     const type = typeof p["type"] === "string" ? p["type"] : null;
     const items = isObject(p["items"]) ? deref(p["items"], spec) : null;
     const options = Array.isArray(p["enum"]) ? p["enum"].filter((v): v is string => typeof v === "string") : [];
