@@ -21,7 +21,8 @@ const requestModelSchema = z
 
 const contentPart = z.union([
   z.strictObject({ type: z.literal("text"), text: z.string().max(200_000) }),
-  z.strictObject({ type: z.literal("image_url"), image_url: z.strictObject({ url: z.string().max(8_000_000) }) }),
+  // `detail` is OpenAI's resolution hint; messages reach the provider as sent, so it goes along.
+  z.strictObject({ type: z.literal("image_url"), image_url: z.strictObject({ url: z.string().max(8_000_000), detail: z.enum(["auto", "low", "high"]).optional() }) }),
 ]);
 
 const toolCall = z.object({

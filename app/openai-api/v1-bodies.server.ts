@@ -91,14 +91,28 @@ function modelOf(raw: unknown): ModelRef {
 /** Catalogue id for the request (a served name is resolved to one by the plan). */
 const modelField = (ref: ModelRef): string | undefined => (ref.kind === "catalogue" ? ref.id : undefined);
 
-const streamOptions = z.strictObject({ include_usage: z.boolean().optional() }).optional();
+const streamOptions = z.strictObject({ include_usage: z.boolean().nullish() }).optional();
+
+/**
+ * The body without its top-level nulls: OpenAI reads `"user": null` as `user` not set, and its
+ * SDKs and clients send such nulls for fields they leave alone.
+ */
+function withoutNulls(json: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(json).filter(([, v]) => v !== null));
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+// `developer` is OpenAI's successor to `system` (its reasoning models take it instead); the
+// providers here know `system`, which is what it asks for.
+const v1ChatMessage = z.preprocess((m) => (isRecord(m) && m["role"] === "developer" ? { ...m, role: "system" } : m), chatMessageSchema);
 
 // OpenAI's chat body: the fields the chat-completion spec of @huggingface/tasks takes (the
 // gateway checks their values against it), plus OpenAI's newer names for two of them.
 const chatSchema = z
   .object({
     model: z.unknown(),
-    messages: z.array(chatMessageSchema).min(1).max(500),
+    messages: z.array(v1ChatMessage).min(1).max(500),
     stream: z.boolean().optional(),
     stream_options: streamOptions,
     max_completion_tokens: z.number().int().min(1).optional(),
@@ -117,6 +131,7 @@ const CHAT_UNSUPPORTED: Record<string, string> = {
   functions: "use `tools` (the deprecated `functions` is not passed on).",
   function_call: "use `tool_choice` (the deprecated `function_call` is not passed on).",
   web_search_options: "@huggingface/inference 3.13.1 does not pass it to providers.",
+  logit_bias: "OpenAI's map of token ids to biases has no counterpart at the providers here (the chat-completion spec's own logit_bias is marked unused).",
 };
 
 function parseChat(json: Record<string, unknown>): Omit<V1Request, "kind" | "transcriptFormat" | "encoding" | "inputCount"> {
@@ -125,6 +140,8 @@ function parseChat(json: Record<string, unknown>): Omit<V1Request, "kind" | "tra
   const ref = modelOf(body.model);
   const { model: _model, messages, stream, stream_options, max_completion_tokens, user: _user, ...rest } = body;
   const parameters: Record<string, unknown> = { ...rest };
+  // OpenAI takes one stop sequence as a string; the chat-completion spec takes a list.
+  if (typeof parameters["stop"] === "string") parameters["stop"] = [parameters["stop"]];
   if (max_completion_tokens !== undefined) {
     if (parameters["max_tokens"] !== undefined) throw invalid("Send `max_tokens` or `max_completion_tokens`, not both.", "max_completion_tokens");
     parameters["max_tokens"] = max_completion_tokens;
@@ -166,7 +183,10 @@ function parseCompletion(json: Record<string, unknown>): Omit<V1Request, "kind" 
   // The text-generation spec's names (TGI's): max_new_tokens, stop as a list, repetition penalty.
   const parameters: Record<string, unknown> = {};
   if (body.max_tokens !== undefined) parameters["max_new_tokens"] = body.max_tokens;
-  if (body.temperature !== undefined) parameters["temperature"] = body.temperature;
+  // Temperature 0 is OpenAI's greedy decoding; the text-generation spec says so with do_sample
+  // (its temperature must be above 0).
+  if (body.temperature === 0) parameters["do_sample"] = false;
+  else if (body.temperature !== undefined) parameters["temperature"] = body.temperature;
   if (body.top_p !== undefined) parameters["top_p"] = body.top_p;
   if (body.stop !== undefined) parameters["stop"] = typeof body.stop === "string" ? [body.stop] : body.stop;
   if (body.seed !== undefined) parameters["seed"] = body.seed;
@@ -231,7 +251,7 @@ export async function readV1Request(kind: V1Kind, source: RequestBodySource, max
     const body: InferenceRequest = { model: modelField(ref), task: "automatic-speech-recognition" };
     return { ...base, ref, parsed: { body, file: form.file }, stream: false, includeUsage: false, transcriptFormat: format };
   }
-  const json = await readJson(source, maxBytes);
+  const json = withoutNulls(await readJson(source, maxBytes));
   switch (kind) {
     case "chat":
       return { ...base, ...parseChat(json) };

@@ -19,7 +19,7 @@ import { createInferenceGateway } from "#app/inference/gateway.server.ts";
 import { serveGateway, type ServedGateway } from "#tests/inference/serve-gateway.ts";
 import { TASK_MODELS } from "#tests/inference/task-models.ts";
 import { HUB_FIXTURE_MODELS } from "#tests/simulators/hub-fixture.ts";
-import { makeWav } from "#tests/simulators/media.ts";
+import { makePng, makeWav } from "#tests/simulators/media.ts";
 import { type ProviderSimulator, startProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 
@@ -126,6 +126,43 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     expect(usage?.completion_tokens).toBeGreaterThan(0);
     expect(usage?.prompt_tokens).toBeGreaterThan(0);
     models = new Set();
+  });
+
+  it("takes the chat inputs OpenAI's clients commonly send: developer turns, image detail, one stop string, any seed, nulls for unset", async () => {
+    const png = `data:image/png;base64,${makePng("v1 detail").toString("base64")}`;
+    const done = await client(member).chat.completions.create({
+      model: `${LLAMA}:together`,
+      messages: [
+        { role: "developer", content: "Answer briefly." },
+        { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: png, detail: "low" } }] },
+      ],
+      stop: "never",
+      seed: -1,
+      user: null,
+      stream: null,
+      stream_options: null,
+      max_completion_tokens: null,
+    });
+    expect(done.choices[0]?.message.content).toContain("Simulated together reply");
+    const sent = sim.requests.filter((r) => r.provider === "together").at(-1)?.bodyJson as { messages: Array<{ role: string; content: unknown }>; stop: unknown; seed: unknown; user?: unknown };
+    expect(sent.messages[0]).toEqual({ role: "system", content: "Answer briefly." });
+    expect(sent.messages[1]?.content).toContainEqual({ type: "image_url", image_url: { url: png, detail: "low" } });
+    expect(sent).toMatchObject({ stop: ["never"], seed: -1 });
+    expect(sent.user).toBeUndefined();
+    const bias = await client(member).chat.completions.create({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "x" }], logit_bias: { "50256": -100 } }).catch((e: unknown) => e);
+    expect(bias).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(bias).toMatchObject({ param: "logit_bias" });
+    expect((bias as Error).message).toMatch(/`logit_bias` is not supported here: OpenAI's map of token ids/);
+  });
+
+  it("completes greedily at temperature 0 (do_sample false), with seed 0 and nulls for unset fields", async () => {
+    const done = await client(member).completions.create({ model: "meta-llama/Llama-3.1-8B:hf-inference", prompt: "Once upon a time", temperature: 0, seed: 0, user: null, stream: null, stop: null, max_tokens: null });
+    expect(done.choices[0]?.text.length).toBeGreaterThan(5);
+    const sent = sim.requests.filter((r) => r.provider === "hf-inference").at(-1)?.bodyJson as { parameters?: Record<string, unknown> };
+    expect(sent.parameters).toMatchObject({ do_sample: false, seed: 0 });
+    expect(sent.parameters?.["temperature"]).toBeUndefined();
+    const image = await client(member).images.generate({ model: "black-forest-labs/FLUX.1-dev:hf-inference", prompt: "a red fox", n: null, size: null, response_format: null, user: null });
+    expect(image.data?.[0]?.b64_json?.length).toBeGreaterThan(0);
   });
 
   it("passes tools and tool_choice through, streamed and not, and the tool's answer back", async () => {
