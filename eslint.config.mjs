@@ -73,7 +73,7 @@ const FEATURE_EDGES = {
   // own parser, plan and wording, asks who is calling for /v1/models, and writes this server's code.
   "openai-api": {
     inference: ["credentials.server.ts", "endpoints.server.ts", "errors.server.ts", "gateway.server.ts", "gateway-instance.server.ts", "hub-lookups.server.ts", "multipart.server.ts", "node-adapter.server.ts", "parse-request.server.ts", "request-schema.ts", "run-task.server.ts", "stream.server.ts"],
-    auth: ["access.server.ts", "client-address.server.ts", "policy.server.ts"],
+    auth: ["access.server.ts", "client-address.server.ts", "cross-site.server.ts", "policy.server.ts"],
     snippets: ["openai-compatible-snippets.ts"],
   },
   // Access settings read the same environment shape as the gateway's.

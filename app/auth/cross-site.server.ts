@@ -25,3 +25,8 @@ export function crossSiteRefusal(method: string, headers: { get(name: string): s
   const own = publicUrl !== null ? origin === new URL(publicUrl).origin : originHost === headers.get("host")?.toLowerCase();
   return own ? null : `a request from ${origin.slice(0, 100)}`;
 }
+
+/** The refusal's words, the same on pages, /api and /v1: what is refused and who is let through. */
+export function crossSiteMessage(refusal: string): string {
+  return `Refused ${refusal}: in a browser, this server accepts changes only from its own pages. Clients that are not browsers (the SDKs, curl, servers) send no Origin or Sec-Fetch-Site and are let through.`;
+}

@@ -4,7 +4,7 @@
  */
 import { AccessDenied, identify, tokenScopes } from "#app/auth/access.server.ts";
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
-import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
+import { crossSiteMessage, crossSiteRefusal } from "#app/auth/cross-site.server.ts";
 import { accessPolicy, cachedPolicy } from "#app/auth/policy.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { jsonError } from "#app/utils/http.server.ts";
@@ -18,10 +18,11 @@ export interface GateRequest {
 }
 
 const isApi = (path: string) => /^\/api(\/|$)/i.test(path);
+// /v1 makes both checks itself, to answer in OpenAI's error shape (ADR 0040).
+const isOpenAiApi = (path: string) => /^\/v1(\/|$)/i.test(path);
 
 // What a signed-out visitor of a private site still reaches: the way in, and what that page loads.
-// /v1 refuses anonymous callers itself unless the site is open, in OpenAI's error shape (ADR 0040).
-const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|theme|healthz|readyz|metrics|assets\/.*|favicon\.svg|favicon\.ico|robots\.txt|v1\/.*)$/i;
+const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|theme|healthz|readyz|metrics|assets\/.*|favicon\.svg|favicon\.ico|robots\.txt)$/i;
 
 /**
  * Null to let the request through. Answered at once, without a promise, whenever no database read
@@ -30,9 +31,10 @@ const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|
 export function gateRequest(request: GateRequest): Response | null | Promise<Response | null> {
   const config = readAuthConfig(configEnv());
   const path = request.url.split("?")[0] ?? "/";
+  if (isOpenAiApi(path)) return null;
   const crossSite = crossSiteRefusal(request.method, request.headers, config.publicUrl);
   if (crossSite !== null) {
-    const message = `Refused ${crossSite}: this server accepts changes only from its own pages, or from clients that send a Modelyard API token.`;
+    const message = crossSiteMessage(crossSite);
     return isApi(path) ? jsonError(403, message, { code: "cross_site_refused" }, { "Cache-Control": "no-store" }) : new Response(message, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   }
   if (OPEN_IN_PRIVATE.test(path)) return null;

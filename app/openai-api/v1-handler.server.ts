@@ -11,6 +11,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { AccessDenied, checkInferenceScope, identify, mayUseServerKeys } from "#app/auth/access.server.ts";
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
+import { crossSiteMessage, crossSiteRefusal } from "#app/auth/cross-site.server.ts";
 import { accessPolicy } from "#app/auth/policy.server.ts";
 import { visitorTokenFrom } from "#app/inference/credentials.server.ts";
 import type { GatewayErrorBody } from "#app/inference/errors.server.ts";
@@ -79,6 +80,9 @@ export async function handleOpenAiRequest(gateway: InferenceGateway, req: Incomi
   res.setHeader("x-request-id", requestId);
   const settings: V1Settings = { policy: gateway.config.v1Routing, failover: gateway.config.v1Failover };
   const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "");
+  // The request gate leaves /v1 to this check (server/app.ts), so the refusal is in OpenAI's shape.
+  const crossSite = crossSiteRefusal(req.method ?? "GET", { get: (name) => headerValue(req, name) }, gateway.access.publicUrl);
+  if (crossSite !== null) return sendError(res, 403, crossSiteMessage(crossSite), "cross_site_refused");
   try {
     await route(gateway, req, res, path, requestId, settings);
   } catch (error) {

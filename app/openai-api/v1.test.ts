@@ -393,6 +393,20 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     await expect(c.chat.completions.create({ model: "qwen3:8b", messages: [{ role: "user", content: "x" }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it("refuses a browser's cross-site call in OpenAI's error shape, before reading it, and lets the SDK's through", async () => {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${member}`, "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
+      body: JSON.stringify({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "from elsewhere" }] }),
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await res.json()) as { error: { type: string; code: string; message: string } };
+    expect(body.error).toMatchObject({ type: "permission_error", code: "cross_site_refused" });
+    expect(body.error.message).toMatch(/^Refused a cross-site request: in a browser, this server accepts changes only from its own pages\./);
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it("lets anonymous callers in only under the open policy", async () => {
     await setPolicyOverride(db.handle.db, "open");
     try {
