@@ -102,7 +102,8 @@ export function refusalMessage(text: string): string | null {
   const pick = (v: unknown): string | null => {
     if (typeof v === "string") return v.trim() || null;
     if (Array.isArray(v)) {
-      const parts = v.map((item) => (typeof item === "object" && item !== null && "msg" in item && typeof item.msg === "string" ? item.msg : pick(item))).filter((x): x is string => x !== null);
+      // FastAPI's validation errors: [{loc, msg, type}, …].
+      const parts = (v as unknown[]).map((item) => (typeof item === "object" && item !== null && "msg" in item && typeof item.msg === "string" ? item.msg : pick(item))).filter((x): x is string => x !== null);
       return parts.length > 0 ? parts.join("; ") : null;
     }
     if (typeof v === "object" && v !== null) {
