@@ -68,7 +68,8 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
   });
   app.post("/api/inference", (req, res) => serveInference(req, res));
   // OpenAI's API over the same gateway (ADR 0040), on Node's objects as /api/inference is.
-  app.all("/v1/{*path}", (req, res) => serveOpenAi(req, res));
+  // A bare /v1 too: it is a /v1 URL, so its 404 is OpenAI's JSON, not a page.
+  app.all(["/v1", "/v1/{*path}"], (req, res) => serveOpenAi(req, res));
   app.use(
     compression({
       filter: (req, res) => {

@@ -46,11 +46,20 @@ describe("/v1 on the real server", () => {
       body: JSON.stringify({ model: `${LLAMA}:together`, messages: [{ role: "user", content: "spend their keys" }] }),
     });
     expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { type: string; code: string } }).error).toMatchObject({ type: "permission_error", code: "cross_site_refused" });
     expect(sim.requests.filter((r) => r.service !== "hub")).toEqual([]);
     // Without a token the default `members` policy refuses in OpenAI's shape.
     const anonymous = await fetch(`${server.url}/v1/models`);
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { type: string } }).error.type).toBe("authentication_error");
+  });
+
+  it("answers a bare /v1 and an unknown /v1 path with OpenAI's 404, not a page", async () => {
+    for (const path of ["/v1", "/v1/", "/v1/nothing/here"]) {
+      const res = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: { type: string; code: string } }).error).toMatchObject({ type: "not_found_error", code: "unknown_url" });
+    }
   });
 });
 
