@@ -4,17 +4,24 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAiErrorText } from "#app/openai-api/openai-errors.ts";
 import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
-import { createApiGuard } from "#server/api-guard.ts";
+import { log } from "#app/utils/logger.server.ts";
+import { createApiGuard, isDatabaseUnavailable } from "#server/api-guard.ts";
 
 let server: Server;
 let base = "";
 
 beforeAll(async () => {
-  const guard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText });
+  const guard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log });
   const app = express();
   app.use(guard.methodGuard);
   // A route with parameters makes Express decode the path, as the app's own routes do.
   app.use("/*rest", (_req, _res, next) => next());
+  // As the request gate fails when its read of the access policy cannot reach PostgreSQL.
+  app.use((req, _res, next) => {
+    if (req.path.endsWith("/db-down")) return next(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }));
+    if (req.path.endsWith("/broken")) return next(new Error("a bug"));
+    next();
+  });
   // Stands where React Router would: anything the guard lets through.
   app.use((_req, res) => void res.status(200).type("text/plain").send("routed"));
   app.use(guard.errorHandler);
@@ -49,6 +56,13 @@ describe("the /api guard", () => {
     else expect(body.error.field).toBe("path");
   });
 
+  it("answers malformed percent-encoding in a page's path with a plain 400, not Express's page", async () => {
+    const res = await fetch(`${base}/models/%E0%A4%A`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await res.text()).toBe("The URL is not valid: its percent-encoding is malformed.\n");
+  });
+
   it("leaves other paths and routed methods to the router", async () => {
     expect(await (await fetch(`${base}/apis/x`, { method: "POST" })).text()).toBe("routed");
     expect(await (await fetch(`${base}/api/models`)).text()).toBe("routed");
@@ -62,5 +76,34 @@ describe("the /api guard", () => {
       expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
       expect(await res.text()).toBe(`${method} is not supported here.`);
     }
+  });
+
+  it.each([
+    ["/models/db-down", 503, /^text\/plain/],
+    ["/api/models/db-down", 503, /application\/json/],
+    ["/v1/models/db-down", 503, /application\/json/],
+    ["/models/broken", 500, /^text\/plain/],
+    ["/api/broken", 500, /application\/json/],
+  ])("answers an error no route answered on %s briefly, never with Express's page or a stack trace", async (p, status, type) => {
+    const res = await fetch(base + p);
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toMatch(type);
+    const text = await res.text();
+    expect(text).not.toMatch(/at .*\.(?:ts|js):\d+|<pre>/);
+    if (status === 503) {
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(text).toContain("The database is not answering");
+      if (p.startsWith("/v1")) expect(JSON.parse(text)).toMatchObject({ error: { code: "database_unavailable" } });
+    } else expect(text).toContain("The server failed unexpectedly.");
+  });
+});
+
+describe("isDatabaseUnavailable", () => {
+  it("knows the network's refusals and PostgreSQL's connection errors from other failures", () => {
+    for (const code of ["ECONNREFUSED", "EAI_AGAIN", "ENOTFOUND", "08006", "57P01", "57P03"]) expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code })), code).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    for (const code of ["23505", "42P01", "SQLITE_CONSTRAINT"]) expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code })), code).toBe(false);
+    expect(isDatabaseUnavailable(new Error("a bug"))).toBe(false);
+    expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
   });
 });

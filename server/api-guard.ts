@@ -6,7 +6,9 @@ import type { ServerEntry } from "#server/server-entry.ts";
  * or React Router's defaults: a method React Router never dispatches (its answer is a bare 405
  * "Unexpected Server Error"), a path no route pattern can match (an encoded control character),
  * and a URL Express refuses before any route runs (malformed percent-encoding, an HTML page).
- * Under /v1 that last one is answered as OpenAI's error object, which its clients read.
+ * Under /v1 that last one is answered as OpenAI's error object, which its clients read. Last of
+ * all, any error no route answered (the request gate's read of the access policy with the
+ * database down): one JSON log line and a short answer, not Express's page and a stack trace.
  */
 
 // The methods React Router hands to a route's loader or action.
@@ -30,6 +32,21 @@ export async function sendFetchResponse(res: ExpressResponse, response: Response
   res.end(await response.text());
 }
 
+/**
+ * Whether an error is the database not answering: the network refusing or failing to find it, or
+ * PostgreSQL refusing connections (SQLSTATE class 08, and 57P01-57P03 while it shuts down or starts).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = "code" in error && typeof error.code === "string" ? error.code : "";
+  if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)$/.test(code)) return true;
+  if (/^08|^57P0[123]$/.test(code)) return true;
+  const message = error instanceof Error ? error.message : "";
+  return /Connection terminated|timeout exceeded when trying to connect/i.test(message);
+}
+
+const DATABASE_DOWN = "The database is not answering. Try again in a moment.";
+
 /** The path once decoded, or null when its percent-encoding is malformed (the router reports that). */
 function decodedPath(url: string): string | null {
   try {
@@ -47,7 +64,7 @@ export interface ApiGuard {
 }
 
 /** The JSON errors come from the server build (server/server-entry.ts), as all of app/ the server runs does. */
-export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText }: Pick<ServerEntry, "jsonError" | "methodNotAllowed" | "openAiErrorText">): ApiGuard {
+export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log }: Pick<ServerEntry, "jsonError" | "methodNotAllowed" | "openAiErrorText" | "log">): ApiGuard {
   const methodGuard: RequestHandler = (req, res, next) => {
     if (!isApiPath(req.originalUrl)) {
       // A page answers GET, HEAD and its forms' POST; TRACE, PROPFIND and the like get a plain
@@ -66,26 +83,26 @@ export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText }:
   };
 
   const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
     const openAi = isOpenAiPath(req.originalUrl);
-    if ((!openAi && !isApiPath(req.originalUrl)) || res.headersSent) return next(error);
+    const api = isApiPath(req.originalUrl);
     const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
-    if (openAi) {
-      const malformed = status >= 400 && status < 500;
-      if (!malformed) console.error(`[v1] ${req.method} ${req.originalUrl.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
-      const message = malformed ? "The URL is not valid: its percent-encoding is malformed." : "The server failed unexpectedly.";
-      res
-        .status(malformed ? status : 500)
-        .set({ "Content-Type": "application/json", "Cache-Control": "no-store" })
-        .end(openAiErrorText({ status: malformed ? status : 500, message, code: malformed ? "invalid_request" : "internal_error", param: malformed ? "path" : null }));
+    // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
+    const malformed = status >= 400 && status < 500;
+    if (malformed) {
+      const message = "The URL is not valid: its percent-encoding is malformed.";
+      if (openAi) res.status(status).set({ "Content-Type": "application/json", "Cache-Control": "no-store" }).end(openAiErrorText({ status, message, code: "invalid_request", param: "path" }));
+      else if (api) void sendFetchResponse(res, jsonError(status, message, { field: "path" }, { "Cache-Control": "no-store" }));
+      else res.status(status).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).end(`${message}\n`);
       return;
     }
-    if (status >= 400 && status < 500) {
-      // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
-      void sendFetchResponse(res, jsonError(status, "The URL is not valid: its percent-encoding is malformed.", { field: "path" }, { "Cache-Control": "no-store" }));
-      return;
-    }
-    console.error(`[api] ${req.method} ${req.originalUrl.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
-    void sendFetchResponse(res, jsonError(500, "The server failed unexpectedly.", { code: "internal_error" }, { "Cache-Control": "no-store" }));
+    const down = isDatabaseUnavailable(error);
+    log().error({ err: error, method: req.method, url: req.originalUrl.slice(0, 200), database_unavailable: down }, down ? "request failed: the database is not answering" : "request failed");
+    const headers = { "Cache-Control": "no-store", ...(down ? { "Retry-After": "5" } : {}) };
+    const answer = down ? { status: 503, message: DATABASE_DOWN, code: "database_unavailable" } : { status: 500, message: "The server failed unexpectedly.", code: "internal_error" };
+    if (openAi) res.status(answer.status).set({ ...headers, "Content-Type": "application/json" }).end(openAiErrorText({ status: answer.status, message: answer.message, code: answer.code, param: null }));
+    else if (api) void sendFetchResponse(res, jsonError(answer.status, answer.message, { code: answer.code }, headers));
+    else res.status(answer.status).set({ ...headers, "Content-Type": "text/plain; charset=utf-8" }).end(`${answer.message}\n`);
   };
 
   return { methodGuard, errorHandler };

@@ -23,10 +23,10 @@ function headerOf(value: string | string[] | undefined): string | null {
 }
 
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, openAiErrorText, runAsRequest, yieldToEventLoop, gateRequest, getEnv, metricsText, requestFinished, requestIdFor, noteUser } =
+  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, openAiErrorText, runAsRequest, yieldToEventLoop, gateRequest, getEnv, metricsText, requestFinished, requestIdFor, noteUser, log } =
     serverEntryOf(build);
   const env = getEnv();
-  const apiGuard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText });
+  const apiGuard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log });
   const routeOf = createRoutePattern(build);
   const app = express();
   app.disable("x-powered-by");
@@ -110,7 +110,8 @@ export function createApp(build: ServerBuild, clientDir: string): express.Expres
         }),
     }),
   );
-  // Last: a URL Express could not decode, under /api, answers JSON (server/api-guard.ts).
+  // Last: a URL Express could not decode, under /api, answers JSON, and any error no route
+  // answered gets a short answer and one JSON log line (server/api-guard.ts).
   app.use(apiGuard.errorHandler);
   return app;
 }
