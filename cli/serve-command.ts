@@ -115,6 +115,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     log,
     startDraining,
     endActiveStreams,
+    abortWaitingCalls,
     configuredEndpoints,
   } = serverEntryOf(build);
   const env = getEnv();
@@ -222,9 +223,20 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     stopping = true;
     startDraining();
     logger.info({ signal, grace_ms: env.MODELYARD_SHUTDOWN_GRACE_MS }, `${signal} received; finishing what is in flight (at most ${env.MODELYARD_SHUTDOWN_GRACE_MS} ms), then stopping.`);
-    void drainServer({ server, graceMs: env.MODELYARD_SHUTDOWN_GRACE_MS, endStreams: endActiveStreams })
+    let callsAborted = 0;
+    const endStreams = () => {
+      // Calls still waiting on their provider answer 503 server_shutting_down; streams get an error event.
+      callsAborted = abortWaitingCalls();
+      return endActiveStreams();
+    };
+    void drainServer({ server, graceMs: env.MODELYARD_SHUTDOWN_GRACE_MS, endStreams })
       .then(({ drained, streamsEnded }) => {
-        if (!drained) logger.warn({ streams_ended: streamsEnded }, `The grace period ended: ${streamsEnded} stream(s) ended with an error event, other connections closed.`);
+        if (!drained) {
+          logger.warn(
+            { streams_ended: streamsEnded, calls_aborted: callsAborted },
+            `The grace period ended: ${streamsEnded} stream(s) ended with an error event, ${callsAborted} call(s) waiting on a provider answered 503, other connections closed.`,
+          );
+        }
         metricsServer?.close();
         return handle.close();
       })

@@ -44,6 +44,7 @@ const EXPORTS = {
   requestFinished: true,
   requestIdFor: true,
   endActiveStreams: true,
+  abortWaitingCalls: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {

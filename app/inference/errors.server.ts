@@ -36,6 +36,7 @@ export type GatewayErrorCode =
   | "upstream_unreachable"
   | "upstream_refused"
   | "deadline_exceeded"
+  | "server_shutting_down"
   | "rate_limited"
   | "body_too_large"
   | "unsupported_media_type"
@@ -73,6 +74,14 @@ export class DeadlineExceededError extends Error {
   override name = "DeadlineExceededError";
   constructor(readonly deadlineMs: number) {
     super(`The inference call did not finish within ${Math.round(deadlineMs / 100) / 10} s.`);
+  }
+}
+
+/** Shutdown's grace ran out before the provider answered: the caller is told to send it again. */
+export class ShuttingDownError extends Error {
+  override name = "ShuttingDownError";
+  constructor() {
+    super("The server is shutting down: this answer was cut short. Send the request again.");
   }
 }
 
@@ -131,6 +140,8 @@ export interface ClassifyContext {
   deadline: DeadlineExceededError | null;
   /** Set when the visitor disconnected. */
   clientClosed: boolean;
+  /** Set when shutdown's grace ran out with this call still waiting on its provider. */
+  shuttingDown?: boolean;
   secrets: ReadonlyArray<string | undefined>;
   provider: string | null;
   /** The task being run, named in hints about the provider's answer. */
@@ -149,6 +160,9 @@ export function classifyError(error: unknown, ctx: ClassifyContext): GatewayErro
 function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorBody {
   if (error instanceof GatewayError) return error.body;
   if (ctx.clientClosed || error instanceof ClientClosedError) return { status: 499, code: "client_closed", message: "The client closed the request." };
+  if (ctx.shuttingDown || error instanceof ShuttingDownError) {
+    return { status: 503, code: "server_shutting_down", message: new ShuttingDownError().message, hint: "This server was stopping. Send the request again.", retryAfterSec: 1 };
+  }
   if (ctx.deadline || error instanceof DeadlineExceededError) {
     const d = ctx.deadline ?? (error as DeadlineExceededError);
     return { status: 504, code: "deadline_exceeded", message: d.message, hint: "The provider took too long to answer. Try again, or try another provider." };

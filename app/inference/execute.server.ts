@@ -5,7 +5,7 @@
  */
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { endpointOrigins } from "#app/inference/endpoints.server.ts";
-import { ClientClosedError, classifyError, DeadlineExceededError, type GatewayErrorBody } from "#app/inference/errors.server.ts";
+import { ClientClosedError, classifyError, DeadlineExceededError, type GatewayErrorBody, ShuttingDownError } from "#app/inference/errors.server.ts";
 import type { GatewayConfig } from "#app/inference/gateway-config.server.ts";
 import { createGatewayFetch, runWithGatewayFetch, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
@@ -90,12 +90,33 @@ function estimatedTokens(call: InferenceTarget["call"], data: unknown): number |
   return Math.ceil((textChars(call.inputs) + textChars(call.messages) + textChars(data)) / 4);
 }
 
+// Calls waiting on their provider, each with its way to be cut short once shutdown's grace is over.
+const waiting = new Set<() => void>();
+
+/**
+ * Aborts every call still waiting on its provider's answer (a stream not yet begun included), which
+ * each then answers 503 server_shutting_down in its own shape: what shutdown does once its grace
+ * has passed, beside ending the streams (stream.server.ts). Before, such a request's connection
+ * was cut with no answer. Returns how many were aborted.
+ */
+export function abortWaitingCalls(): number {
+  const ending = [...waiting];
+  for (const end of ending) end();
+  return ending.length;
+}
+
 export async function executeCall(target: InferenceTarget, ctx: ExecuteContext): Promise<GatewayOutcome> {
   const { call, providerLabel } = target;
   const { config, startedAt } = ctx;
   const controller = new AbortController();
   let deadline: DeadlineExceededError | null = null;
   let clientClosed = false;
+  let shuttingDown = false;
+  const onShutdown = () => {
+    shuttingDown = true;
+    controller.abort(new ShuttingDownError());
+  };
+  waiting.add(onShutdown);
   // The deadline counts from the request's arrival: reading its body spent part of it.
   const timer = setTimeout(() => {
     deadline = new DeadlineExceededError(config.deadlineMs);
@@ -109,6 +130,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
   else ctx.signal.addEventListener("abort", onClientAbort, { once: true });
   const cleanup = () => {
     clearTimeout(timer);
+    waiting.delete(onShutdown);
     ctx.signal.removeEventListener("abort", onClientAbort);
   };
 
@@ -142,7 +164,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     },
   };
   const classify = (error: unknown): GatewayErrorBody => {
-    const out = classifyError(error, { observation, deadline, clientClosed, secrets: ctx.secrets, provider: target.provider, task: target.task, credential: target.credential.source });
+    const out = classifyError(error, { observation, deadline, clientClosed, shuttingDown, secrets: ctx.secrets, provider: target.provider, task: target.task, credential: target.credential.source });
     if (out.code === "model_loading") {
       out.retryAfterSec = Math.max(1, Math.ceil(observation.estimatedTimeSec ?? 30));
       out.message = `${out.message} (gave up after ${retries + 1} attempt${retries === 0 ? "" : "s"})`;
@@ -196,6 +218,8 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     cleanup();
     return ctx.fail(classify(error), { ...baseLog, retries });
   }
+  // Begun: shutdown now ends it as a stream, with an error event (stream.server.ts).
+  waiting.delete(onShutdown);
   const streamOptions: StreamPumpOptions = {
     first: started.first,
     rest: started.gen,

@@ -56,7 +56,7 @@ function sendError(res: ServerResponse, status: number, message: string, code: s
  * deadline is the request's, so a provider after it would get no time, only a usage record.
  */
 function mayFailOver(error: GatewayErrorBody): boolean {
-  if (error.code === "client_closed" || error.code === "sign_in_required" || error.code === "token_rejected" || error.code === "deadline_exceeded") return false;
+  if (error.code === "client_closed" || error.code === "sign_in_required" || error.code === "token_rejected" || error.code === "deadline_exceeded" || error.code === "server_shutting_down") return false;
   return error.status === 429 || error.status >= 500;
 }
 

@@ -272,4 +272,30 @@ describe("shutting down", () => {
       await server.stop();
     }
   });
+  it("past MODELYARD_SHUTDOWN_GRACE_MS, answers calls still waiting on their provider 503 server_shutting_down, a stream not yet begun included", async () => {
+    const server = await startTestServer({ env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: "hf_operabilityServerKey000", MODELYARD_ACCESS: "open", MODELYARD_SHUTDOWN_GRACE_MS: "1000" } });
+    try {
+      sim.scriptFault({ path: "chat/completions" }, { kind: "slow", tokenDelayMs: 60_000, firstByteDelayMs: 60_000, times: 2 });
+      const seen = () => sim.requests.filter((r) => r.path.includes("chat/completions")).length;
+      const before = seen();
+      const plain = fetch(`${server.url}/api/inference`, { method: "POST", headers: JSON_HEADERS, body: chatBody(false) });
+      const openAi = fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ model: `${CHAT}:together`, stream: true, messages: [{ role: "user", content: "Tell me about the sea." }] }),
+      });
+      // Both have reached the provider (the simulator holds them) before the signal.
+      await expect.poll(() => seen() - before, { timeout: 10_000 }).toBe(2);
+      server.signal("SIGTERM");
+      const [a, b] = await Promise.all([plain, openAi]);
+      expect(a.status).toBe(503);
+      expect(((await a.json()) as { error: { code: string } }).error.code).toBe("server_shutting_down");
+      expect(b.status).toBe(503);
+      expect(((await b.json()) as { error: { code: string } }).error.code).toBe("server_shutting_down");
+      expect(await server.exited()).toBe(0);
+      expect(server.output()).toMatch(/"calls_aborted":2/);
+    } finally {
+      await server.stop();
+    }
+  });
 });
