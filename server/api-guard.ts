@@ -87,12 +87,15 @@ export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, l
     const openAi = isOpenAiPath(req.originalUrl);
     const api = isApiPath(req.originalUrl);
     const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
-    // Express's 4xx here is the router failing to decode the path (a stray or truncated '%').
-    const malformed = status >= 400 && status < 500;
-    if (malformed) {
-      const message = "The URL is not valid: its percent-encoding is malformed.";
-      if (openAi) res.status(status).set({ "Content-Type": "application/json", "Cache-Control": "no-store" }).end(openAiErrorText({ status, message, code: "invalid_request", param: "path" }));
-      else if (api) void sendFetchResponse(res, jsonError(status, message, { field: "path" }, { "Cache-Control": "no-store" }));
+    // The router failing to decode the path (a stray or truncated '%') is a URIError with a 400.
+    const refused = status >= 400 && status < 500;
+    if (refused) {
+      // Any other 4xx Express gave itself (a static file's range, say) keeps its status, briefly.
+      const malformed = error instanceof URIError;
+      const message = malformed ? "The URL is not valid: its percent-encoding is malformed." : `The request could not be served (${status}).`;
+      const field = malformed ? "path" : null;
+      if (openAi) res.status(status).set({ "Content-Type": "application/json", "Cache-Control": "no-store" }).end(openAiErrorText({ status, message, code: "invalid_request", param: field }));
+      else if (api) void sendFetchResponse(res, jsonError(status, message, { field }, { "Cache-Control": "no-store" }));
       else res.status(status).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).end(`${message}\n`);
       return;
     }

@@ -59,6 +59,14 @@ describe("classifyError", () => {
     });
     expect(classifyError(new Error("Server response contains error: 413"), refused(413, null))).toMatchObject({ status: 400, upstreamStatus: 413, message: "together refused the request (413): Server response contains error: 413" });
     expect(classifyError(new Error('{"message":"temperature out of range"}'), refused(422, null))).toMatchObject({ status: 400, message: "together refused the request (422): temperature out of range" });
+    // A refusal of the model itself (a stale mapping) is the provider's, so /v1 may try the next one.
+    expect(classifyError(new Error("Server response contains error: 400"), refused(400, "Model meta-llama/x does not exist"))).toMatchObject({ status: 502, code: "upstream_error", upstreamStatus: 400 });
+    expect(classifyError(new Error("Server response contains error: 400"), refused(400, "unknown model 'x'"))).toMatchObject({ status: 502, code: "upstream_error" });
+    // A long refusal is cut only after its secrets are removed: one spanning the cut leaves no prefix.
+    const long = `${"x".repeat(1_990)}hf_secretSecret123 and more`;
+    const cut = classifyError(new Error("Server response contains error: 422"), refused(422, long)).message;
+    expect(cut).not.toContain("hf_secretS");
+    expect(cut.length).toBeLessThanOrEqual(2_001);
     // A chat endpoint's 404 still says the server has no chat.
     expect(classifyError(new Error("Server x/y does not seem to support chat completion. Error: undefined"), refused(404, null))).toMatchObject({ status: 502, code: "chat_not_supported" });
   });

@@ -152,7 +152,8 @@ export interface ClassifyContext {
 
 export function classifyError(error: unknown, ctx: ClassifyContext): GatewayErrorBody {
   const out = classifyUnredacted(error, ctx);
-  const scrubbed: GatewayErrorBody = { ...out, message: redactSecrets(out.message, ctx.secrets) };
+  const redacted = redactSecrets(out.message, ctx.secrets);
+  const scrubbed: GatewayErrorBody = { ...out, message: redacted.length > MAX_MESSAGE_CHARS ? `${redacted.slice(0, MAX_MESSAGE_CHARS)}…` : redacted };
   if (out.hint) scrubbed.hint = redactSecrets(out.hint, ctx.secrets);
   return scrubbed;
 }
@@ -259,10 +260,18 @@ function upstream(ctx: ClassifyContext): { upstreamStatus?: number } {
   return ctx.observation.status !== null ? { upstreamStatus: ctx.observation.status } : {};
 }
 
+// "Model X does not exist", "model not found", "The model `x` is not supported", "unknown model".
+const REFUSES_THE_MODEL = /\bmodel\b[^.]{0,200}?\b(?:does not exist|doesn't exist|not found|not supported|unsupported|not available|unavailable|is not served)\b|\b(?:unknown|invalid|unsupported) model\b/i;
+
+/** Longest message sent back, cut after its secrets are removed (a provider's error body may be long). */
+const MAX_MESSAGE_CHARS = 2_000;
+
 function upstreamStatusError(status: number, message: string, ctx: ClassifyContext): GatewayErrorBody {
   if (REQUEST_REFUSED_STATUSES.has(status)) {
     // The same request would be refused again, by this provider or (too long, a bad value) the next.
     const said = ctx.observation.refusal ?? plainUpstreamMessage(message);
+    // A provider whose mapping went stale refuses the model, not the request: the next provider may serve it.
+    if (REFUSES_THE_MODEL.test(said)) return { status: 502, code: "upstream_error", message: `${ctx.provider ?? "The provider"} refused the model (${status}): ${said}`, upstreamStatus: status, hint: "This provider does not serve the model now. Try another provider." };
     return {
       status: 400,
       code: "upstream_bad_request",

@@ -69,10 +69,17 @@ function reportedUsage(data: unknown): { in: number | undefined; out: number | u
 /** Tasks whose answer is generated text, which a daily token quota counts. */
 const TEXT_GENERATING: ReadonlySet<string> = new Set(["conversational", "text-generation", "summarization", "translation"]);
 
-/** Characters of every string in a value (an answer's texts, a request's inputs or messages). */
-function textChars(value: unknown, depth = 0): number {
-  if (typeof value === "string") return value.length;
+/**
+ * What a chat message's image counts for: OpenAI charges a low-detail image 85 tokens. Counted by
+ * its data URL's length, one 1 MB image came to some 340k "tokens" and spent a day's quota.
+ */
+const IMAGE_CHARS = 85 * 4;
+
+/** Characters of every text in a value (an answer's texts, a request's inputs or messages); an image part counts as IMAGE_CHARS. */
+export function textChars(value: unknown, depth = 0): number {
+  if (typeof value === "string") return value.startsWith("data:") ? IMAGE_CHARS : value.length;
   if (depth > 6 || typeof value !== "object" || value === null) return 0;
+  if ("type" in value && value.type === "image_url") return IMAGE_CHARS;
   let n = 0;
   for (const v of Array.isArray(value) ? value : Object.values(value)) n += textChars(v, depth + 1);
   return n;
@@ -92,6 +99,9 @@ function estimatedTokens(call: InferenceTarget["call"], data: unknown): number |
 
 // Calls waiting on their provider, each with its way to be cut short once shutdown's grace is over.
 const waiting = new Set<() => void>();
+// Set with the first abort: a call begun after it (a /v1 failover's next attempt, a request that
+// arrived on a kept-alive connection) is cut short at once rather than when the sockets close.
+let stopping = false;
 
 /**
  * Aborts every call still waiting on its provider's answer (a stream not yet begun included), which
@@ -100,6 +110,7 @@ const waiting = new Set<() => void>();
  * was cut with no answer. Returns how many were aborted.
  */
 export function abortWaitingCalls(): number {
+  stopping = true;
   const ending = [...waiting];
   for (const end of ending) end();
   return ending.length;
@@ -117,6 +128,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     controller.abort(new ShuttingDownError());
   };
   waiting.add(onShutdown);
+  if (stopping) onShutdown();
   // The deadline counts from the request's arrival: reading its body spent part of it.
   const timer = setTimeout(() => {
     deadline = new DeadlineExceededError(config.deadlineMs);

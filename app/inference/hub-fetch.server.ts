@@ -89,7 +89,6 @@ export interface UpstreamObservation {
 /** Statuses with which a provider refuses the request itself (too long, a bad parameter), not its own state. */
 export const REQUEST_REFUSED_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
 
-const MAX_REFUSAL_CHARS = 2_000;
 
 /** The message of a provider's error body, in the shapes providers write it (OpenAI's, TGI's, FastAPI's, plain text). */
 export function refusalMessage(text: string): string | null {
@@ -117,7 +116,8 @@ export function refusalMessage(text: string): string | null {
     return null;
   };
   const message = pick(said);
-  return message === null ? null : message.slice(0, MAX_REFUSAL_CHARS);
+  // Cut to length only once secrets are removed (errors.server.ts): a cut could split one.
+  return message;
 }
 
 export interface GatewayFetchOptions {
