@@ -189,7 +189,14 @@ export type StreamChunk =
       /** The provider's chunk as it came (tool-call deltas, logprobs), for the OpenAI-compatible /v1 stream. */
       raw: unknown;
     }
-  | { kind: "text"; delta: string; finished: boolean; generatedTokens: number | null };
+  | {
+      kind: "text";
+      delta: string;
+      finished: boolean;
+      /** The provider's own word for why it stopped, in its dialect (TGI's "eos_token", OpenAI's "stop"), on the last chunk. */
+      finishReason: string | null;
+      generatedTokens: number | null;
+    };
 
 export interface Usage {
   promptTokens: number | null;
@@ -239,6 +246,7 @@ export function textGenerationChunk(chunk: unknown): Extract<StreamChunk, { kind
       kind: "text",
       delta: token["special"] === true || typeof token["text"] !== "string" ? "" : token["text"],
       finished: r["generated_text"] !== null && r["generated_text"] !== undefined,
+      finishReason: typeof details?.["finish_reason"] === "string" ? details["finish_reason"] : null,
       generatedTokens: num(details?.["generated_tokens"]),
     };
   }
@@ -250,6 +258,7 @@ export function textGenerationChunk(chunk: unknown): Extract<StreamChunk, { kind
     kind: "text",
     delta: typeof delta === "string" ? delta : "",
     finished: typeof c["finish_reason"] === "string",
+    finishReason: typeof c["finish_reason"] === "string" ? c["finish_reason"] : null,
     generatedTokens: usage?.completionTokens ?? null,
   };
 }

@@ -227,7 +227,12 @@ async function completion(ctx: Ctx): Promise<void> {
   if (!isRecord(body)) return sendError(ctx, 400, "Request body must be a JSON object.");
   const prompt = str(body["prompt"]) ?? "";
   const model = str(body["model"]) ?? "unknown";
-  const text = ` and so the simulated ${ctx.up.provider ?? "provider"} completion continues (${shortHash(prompt, 6)}).`;
+  const full = ` and so the simulated ${ctx.up.provider ?? "provider"} completion continues (${shortHash(prompt, 6)}).`;
+  // Cut at max_tokens, as OpenAI's API is, which then says "length".
+  const pieces = full.split(/(?<=\s)/);
+  const limit = typeof body["max_tokens"] === "number" ? body["max_tokens"] : Infinity;
+  const text = pieces.slice(0, limit).join("");
+  const finishReason = pieces.length > limit ? "length" : "stop";
   const completionTokens = words(text).length;
   const promptTokens = words(prompt).length;
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
@@ -235,7 +240,7 @@ async function completion(ctx: Ctx): Promise<void> {
   const fault = ctx.fault;
   if (body["stream"] !== true) {
     await sleep(answerDelayMs(fault));
-    return sendJson(ctx, 200, { ...head, choices: [{ index: 0, text, logprobs: null, finish_reason: "stop", seed: 42 }], usage });
+    return sendJson(ctx, 200, { ...head, choices: [{ index: 0, text, logprobs: null, finish_reason: finishReason, seed: 42 }], usage });
   }
   if (fault?.kind === "slow") await sleep(fault.firstByteDelayMs ?? 0);
   const { res } = ctx;
@@ -251,7 +256,7 @@ async function completion(ctx: Ctx): Promise<void> {
     res.write(`data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: piece, logprobs: null, finish_reason: null }] })}\n\n`);
   }
   if (closed) return;
-  res.write(`data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: "", logprobs: null, finish_reason: "stop" }], usage })}\n\n`);
+  res.write(`data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: "", logprobs: null, finish_reason: finishReason }], usage })}\n\n`);
   res.write("data: [DONE]\n\n");
   res.end();
 }

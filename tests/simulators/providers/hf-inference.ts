@@ -127,9 +127,15 @@ async function handle(ctx: Ctx): Promise<void> {
       return sendJson(ctx, 200, [{ translation_text: `[simulated translation] ${textInputs ?? ""}` }]);
     case "text-generation": {
       if (!needText()) return;
-      const continuation = ` and the simulated model continues (${shortHash(textInputs ?? "", 6)}).`;
-      if (body?.["stream"] === true) return streamTextGeneration(ctx, continuation);
-      return sendJson(ctx, 200, [{ generated_text: `${textInputs ?? ""}${continuation}` }]);
+      const full = ` and the simulated model continues (${shortHash(textInputs ?? "", 6)}).`;
+      // TGI stops at max_new_tokens and says so in `details` (sent whole only when asked for).
+      const parameters = body && isRecord(body["parameters"]) ? body["parameters"] : {};
+      const limit = typeof parameters["max_new_tokens"] === "number" ? parameters["max_new_tokens"] : Infinity;
+      const tokens = full.match(/\s*\S+/g) ?? [];
+      const continuation = tokens.slice(0, limit).join("");
+      const details = { finish_reason: tokens.length > limit ? "length" : "eos_token", generated_tokens: Math.min(tokens.length, limit), seed: null };
+      if (body?.["stream"] === true) return streamTextGeneration(ctx, continuation, details.finish_reason);
+      return sendJson(ctx, 200, [{ generated_text: `${textInputs ?? ""}${continuation}`, ...(parameters["details"] === true ? { details } : {}) }]);
     }
     case "zero-shot-classification": {
       const parameters = body && isRecord(body["parameters"]) ? body["parameters"] : null;
@@ -240,7 +246,7 @@ async function handle(ctx: Ctx): Promise<void> {
 }
 
 /** Text generation with stream: true, in TGI's event format: one token per event, then the full text. */
-async function streamTextGeneration(ctx: Ctx, continuation: string): Promise<void> {
+async function streamTextGeneration(ctx: Ctx, continuation: string, finishReason: string): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
   res.flushHeaders();
@@ -258,7 +264,7 @@ async function streamTextGeneration(ctx: Ctx, continuation: string): Promise<voi
       index: i + 1,
       token: { id: 1000 + i, text, logprob: -0.1, special: false },
       generated_text: last ? continuation : null,
-      details: last ? { finish_reason: "eos_token", generated_tokens: tokens.length, seed: null } : null,
+      details: last ? { finish_reason: finishReason, generated_tokens: tokens.length, seed: null } : null,
     };
     res.write(`data:${JSON.stringify(event)}\n\n`);
   }
