@@ -22,8 +22,8 @@ export interface V1ModelProvider {
 export interface V1Model {
   id: string;
   object: "model";
-  /** Seconds since the epoch; left out when the catalogue does not know when the model was made. */
-  created?: number;
+  /** When the model was made, in seconds since the epoch; 0 when the catalogue does not know (OpenAI's type requires a number). */
+  created: number;
   owned_by: string;
   architecture: { input_modalities: string[]; output_modalities: string[] };
   providers: V1ModelProvider[];
@@ -55,7 +55,7 @@ function entryFor(m: ProviderMappedModel | undefined, id: string): V1Model {
   return {
     id,
     object: "model",
-    ...(Number.isFinite(created) ? { created } : {}),
+    created: Number.isFinite(created) && created > 0 ? created : 0,
     owned_by: m?.author ?? id.split("/")[0] ?? id,
     architecture: { input_modalities: [], output_modalities: [] },
     providers: [],

@@ -25,6 +25,7 @@ import { type TestDatabase, testDialects } from "#tests/support/test-databases.t
 
 const SERVER_TOKEN = "hf_serverV1Key0987654321abcdef";
 const LLAMA = "meta-llama/Llama-3.3-70B-Instruct";
+const LLAMA_CREATED = "2024-11-26T16:08:47.000Z";
 const WEATHER_TOOL = {
   type: "function" as const,
   function: { name: "get_weather", description: "The weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
@@ -69,7 +70,8 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-v1-"));
     const file = path.join(dir, "models.jsonl");
     const seen = new Set<string>();
-    const records = [...TASK_MODELS, ...HUB_FIXTURE_MODELS].filter((m) => !seen.has(m.id) && seen.add(m.id));
+    // One model with the date the Hub gives, so /v1/models has a `created` to show.
+    const records = [...TASK_MODELS, ...HUB_FIXTURE_MODELS].filter((m) => !seen.has(m.id) && seen.add(m.id)).map((m) => (m.id === LLAMA ? { ...m, createdAt: LLAMA_CREATED } : m));
     fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
     await importPaths(db.handle, [file]);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -98,6 +100,10 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     expect(llama.providers).toContainEqual({ provider: "together", status: "live", task: "conversational" });
     const one = await client(member).models.retrieve(LLAMA);
     expect(one.id).toBe(LLAMA);
+    // OpenAI's Model requires `created`: the catalogue's date in seconds, or 0 when it has none.
+    expect(one.created).toBe(Date.parse(LLAMA_CREATED) / 1000);
+    expect(page.data.find((m) => m.id === "BAAI/bge-small-en-v1.5")?.created).toBe(0);
+    expect(page.data.every((m) => Number.isInteger(m.created))).toBe(true);
     await expect(client(member).models.retrieve("nobody/nothing")).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
