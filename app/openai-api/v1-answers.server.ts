@@ -32,9 +32,54 @@ export function badOutputAnswer(message: string): V1Answer {
   return { kind: "json", status: 502, body: openAiErrorText({ status: 502, message, code: "unexpected_output", param: null }) };
 }
 
+// The provider's id and time are kept when they are usable; some send `id: null` or no
+// `created`, which the SDKs' types do not allow.
+const usableId = (v: unknown): v is string => typeof v === "string" && v !== "";
+const usableTime = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
 function chatAnswer(output: unknown, model: string, requestId: string): unknown {
   if (!isObject(output)) badOutput("The provider's chat answer is not an object.");
-  return { id: typeof output["id"] === "string" ? output["id"] : `chatcmpl-${requestId}`, object: "chat.completion", created: typeof output["created"] === "number" ? output["created"] : nowSeconds(), ...output, model };
+  // After the provider's fields, so its `object` or `id` cannot replace what OpenAI's type requires.
+  return { ...output, id: usableId(output["id"]) ? output["id"] : `chatcmpl-${requestId}`, object: "chat.completion", created: usableTime(output["created"]) ? output["created"] : nowSeconds(), model };
+}
+
+/**
+ * OpenAI's finish_reason for a text completion: TGI's words turned into OpenAI's, an
+ * OpenAI-style provider's as it sent them, and "stop" when the provider said nothing (the field
+ * is required, and the provider did end its answer).
+ */
+export function completionFinishReason(reason: string | null): string {
+  if (reason === "eos_token" || reason === "stop_sequence") return "stop";
+  return reason ?? "stop";
+}
+
+/** The token counts the provider reported with an answer, in OpenAI's shape; null when it reported none. */
+function reportedUsage(output: Record<string, unknown>): { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null {
+  const usage = output["usage"];
+  if (!isObject(usage)) return null;
+  const count = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+  const prompt = usage["prompt_tokens"];
+  const completion = usage["completion_tokens"];
+  if (!count(prompt) || !count(completion)) return null;
+  const total = usage["total_tokens"];
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: count(total) ? total : prompt + completion };
+}
+
+function completionAnswer(output: unknown, model: string, requestId: string): unknown {
+  if (!isObject(output) || typeof output["generated_text"] !== "string") badOutput("The provider's text-generation answer has no generated_text.");
+  // TGI says why it stopped only in `details`; 3.13.1 keeps nothing else of an OpenAI-style provider's answer.
+  const details = output["details"];
+  const reason = isObject(details) && typeof details["finish_reason"] === "string" ? details["finish_reason"] : null;
+  const usage = reportedUsage(output);
+  return {
+    id: `cmpl-${requestId}`,
+    object: "text_completion",
+    created: nowSeconds(),
+    model,
+    choices: [{ index: 0, text: output["generated_text"], logprobs: null, finish_reason: completionFinishReason(reason) }],
+    // Left out, as a chat answer without the provider's usage is: the gateway's estimate is not a count.
+    ...(usage ? { usage } : {}),
+  };
 }
 
 /** The first number-list of a feature-extraction answer per input: one vector each, or a refusal. */
@@ -61,14 +106,8 @@ export async function v1Answer(v1: V1Request, output: unknown, blob: Blob | null
     switch (v1.kind) {
       case "chat":
         return { kind: "json", status: 200, body: JSON.stringify(chatAnswer(output, served, requestId)) };
-      case "completions": {
-        const text = isObject(output) && typeof output["generated_text"] === "string" ? output["generated_text"] : badOutput("The provider's text-generation answer has no generated_text.");
-        return {
-          kind: "json",
-          status: 200,
-          body: JSON.stringify({ id: `cmpl-${requestId}`, object: "text_completion", created: nowSeconds(), model: served, choices: [{ index: 0, text, logprobs: null, finish_reason: null }] }),
-        };
-      }
+      case "completions":
+        return { kind: "json", status: 200, body: JSON.stringify(completionAnswer(output, served, requestId)) };
       case "embeddings": {
         const vectors = vectorsOf(output, v1.inputCount);
         const data = vectors.map((v, index) => ({ object: "embedding", index, embedding: v1.encoding === "base64" ? toBase64(v) : v }));
@@ -112,11 +151,11 @@ export function chatStreamEncoder(v1: V1Request, served: string, requestId: stri
       if (chunk.kind !== "chat" || !isObject(chunk.raw)) return "";
       const { usage, ...rest } = chunk.raw;
       if (usage !== undefined && usage !== null) reported = usage;
-      if (typeof rest["id"] === "string") identity.id = rest["id"];
-      if (typeof rest["created"] === "number") identity.created = rest["created"];
+      if (usableId(rest["id"])) identity.id = rest["id"];
+      if (usableTime(rest["created"])) identity.created = rest["created"];
       // A provider's usage-only chunk (no choices) is kept for the end.
       if (!Array.isArray(rest["choices"]) || rest["choices"].length === 0) return "";
-      return `data: ${JSON.stringify({ ...rest, object: "chat.completion.chunk", model: served })}\n\n`;
+      return `data: ${JSON.stringify({ ...rest, id: identity.id, object: "chat.completion.chunk", created: identity.created, model: served })}\n\n`;
     },
     end: () => {
       const usage = v1.includeUsage ? `data: ${JSON.stringify({ id: identity.id, object: "chat.completion.chunk", created: identity.created, model: served, choices: [], usage: reported })}\n\n` : "";
@@ -133,7 +172,7 @@ export function completionStreamEncoder(v1: V1Request, served: string, requestId
     chunk: (chunk: StreamChunk) => {
       const finished = chunk.kind === "text" ? chunk.finished : chunk.finishReason !== null;
       if (chunk.delta === "" && !finished) return "";
-      return `data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: chunk.delta, logprobs: null, finish_reason: finished ? "stop" : null }] })}\n\n`;
+      return `data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: chunk.delta, logprobs: null, finish_reason: finished ? completionFinishReason(chunk.finishReason) : null }] })}\n\n`;
     },
     end: (summary) => {
       const usage =

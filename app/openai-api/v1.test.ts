@@ -215,6 +215,28 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     expect(text.length).toBeGreaterThan(5);
   });
 
+  it("says why a completion stopped, from the provider's own word, and gives usage only as the provider counted it", async () => {
+    const c = client(member);
+    // 3.13.1 keeps only the text of a whole completion: "stop", and no usage to give.
+    const done = await c.completions.create({ model: "meta-llama/Llama-3.1-8B:hf-inference", prompt: "Once upon a time" });
+    expect(done.choices[0]?.finish_reason).toBe("stop");
+    expect(done.usage).toBeUndefined();
+    const reasons = async (model: string, max_tokens?: number): Promise<Array<string | null>> => {
+      const out: Array<string | null> = [];
+      const stream = await c.completions.create({ model, prompt: "Once upon a time", stream: true, ...(max_tokens ? { max_tokens } : {}) });
+      for await (const chunk of stream) out.push(chunk.choices[0]?.finish_reason ?? null);
+      return out;
+    };
+    // TGI's events (hf-inference): "eos_token" is "stop", its "length" is OpenAI's.
+    expect((await reasons("meta-llama/Llama-3.1-8B:hf-inference")).at(-1)).toBe("stop");
+    const cut = await reasons("meta-llama/Llama-3.1-8B:hf-inference", 3);
+    expect(cut.at(-1)).toBe("length");
+    expect(cut.slice(0, -1).every((r) => r === null)).toBe(true);
+    // An OpenAI-style provider's own reason, as it sent it.
+    expect((await reasons("meta-llama/Llama-3.1-8B:ovhcloud", 3)).at(-1)).toBe("length");
+    expect((await reasons("meta-llama/Llama-3.1-8B:ovhcloud")).at(-1)).toBe("stop");
+  });
+
   it("embeds text as floats and as base64, the same vectors", async () => {
     const c = client(member);
     const floats = await c.embeddings.create({ model: "BAAI/bge-small-en-v1.5", input: ["one sentence", "another"], encoding_format: "float" });
