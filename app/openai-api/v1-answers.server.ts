@@ -111,7 +111,10 @@ export async function v1Answer(v1: V1Request, output: unknown, blob: Blob | null
       case "embeddings": {
         const vectors = vectorsOf(output, v1.inputCount);
         const data = vectors.map((v, index) => ({ object: "embedding", index, embedding: v1.encoding === "base64" ? toBase64(v) : v }));
-        return { kind: "json", status: 200, body: JSON.stringify({ object: "list", data, model: served }) };
+        // OpenAI's type requires usage; the providers' feature-extraction answers carry no token
+        // counts (3.13.1 returns the vectors alone) and nothing here counts tokens, so null, as the
+        // include_usage chunk of a stream says it.
+        return { kind: "json", status: 200, body: JSON.stringify({ object: "list", data, model: served, usage: null }) };
       }
       case "images": {
         if (!blob) badOutput("The provider answered a text-to-image call without an image.");

@@ -203,6 +203,10 @@ const embeddingSchema = z.strictObject({
   user: z.string().max(200).optional(),
 });
 
+/** number[] or number[][]: OpenAI's token-id inputs. */
+const isTokenIds = (v: unknown): boolean =>
+  Array.isArray(v) && v.length > 0 && (v.every((x) => typeof x === "number") || v.every((x) => Array.isArray(x) && x.length > 0 && x.every((y) => typeof y === "number")));
+
 const imageSchema = z.strictObject({
   model: z.unknown(),
   prompt: z.string().min(1).max(32_000),
@@ -259,6 +263,14 @@ export async function readV1Request(kind: V1Kind, source: RequestBodySource, max
       return { ...base, ...parseCompletion(json) };
     case "embeddings": {
       if (json["dimensions"] !== undefined) refuse("dimensions", "a feature-extraction model's embeddings have the size it makes.");
+      if (isTokenIds(json["input"])) {
+        // LangChain's OpenAIEmbeddings sends token ids by default (check_embedding_ctx_length),
+        // counted with OpenAI's tokenizer, which is not the model's.
+        throw invalid(
+          "`input` must be text: a string or a list of strings. Token-id arrays (number[] or number[][]) are not taken, since the models here tokenize their own input; in LangChain, set check_embedding_ctx_length=False (checkEmbeddingCtxLength: false in LangChain.js).",
+          "input",
+        );
+      }
       const body = checked(embeddingSchema, json);
       const ref = modelOf(body.model);
       const inputs = body.input;

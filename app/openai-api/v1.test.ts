@@ -248,6 +248,20 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     const b = decoded.data[0]!.embedding;
     expect(b).toHaveLength(a.length);
     for (let i = 0; i < a.length; i++) expect(b[i]).toBeCloseTo(a[i]!, 5);
+    // OpenAI's type requires usage; the provider counted no tokens, so it is null, not an estimate.
+    const raw = await fetch(`${url}/v1/embeddings`, { method: "POST", headers: { Authorization: `Bearer ${member}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: "BAAI/bge-small-en-v1.5", input: "one" }) });
+    expect(await raw.json()).toMatchObject({ object: "list", usage: null });
+  });
+
+  it("refuses token-id inputs to embeddings by name, as LangChain sends them by default", async () => {
+    const c = client(member);
+    for (const input of [[1, 2, 3], [[1, 2], [3]]]) {
+      const refused = await c.embeddings.create({ model: "BAAI/bge-small-en-v1.5", input }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(refused).toMatchObject({ param: "input" });
+      expect((refused as Error).message).toMatch(/must be text.*check_embedding_ctx_length/);
+    }
+    expect(sim.requests).toHaveLength(0);
   });
 
   it("generates an image as b64_json and refuses a URL with the reason", async () => {
