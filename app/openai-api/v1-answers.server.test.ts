@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatStreamEncoder, completionFinishReason, v1Answer } from "#app/openai-api/v1-answers.server.ts";
 import type { V1Kind, V1Request } from "#app/openai-api/v1-bodies.server.ts";
+import { makeFlac, makeWav } from "#tests/simulators/media.ts";
 
 const request = (kind: V1Kind, extra: Partial<V1Request> = {}): V1Request => ({
   kind,
@@ -11,6 +12,7 @@ const request = (kind: V1Kind, extra: Partial<V1Request> = {}): V1Request => ({
   encoding: "float",
   transcriptFormat: "json",
   inputCount: 1,
+  speechFormat: null,
   ...extra,
 });
 
@@ -18,6 +20,14 @@ async function json(kind: V1Kind, output: unknown): Promise<Record<string, unkno
   const answer = await v1Answer(request(kind), output, null, "org/model:together", "req-1");
   if (answer.kind !== "json") throw new Error("expected a JSON answer");
   return JSON.parse(answer.body) as Record<string, unknown>;
+}
+
+/** An Ogg page whose first packet is `head` ("OpusHead" or "\x01vorbis"), as an encoder writes it. */
+function oggWith(head: string): Blob {
+  const page = Buffer.alloc(64);
+  page.write("OggS", 0, "latin1");
+  page.write(head, 28, "latin1");
+  return new Blob([new Uint8Array(page)], { type: "audio/ogg" });
 }
 
 describe("chat answers", () => {
@@ -55,5 +65,29 @@ describe("text completions", () => {
     expect(await json("completions", { generated_text: "x" })).not.toHaveProperty("usage");
     // Half a count is not OpenAI's usage: left out rather than filled in.
     expect(await json("completions", { generated_text: "x", usage: { completion_tokens: 2 } })).not.toHaveProperty("usage");
+  });
+});
+
+describe("speech", () => {
+  const speak = (blob: Blob, speechFormat: V1Request["speechFormat"]) => v1Answer(request("speech", { speechFormat }), null, blob, "org/model:hf-inference", "req-1");
+
+  it("sends the audio when no format was asked for or the model made the one asked for", async () => {
+    const wav = new Blob([new Uint8Array(makeWav("hi"))], { type: "audio/wav" });
+    expect(await speak(wav, null)).toMatchObject({ kind: "bytes", contentType: "audio/wav" });
+    expect(await speak(wav, "wav")).toMatchObject({ kind: "bytes", contentType: "audio/wav" });
+    expect(await speak(new Blob([new Uint8Array(makeFlac("hi"))], { type: "audio/flac" }), "flac")).toMatchObject({ kind: "bytes" });
+    expect(await speak(oggWith("OpusHead"), "opus")).toMatchObject({ kind: "bytes", contentType: "audio/ogg" });
+  });
+
+  it("refuses by name a format the model did not make, saying which it made", async () => {
+    const refused = await speak(new Blob([new Uint8Array(makeFlac("hi"))], { type: "audio/flac" }), "mp3");
+    expect(refused).toMatchObject({ kind: "json", status: 400 });
+    const body = JSON.parse(refused.kind === "json" ? refused.body : "{}") as { error: { param: string; message: string } };
+    expect(body.error.param).toBe("response_format");
+    expect(body.error.message).toMatch(/FLAC audio, not mp3.*ask for "flac"/);
+    // Ogg Vorbis is not OpenAI's "opus", and has no OpenAI name to suggest.
+    const vorbis = await speak(oggWith("\x01vorbis"), "opus");
+    expect(vorbis).toMatchObject({ kind: "json", status: 400 });
+    expect(vorbis.kind === "json" ? vorbis.body : "").not.toMatch(/ask for/);
   });
 });

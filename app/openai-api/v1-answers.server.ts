@@ -7,7 +7,7 @@
 import type { StreamChunk } from "#app/inference/run-task.server.ts";
 import type { StreamEncoder } from "#app/inference/stream.server.ts";
 import { openAiErrorText } from "#app/openai-api/openai-errors.ts";
-import type { V1Request } from "#app/openai-api/v1-bodies.server.ts";
+import type { SpeechFormat, V1Request } from "#app/openai-api/v1-bodies.server.ts";
 
 /** A JSON answer, or raw bytes (speech), ready to write. */
 export type V1Answer = { kind: "json"; status: number; body: string } | { kind: "bytes"; status: number; contentType: string; blob: Blob };
@@ -82,6 +82,36 @@ function completionAnswer(output: unknown, model: string, requestId: string): un
   };
 }
 
+// OpenAI's names for the audio types the gateway gives generated speech (run-task reads the
+// type from the bytes, never from the provider's word): label and format.
+const SPEECH_FORMATS: Record<string, { label: string; format: SpeechFormat | null }> = {
+  "audio/mpeg": { label: "MP3 audio", format: "mp3" },
+  "audio/wav": { label: "WAV audio", format: "wav" },
+  "audio/flac": { label: "FLAC audio", format: "flac" },
+  "audio/ogg": { label: "Ogg audio", format: null },
+};
+
+/** OpenAI's name for the audio's format, or null for formats OpenAI has none for. */
+async function speechFormatOf(blob: Blob): Promise<{ format: SpeechFormat | null; label: string }> {
+  const known = SPEECH_FORMATS[blob.type];
+  if (!known) return { format: null, label: blob.type ? `audio of type ${blob.type}` : "untyped audio" };
+  // OpenAI's "opus" is Ogg Opus; an Ogg stream's first packet names its codec ("OpusHead" or "\x01vorbis").
+  if (blob.type === "audio/ogg" && Buffer.from(await blob.slice(0, 64).arrayBuffer()).includes("OpusHead")) return { format: "opus", label: "Ogg Opus audio" };
+  return known;
+}
+
+async function speechAnswer(v1: V1Request, blob: Blob): Promise<V1Answer> {
+  if (v1.speechFormat !== null) {
+    const { format, label } = await speechFormatOf(blob);
+    if (format !== v1.speechFormat) {
+      const instead = format ? `, or ask for "${format}"` : "";
+      const message = `The model answered with ${label}, not ${v1.speechFormat}, and this server does not convert audio. Leave \`response_format\` out to take the audio as the model makes it (its Content-Type says which)${instead}.`;
+      return { kind: "json", status: 400, body: openAiErrorText({ status: 400, message, code: "response_format_unavailable", param: "response_format" }) };
+    }
+  }
+  return { kind: "bytes", status: 200, contentType: blob.type || "application/octet-stream", blob };
+}
+
 /** The first number-list of a feature-extraction answer per input: one vector each, or a refusal. */
 function vectorsOf(output: unknown, count: number): number[][] {
   const isVector = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "number");
@@ -128,7 +158,7 @@ export async function v1Answer(v1: V1Request, output: unknown, blob: Blob | null
       }
       case "speech":
         if (!blob) badOutput("The provider answered a text-to-speech call without audio.");
-        return { kind: "bytes", status: 200, contentType: blob.type || "application/octet-stream", blob };
+        return await speechAnswer(v1, blob);
     }
   } catch (error) {
     if (error instanceof BadOutput) return badOutputAnswer(error.message);

@@ -37,7 +37,12 @@ export interface V1Request {
   transcriptFormat: "json" | "text";
   /** embeddings: how many inputs were sent, and whether as a list. */
   inputCount: number;
+  /** speech: the audio format asked for, which the answer must be (nothing here converts audio). */
+  speechFormat: SpeechFormat | null;
 }
+
+/** The audio formats of OpenAI's speech route that a model's own audio can be. */
+export type SpeechFormat = "mp3" | "opus" | "flac" | "wav";
 
 const invalid = (message: string, field: string | null): GatewayError => new GatewayError({ status: 400, code: "invalid_request", message, field });
 
@@ -134,7 +139,7 @@ const CHAT_UNSUPPORTED: Record<string, string> = {
   logit_bias: "OpenAI's map of token ids to biases has no counterpart at the providers here (the chat-completion spec's own logit_bias is marked unused).",
 };
 
-function parseChat(json: Record<string, unknown>): Omit<V1Request, "kind" | "transcriptFormat" | "encoding" | "inputCount"> {
+function parseChat(json: Record<string, unknown>): Omit<V1Request, "kind" | "transcriptFormat" | "encoding" | "inputCount" | "speechFormat"> {
   refuseAny(json, CHAT_UNSUPPORTED);
   const body = checked(chatSchema, json);
   const ref = modelOf(body.model);
@@ -175,7 +180,7 @@ const COMPLETION_UNSUPPORTED: Record<string, string> = {
   presence_penalty: "the text-generation spec has no presence penalty.",
 };
 
-function parseCompletion(json: Record<string, unknown>): Omit<V1Request, "kind" | "transcriptFormat" | "encoding" | "inputCount"> {
+function parseCompletion(json: Record<string, unknown>): Omit<V1Request, "kind" | "transcriptFormat" | "encoding" | "inputCount" | "speechFormat"> {
   refuseAny(json, COMPLETION_UNSUPPORTED);
   if (Array.isArray(json["prompt"])) refuse("prompt", "send one prompt as a string (lists and token arrays are not taken).");
   const body = checked(completionSchema, json);
@@ -239,7 +244,7 @@ const TRANSCRIPTION_FORM: FormShape = {
 
 /** Reads and checks one /v1 body; throws GatewayErrors naming OpenAI's fields. */
 export async function readV1Request(kind: V1Kind, source: RequestBodySource, maxBytes: number): Promise<V1Request> {
-  const base = { kind, transcriptFormat: "json" as const, encoding: "float" as const, inputCount: 1 };
+  const base = { kind, transcriptFormat: "json" as const, encoding: "float" as const, inputCount: 1, speechFormat: null };
   if (kind === "transcriptions") {
     const type = source.headers.get("content-type") ?? "";
     const boundary = /^multipart\/form-data\b/i.test(type) ? boundaryOf(type) : null;
@@ -307,8 +312,18 @@ export async function readV1Request(kind: V1Kind, source: RequestBodySource, max
       const body = checked(speechSchema, json);
       if (body.instructions !== undefined) refuse("instructions", "a catalogue text-to-speech model takes the text alone.");
       if (body.speed !== undefined && body.speed !== 1) refuse("speed", "a catalogue text-to-speech model speaks at its own speed.");
+      if (body.response_format === "pcm" || body.response_format === "aac") {
+        refuse("response_format", `"${body.response_format}": the audio is sent as the model makes it (WAV, FLAC, MP3 or Ogg, named by its Content-Type), and this server does not convert it. Leave it out, or ask for the format the model makes.`);
+      }
       const ref = modelOf(body.model);
-      return { ...base, ref, parsed: { body: { model: modelField(ref), task: "text-to-speech", inputs: body.input }, file: null }, stream: false, includeUsage: false };
+      return {
+        ...base,
+        ref,
+        parsed: { body: { model: modelField(ref), task: "text-to-speech", inputs: body.input }, file: null },
+        stream: false,
+        includeUsage: false,
+        speechFormat: body.response_format ?? null,
+      };
     }
   }
 }

@@ -288,6 +288,22 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     expect(speech.headers.get("content-type")).toMatch(/^audio\//);
   });
 
+  it("answers speech in the asked-for format only when the model made that format", async () => {
+    const c = client(member);
+    const wav = await c.audio.speech.create({ model: "facebook/mms-tts-eng", input: "Hello", voice: "alloy", response_format: "wav" });
+    expect(wav.headers.get("content-type")).toBe("audio/wav");
+    // The simulated model makes WAV; nothing here converts it to MP3.
+    const mp3 = await c.audio.speech.create({ model: "facebook/mms-tts-eng", input: "Hello", voice: "alloy", response_format: "mp3" }).catch((e: unknown) => e);
+    expect(mp3).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(mp3).toMatchObject({ param: "response_format", code: "response_format_unavailable" });
+    expect((mp3 as Error).message).toMatch(/answered with WAV audio, not mp3.*ask for "wav"/);
+    // No model's audio reaches a client as raw PCM or ADTS AAC: refused before any call.
+    sim.reset();
+    const pcm = await c.audio.speech.create({ model: "facebook/mms-tts-eng", input: "Hello", voice: "alloy", response_format: "pcm" }).catch((e: unknown) => e);
+    expect(pcm).toMatchObject({ status: 400, param: "response_format" });
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it("answers each error as OpenAI's error object, which the SDK types", async () => {
     const c = client(member);
     // The demos' cost caps hold here too (MODELYARD_CAP_MAX_TOKENS, 4096 by default).
