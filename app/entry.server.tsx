@@ -43,6 +43,7 @@ export { noteUser, requestFinished } from "#app/utils/request-log.server.ts";
 export { requestIdFor } from "#app/auth/client-address.server.ts";
 export { createIslandStore } from "#app/utils/html-island.ts";
 export { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
+export { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from "#app/utils/database-errors.ts";
 export { openAiErrorText } from "#app/openai-api/openai-errors.ts";
 export { createRequestContext } from "#app/utils/request-context.ts";
 export { runAsRequest, yieldToEventLoop } from "#app/utils/time-slice.server.ts";

@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAiErrorText } from "#app/openai-api/openai-errors.ts";
 import { jsonError, methodNotAllowed } from "#app/utils/http.server.ts";
 import { log } from "#app/utils/logger.server.ts";
-import { createApiGuard, isDatabaseUnavailable } from "#server/api-guard.ts";
+import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from "#app/utils/database-errors.ts";
+import { createApiGuard } from "#server/api-guard.ts";
 
 let server: Server;
 let base = "";
 
 beforeAll(async () => {
-  const guard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log });
+  const guard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log, isDatabaseUnavailable, DATABASE_DOWN_MESSAGE });
   const app = express();
   app.use(guard.methodGuard);
   // A route with parameters makes Express decode the path, as the app's own routes do.
@@ -95,15 +96,5 @@ describe("the /api guard", () => {
       expect(text).toContain("The database is not answering");
       if (p.startsWith("/v1")) expect(JSON.parse(text)).toMatchObject({ error: { code: "database_unavailable" } });
     } else expect(text).toContain("The server failed unexpectedly.");
-  });
-});
-
-describe("isDatabaseUnavailable", () => {
-  it("knows the network's refusals and PostgreSQL's connection errors from other failures", () => {
-    for (const code of ["ECONNREFUSED", "EAI_AGAIN", "ENOTFOUND", "08006", "57P01", "57P03"]) expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code })), code).toBe(true);
-    expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
-    for (const code of ["23505", "42P01", "SQLITE_CONSTRAINT"]) expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code })), code).toBe(false);
-    expect(isDatabaseUnavailable(new Error("a bug"))).toBe(false);
-    expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
   });
 });

@@ -32,20 +32,6 @@ export async function sendFetchResponse(res: ExpressResponse, response: Response
   res.end(await response.text());
 }
 
-/**
- * Whether an error is the database not answering: the network refusing or failing to find it, or
- * PostgreSQL refusing connections (SQLSTATE class 08, and 57P01-57P03 while it shuts down or starts).
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const code = "code" in error && typeof error.code === "string" ? error.code : "";
-  if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)$/.test(code)) return true;
-  if (/^08|^57P0[123]$/.test(code)) return true;
-  const message = error instanceof Error ? error.message : "";
-  return /Connection terminated|timeout exceeded when trying to connect/i.test(message);
-}
-
-const DATABASE_DOWN = "The database is not answering. Try again in a moment.";
 
 /** The path once decoded, or null when its percent-encoding is malformed (the router reports that). */
 function decodedPath(url: string): string | null {
@@ -64,7 +50,7 @@ export interface ApiGuard {
 }
 
 /** The JSON errors come from the server build (server/server-entry.ts), as all of app/ the server runs does. */
-export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log }: Pick<ServerEntry, "jsonError" | "methodNotAllowed" | "openAiErrorText" | "log">): ApiGuard {
+export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log, isDatabaseUnavailable, DATABASE_DOWN_MESSAGE }: Pick<ServerEntry, "jsonError" | "methodNotAllowed" | "openAiErrorText" | "log" | "isDatabaseUnavailable" | "DATABASE_DOWN_MESSAGE">): ApiGuard {
   const methodGuard: RequestHandler = (req, res, next) => {
     if (!isApiPath(req.originalUrl)) {
       // A page answers GET, HEAD and its forms' POST; TRACE, PROPFIND and the like get a plain
@@ -102,7 +88,7 @@ export function createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, l
     const down = isDatabaseUnavailable(error);
     log().error({ err: error, method: req.method, url: req.originalUrl.slice(0, 200), database_unavailable: down }, down ? "request failed: the database is not answering" : "request failed");
     const headers = { "Cache-Control": "no-store", ...(down ? { "Retry-After": "5" } : {}) };
-    const answer = down ? { status: 503, message: DATABASE_DOWN, code: "database_unavailable" } : { status: 500, message: "The server failed unexpectedly.", code: "internal_error" };
+    const answer = down ? { status: 503, message: DATABASE_DOWN_MESSAGE, code: "database_unavailable" } : { status: 500, message: "The server failed unexpectedly.", code: "internal_error" };
     if (openAi) res.status(answer.status).set({ ...headers, "Content-Type": "application/json" }).end(openAiErrorText({ status: answer.status, message: answer.message, code: answer.code, param: null }));
     else if (api) void sendFetchResponse(res, jsonError(answer.status, answer.message, { code: answer.code }, headers));
     else res.status(answer.status).set({ ...headers, "Content-Type": "text/plain; charset=utf-8" }).end(`${answer.message}\n`);

@@ -23,10 +23,10 @@ function headerOf(value: string | string[] | undefined): string | null {
 }
 
 export function createApp(build: ServerBuild, clientDir: string): express.Express {
-  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, openAiErrorText, runAsRequest, yieldToEventLoop, gateRequest, getEnv, metricsText, requestFinished, requestIdFor, noteUser, log } =
+  const { createRequestContext, createIslandStore, serveInference, serveOpenAi, jsonError, methodNotAllowed, openAiErrorText, runAsRequest, yieldToEventLoop, gateRequest, getEnv, metricsText, requestFinished, requestIdFor, noteUser, log, isDatabaseUnavailable, DATABASE_DOWN_MESSAGE } =
     serverEntryOf(build);
   const env = getEnv();
-  const apiGuard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log });
+  const apiGuard = createApiGuard({ jsonError, methodNotAllowed, openAiErrorText, log, isDatabaseUnavailable, DATABASE_DOWN_MESSAGE });
   const routeOf = createRoutePattern(build);
   const app = express();
   app.disable("x-powered-by");

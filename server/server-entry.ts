@@ -28,6 +28,8 @@ const EXPORTS = {
   getEnv: true,
   createIslandStore: true,
   jsonError: true,
+  isDatabaseUnavailable: true,
+  DATABASE_DOWN_MESSAGE: true,
   methodNotAllowed: true,
   openAiErrorText: true,
   createRequestContext: true,

@@ -23,6 +23,7 @@ import {
   type StreamPumpOptions,
 } from "#app/inference/stream.server.ts";
 import { writeJsonError } from "#app/utils/http.server.ts";
+import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from "#app/utils/database-errors.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { noteUser } from "#app/utils/request-log.server.ts";
 
@@ -87,6 +88,12 @@ export async function handleNodeRequest(
     const outcome = await gateway.run(gatewayInputOf(req, res));
     await writeOutcome(outcome, res);
   } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      res.setHeader("Retry-After", "5");
+      writeJsonError(res, 503, DATABASE_DOWN_MESSAGE, { code: "database_unavailable" });
+      log().error({ err: error }, "[inference] the database is not answering");
+      return;
+    }
     writeJsonError(res, 500, "The inference gateway failed unexpectedly.", {
       code: "internal_error",
     });

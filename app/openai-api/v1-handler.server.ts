@@ -24,6 +24,7 @@ import type { InferenceRequest } from "#app/inference/request-schema.ts";
 import { readV1Request, type V1Kind, v1Param, type V1Request } from "#app/openai-api/v1-bodies.server.ts";
 import { listV1Models } from "#app/openai-api/v1-models.server.ts";
 import { planV1Call, type RoutingPolicy } from "#app/openai-api/v1-plan.server.ts";
+import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from "#app/utils/database-errors.ts";
 import { log } from "#app/utils/logger.server.ts";
 
 const POST_ROUTES: Record<string, V1Kind> = {
@@ -86,6 +87,10 @@ export async function handleOpenAiRequest(gateway: InferenceGateway, req: Incomi
   try {
     await route(gateway, req, res, path, requestId, settings);
   } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      log().error({ req_id: requestId, err: error }, `[v1] ${requestId}: the database is not answering`);
+      return sendError(res, 503, DATABASE_DOWN_MESSAGE, "database_unavailable", null, { "Retry-After": "5" });
+    }
     log().error({ req_id: requestId }, `[v1] ${requestId} failed: ${error instanceof Error ? error.name : "unknown"}`);
     sendError(res, 500, "The server failed unexpectedly while answering this request.", "internal_error");
   }
