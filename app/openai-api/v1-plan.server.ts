@@ -42,6 +42,24 @@ function notFound(message: string): GatewayError {
   return new GatewayError({ status: 404, code: "model_not_found", message, field: "model" });
 }
 
+/**
+ * Greedy decoding (/v1/completions' temperature 0, sent as do_sample false) is a TGI parameter:
+ * @huggingface/inference 3.13.1 hands the OpenAI-style completion providers (Featherless,
+ * Hyperbolic, OVHcloud, Together…) text generation's parameters as they are, and those would drop
+ * it and sample at their own default. So such a call goes only to hf-inference, or is refused.
+ */
+const GREEDY_PROVIDERS: ReadonlySet<string> = new Set(["hf-inference"]);
+const isGreedy = (body: InferenceRequest) => body.task === "text-generation" && body.parameters?.["do_sample"] === false;
+
+function greedyRefusal(where: string): GatewayError {
+  return new GatewayError({
+    status: 400,
+    code: "invalid_request",
+    message: `temperature 0 (greedy decoding) is sent as TGI's do_sample: false, which only hf-inference takes; ${where}. Send a temperature above 0, or pick the model's hf-inference mapping.`,
+    field: "parameters.temperature",
+  });
+}
+
 /** Routes one model to a served name's endpoint, or names why nothing here serves it. */
 function servedBy(env: EnvLike, name: string, body: InferenceRequest): InferenceRequest[] {
   for (const endpoint of configuredEndpoints(env)) {
@@ -63,9 +81,11 @@ export async function planV1Call(input: PlanInput): Promise<InferenceRequest[]> 
     const mapping = model ? libraryMappings(model).find((m) => m.provider === name) : undefined;
     if (!mapping) throw notFound(`${ref.id} has no provider or endpoint called "${name}" here. ${servingSummary(model, endpoints.map((e) => e.name), task)}`);
     if (mapping.task !== task) throw notFound(`${name} serves ${ref.id} for ${mapping.task}, not ${task}; use the route for that task.`);
+    if (isGreedy(body) && !GREEDY_PROVIDERS.has(name)) throw greedyRefusal(`${name} would sample at its own temperature`);
     return [{ ...body, provider: name }];
   }
-  const live = model ? libraryMappings(model).filter((m) => m.task === task && m.status !== "staging") : [];
+  const greedy = isGreedy(body);
+  const live = model ? libraryMappings(model).filter((m) => m.task === task && m.status !== "staging" && (!greedy || GREEDY_PROVIDERS.has(m.provider))) : [];
   type Candidate = { request: InferenceRequest; key: string; usable: boolean };
   const candidates: Candidate[] = [
     ...live.map((m) => ({
@@ -73,8 +93,9 @@ export async function planV1Call(input: PlanInput): Promise<InferenceRequest[]> 
       key: m.provider,
       usable: resolveCredential({ visitorToken: input.visitorToken, provider: m.provider, env, serverKeys: input.serverKeys }).source !== "none",
     })),
-    ...endpoints.map((e) => ({ request: { ...body, endpoint: e.name }, key: `endpoint:${e.name}`, usable: input.serverKeys })),
+    ...(greedy ? [] : endpoints.map((e) => ({ request: { ...body, endpoint: e.name }, key: `endpoint:${e.name}`, usable: input.serverKeys }))),
   ];
+  if (candidates.length === 0 && greedy) throw greedyRefusal(`${ref.id} has no hf-inference mapping here`);
   if (candidates.length === 0) throw notFound(`Nothing here serves ${ref.id} for ${task}. ${servingSummary(model, [], task)}`);
   if (input.policy === "fastest" || ref.choice.kind === "fastest") {
     const since = new Date((input.now ?? Date.now()) - DAY_MS).toISOString();

@@ -172,6 +172,16 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     const sent = sim.requests.filter((r) => r.provider === "hf-inference").at(-1)?.bodyJson as { parameters?: Record<string, unknown> };
     expect(sent.parameters).toMatchObject({ do_sample: false, seed: 0 });
     expect(sent.parameters?.["temperature"]).toBeUndefined();
+    // An OpenAI-style completion provider gets text generation's parameters as they are and would
+    // drop do_sample: refused, never sampled at its own temperature; unnamed, hf-inference serves it.
+    const before = sim.requests.length;
+    const refused = await client(member).completions.create({ model: "meta-llama/Llama-3.1-8B:together", prompt: "Once upon a time", temperature: 0 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refused).toMatchObject({ param: "temperature" });
+    expect((refused as Error).message).toMatch(/only hf-inference takes; together would sample/);
+    expect(sim.requests.length).toBe(before);
+    const routed = await client(member).completions.create({ model: "meta-llama/Llama-3.1-8B", prompt: "Once upon a time", temperature: 0 });
+    expect(routed.model).toBe("meta-llama/Llama-3.1-8B:hf-inference");
     const image = await client(member).images.generate({ model: "black-forest-labs/FLUX.1-dev:hf-inference", prompt: "a red fox", n: null, size: null, response_format: null });
     expect(image.data?.[0]?.b64_json?.length).toBeGreaterThan(0);
   });
