@@ -8,7 +8,7 @@
  */
 import { InferenceOutputError } from "@huggingface/inference";
 import { type CredentialSource, providerKeyVariable, redactSecrets } from "#app/inference/credentials.server.ts";
-import { MissingCredentialError, REQUEST_REFUSED_STATUSES, UpstreamRefusedError, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
+import { MissingCredentialError, REQUEST_REFUSED_STATUSES, UpstreamRefusedError, type UpstreamObservation, refusalMessage } from "#app/inference/hub-fetch.server.ts";
 
 export type GatewayErrorCode =
   | "invalid_json"
@@ -109,17 +109,9 @@ const VALIDATION_RULES: Array<{ re: RegExp; code: GatewayErrorCode; hint: string
   { re: /^Provider \S+ does not support blob type /, code: "library_validation", hint: "This provider does not accept that media type.", field: "inputs" },
 ];
 
+/** Non-streaming errors arrive as JSON.stringify(error ?? detail): the provider's words, read as refusals are. */
 function plainUpstreamMessage(raw: string): string {
-  // Non-streaming errors arrive as JSON.stringify(error ?? detail): unwrap a quoted string or
-  // an OpenAI-style {message}.
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (typeof parsed === "string") return parsed;
-    if (typeof parsed === "object" && parsed !== null && "message" in parsed && typeof parsed.message === "string") return parsed.message;
-  } catch {
-    // not JSON: already plain
-  }
-  return raw;
+  return refusalMessage(raw) ?? raw;
 }
 
 function isAbortLike(error: unknown): boolean {

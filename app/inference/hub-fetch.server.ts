@@ -89,8 +89,11 @@ export interface UpstreamObservation {
 /** Statuses with which a provider refuses the request itself (too long, a bad parameter), not its own state. */
 export const REQUEST_REFUSED_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
 
-
-/** The message of a provider's error body, in the shapes providers write it (OpenAI's, TGI's, FastAPI's, plain text). */
+/**
+ * The message of a provider's error body, in the shapes providers write it (OpenAI's, TGI's,
+ * FastAPI's, a quoted string, plain text); null when it holds none. Not cut to length: that is done
+ * once secrets are removed (errors.server.ts), as a cut could split one.
+ */
 export function refusalMessage(text: string): string | null {
   let said: unknown = text.trim();
   try {
@@ -115,9 +118,7 @@ export function refusalMessage(text: string): string | null {
     }
     return null;
   };
-  const message = pick(said);
-  // Cut to length only once secrets are removed (errors.server.ts): a cut could split one.
-  return message;
+  return pick(said);
 }
 
 export interface GatewayFetchOptions {

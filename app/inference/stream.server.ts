@@ -4,6 +4,7 @@
  * error event then done when the stream fails after it started. The pump writes SSE text to a
  * sink: the Node adapter (node-adapter.server.ts) writes it to the socket.
  */
+import { ShuttingDownError } from "#app/inference/errors.server.ts";
 import type { ChunkStream, StreamChunk } from "#app/inference/run-task.server.ts";
 import type { StreamEvent, StreamUsage } from "#app/inference/stream-events.ts";
 import { activeStreams } from "#app/utils/metrics.server.ts";
@@ -94,7 +95,7 @@ export function endActiveStreams(): number {
   return ending.length;
 }
 
-const SHUTTING_DOWN = { status: 503, code: "server_shutting_down", message: "The server is shutting down: this answer was cut short. Send the request again." };
+const SHUTTING_DOWN = { status: 503, code: "server_shutting_down", message: new ShuttingDownError().message };
 
 /**
  * Runs the stream into `sink`. Returns cancel(), for when the visitor goes away: it stops the

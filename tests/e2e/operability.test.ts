@@ -5,12 +5,12 @@
  * completes, no new connection is accepted, and the process exits 0; past the grace, a stream is
  * ended with an SSE error event. Providers are the SIMULATOR.
  */
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runModelyard } from "./support/import-cli.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
-import { startProviderSimulator, type ProviderSimulator } from "../simulators/provider-simulator.ts";
-import { type MetricFamily, parsePrometheusText, sampleOf } from "../support/prometheus-text.ts";
+import { runModelyard } from "#tests/e2e/support/import-cli.ts";
+import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
+import { startProviderSimulator, type ProviderSimulator } from "#tests/simulators/provider-simulator.ts";
+import { freePort } from "#tests/support/free-port.ts";
+import { type MetricFamily, parsePrometheusText, sampleOf } from "#tests/support/prometheus-text.ts";
 
 const METRICS_TOKEN = "operability-metrics-token-0001";
 const CHAT = "meta-llama/Meta-Llama-3-8B-Instruct";
@@ -26,14 +26,6 @@ function logLines(server: TestServer): LogLine[] {
     .split("\n")
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as LogLine);
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 /** Reads an SSE body until it ends, calling `onFirstToken` once at the first token event. */

@@ -3,18 +3,9 @@
  * an operator's review found a malformed MODELYARD_ENDPOINTS started a server with no endpoint and
  * no word, and an unreachable PostgreSQL printed only the driver's "connect ECONNREFUSED …".
  */
-import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { startTestServer } from "#tests/e2e/support/server.ts";
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+import { freePort } from "#tests/support/free-port.ts";
 
 describe("a server that cannot start says why", () => {
   it("refuses a malformed MODELYARD_ENDPOINTS, naming it", async () => {
@@ -25,7 +16,7 @@ describe("a server that cannot start says why", () => {
   });
 
   it("names DATABASE_URL when the database cannot be reached, without the password", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const start = startTestServer({ databaseUrl: `postgres://modelyard:s3cret-pw@127.0.0.1:${port}/none` });
     const error = await start.then(
       () => null,
