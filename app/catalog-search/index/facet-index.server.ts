@@ -144,7 +144,11 @@ export interface ListingData {
 export interface RowMatch {
   /** 1 for each profile the facet filters accept. */
   profiles: Uint8Array;
-  /** The rows a search or an author allows, when the filters have either; null for every row. */
+  /**
+   * When the filters have any the profiles do not hold (a search, an author…): the rows matching
+   * every filter, profiles included, in row-id order or the search's. Null for every row the
+   * profiles accept.
+   */
   candidates: Uint32Array | null;
 }
 
@@ -382,15 +386,16 @@ export class FacetIndex {
     return mask;
   }
 
-  /** The candidates that pass the profile mask, in the candidates' order. */
-  matchingRows(match: RowMatch & { candidates: Uint32Array }): number[] {
+  /** The rows of `rids` whose profile the mask accepts, in their order (ids with no row are left out). */
+  keepProfiles(rids: Uint32Array, profiles: Uint8Array): Uint32Array {
     const { byRid, ridBase } = this.d;
-    const out: number[] = [];
-    for (const rid of match.candidates) {
+    const out = new Uint32Array(rids.length);
+    let n = 0;
+    for (const rid of rids) {
       const p = byRid[rid - ridBase];
-      if (p !== undefined && p >= 0 && match.profiles[p] === 1) out.push(rid);
+      if (p !== undefined && p >= 0 && profiles[p] === 1) out[n++] = rid;
     }
-    return out;
+    return out.slice(0, n);
   }
 
   /**
@@ -429,16 +434,16 @@ export class FacetIndex {
   }
 
   /** Facet counts over these row ids (ids with no row are skipped). */
-  tallyRids(rids: readonly number[], keepTags?: number): FacetTally {
-    const { byRid, ridBase } = this.d;
-    const perProfile = new Map<number, number>();
-    for (const rid of rids) {
-      const p = byRid[rid - ridBase];
-      if (p === undefined || p < 0) continue;
-      perProfile.set(p, (perProfile.get(p) ?? 0) + 1);
+  tallyRids(rids: ArrayLike<number>, keepTags?: number): FacetTally {
+    const { byRid, ridBase, counts } = this.d;
+    // A counter per profile: a Map's updates cost a common term's 200k rows at 3M models some 10 ms.
+    const perProfile = new Uint32Array(counts.length);
+    for (let k = 0; k < rids.length; k++) {
+      const p = byRid[rids[k]! - ridBase];
+      if (p !== undefined && p >= 0) perProfile[p] = perProfile[p]! + 1;
     }
     const tally = this.tallier(keepTags);
-    perProfile.forEach((n, p) => tally.add(p, n));
+    for (let p = 0; p < perProfile.length; p++) if (perProfile[p]! > 0) tally.add(p, perProfile[p]!);
     return tally.done();
   }
 

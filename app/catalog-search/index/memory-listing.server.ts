@@ -32,8 +32,8 @@ const SORT_IN_DATABASE_BELOW = 3_000;
 /** A sorted page of `filters`. */
 export async function pageFromMemory(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFilters, query: PageQuery): Promise<CatalogPage> {
   const match = await rowMatch(snap, index, filters);
-  const few = match.candidates ? index.matchingRows({ ...match, candidates: match.candidates }) : null;
-  if (few && few.length <= SORT_IN_DATABASE_BELOW) return toPage(await pageOfRids(snap.handle, few, query), query.limit, "memory");
+  const few = match.candidates;
+  if (few && few.length <= SORT_IN_DATABASE_BELOW) return toPage(await pageOfRids(snap.handle, Array.from(few), query), query.limit, "memory");
   const order = index.listing.orders[query.sort];
   let start = 0;
   if (query.after) {
@@ -64,7 +64,7 @@ async function cursorPosition(snap: CatalogSnapshot, index: ListingIndex, order:
 export async function countedFromMemory(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFilters): Promise<Counted> {
   const match = await rowMatch(snap, index, filters);
   const tally = match.candidates
-    ? index.tallyRids(index.matchingRows({ ...match, candidates: match.candidates }), MAX_TAG_VALUES)
+    ? index.tallyRids(match.candidates, MAX_TAG_VALUES)
     : await index.tallyFiltersInSlices(split(filters).profile, yieldToEventLoop, MAX_TAG_VALUES);
   if (!tally) throw new Error("the facet profiles refused filters split for them");
   // A common term's tally takes a few milliseconds: not in one turn with the steps after it.
@@ -75,7 +75,7 @@ export async function countedFromMemory(snap: CatalogSnapshot, index: ListingInd
 /** Exact count alone of a filter set (the organisation heading's). */
 export async function countFromMemory(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFilters): Promise<CatalogCount> {
   const match = await rowMatch(snap, index, filters);
-  const value = match.candidates ? index.matchingRows({ ...match, candidates: match.candidates }).length : index.countFilters(split(filters).profile);
+  const value = match.candidates ? match.candidates.length : index.countFilters(split(filters).profile);
   if (value === null) throw new Error("the facet profiles refused filters split for them");
   return { value, exact: true };
 }
@@ -140,7 +140,7 @@ function rowMatch(snap: CatalogSnapshot, index: ListingIndex, filters: CatalogFi
         }
         if (candidates.length === 0) break;
       }
-      return { profiles, candidates };
+      return { profiles, candidates: candidates && index.keepProfiles(candidates, profiles) };
     },
     (m) => m.profiles.byteLength + (m.candidates?.byteLength ?? 0),
   );
