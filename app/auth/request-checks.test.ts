@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { emailAllowed, readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
 import { crossSiteRefusal } from "#app/auth/cross-site.server.ts";
+import { routedPath } from "#app/auth/request-gate.server.ts";
 import { safeRedirect } from "#app/auth/viewer.server.ts";
 import { checkCostCaps, withTokenBound } from "#app/inference/cost-caps.server.ts";
 import { readGatewayConfig } from "#app/inference/gateway-config.server.ts";
@@ -100,5 +101,18 @@ describe("cost caps", () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(nestingDepth(deep, 64)).toBe(65);
     expect(nestingDepth({ a: [{ b: 1 }] }, 64)).toBe(3);
+  });
+});
+
+describe("the gate's path", () => {
+  it("is the path the router serves, dot segments and backslashes resolved", () => {
+    expect(routedPath("/models?search=llama")).toBe("/models");
+    expect(routedPath("/assets/../api/models?search=x")).toBe("/api/models");
+    expect(routedPath("/assets/%2e%2e/meta-llama/Meta-Llama-3-8B")).toBe("/meta-llama/Meta-Llama-3-8B");
+    expect(routedPath("/assets/..\\models.data")).toBe("/models.data");
+    expect(routedPath("/assets/%2E%2e/%2e%2E/x")).toBe("/x");
+    // The router joins the raw URL to its origin too, so a doubled slash stays a path.
+    expect(routedPath("//evil.example/models")).toBe("//evil.example/models");
+    expect(routedPath("/assets/entry-abc.js")).toBe("/assets/entry-abc.js");
   });
 });

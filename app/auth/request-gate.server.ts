@@ -30,7 +30,7 @@ const OPEN_IN_PRIVATE = /^\/(login|logout|invite\/[^/]+|auth\/oidc(\/callback)?|
  */
 export function gateRequest(request: GateRequest): Response | null | Promise<Response | null> {
   const config = readAuthConfig(configEnv());
-  const path = request.url.split("?")[0] ?? "/";
+  const path = routedPath(request.url);
   if (isOpenAiApi(path)) return null;
   const crossSite = crossSiteRefusal(request.method, request.headers, config.publicUrl);
   if (crossSite !== null) {
@@ -42,6 +42,19 @@ export function gateRequest(request: GateRequest): Response | null | Promise<Res
   const cached = cachedPolicy(db);
   if (cached !== undefined) return (cached ?? config.access) === "private" ? privateGate(request, path) : null;
   return accessPolicy(db, config).then((policy) => (policy === "private" ? privateGate(request, path) : null));
+}
+
+/**
+ * The path the router will serve: React Router parses the request's URL with WHATWG's URL, which
+ * resolves dot segments (`..`, `%2e%2e`) and reads `\` as `/`. Judged on the raw path,
+ * `/assets/../api/models` passed as an asset and reached a private site's API signed out.
+ */
+export function routedPath(url: string): string {
+  try {
+    return new URL(`http://gate.invalid${url.startsWith("/") ? "" : "/"}${url}`).pathname;
+  } catch {
+    return url.split("?")[0] ?? "/";
+  }
 }
 
 // Inference on a private site needs a token's `inference` scope alone, which the gateway checks.

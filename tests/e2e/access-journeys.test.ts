@@ -208,6 +208,11 @@ describe("the account pages", () => {
     expect(await signedOut.locator("main").innerText()).toContain("This Modelyard is private");
     const api = await fetch(`${server.url}/api/models`);
     expect(api.status).toBe(401);
+    // Sent as written (fetch would resolve them first), dot segments after /assets/ once passed the
+    // gate as an asset and reached the page or API they resolve to.
+    for (const [raw, status] of [["/assets/../api/models", 401], ["/assets/%2e%2e/api/models?search=llama", 401], ["/assets/..\\api/models", 401], ["/assets/../models", 302], ["/assets/../models.data", 302]] as const) {
+      expect(await rawStatus(server.url, raw), raw).toBe(status);
+    }
     // A token reads a private site with its `read` scope; one made for inference alone may not.
     const tokenWith = async (scopes: string) => {
       const made = /(myd_\S+)/.exec(await runModelyard(server.databaseUrl, ["tokens", "create", "boss@corp.example", "--name", scopes, "--scopes", scopes]))![1]!;
@@ -286,3 +291,15 @@ describe("a page on another origin", () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("cross_site_refused");
   });
 });
+
+/** The status of a GET sent with its path exactly as written (no dot segment resolved). */
+function rawStatus(base: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: hostname, port, path }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+  });
+}
