@@ -52,3 +52,14 @@ describe("fields a listing row does not carry", () => {
     expect(toHubModelInfo({ ...plain, gated: "manual" }, ["gated"], [])).toMatchObject({ gated: "manual" });
   });
 });
+
+describe("the pipeline tag in the Hub-shaped API", () => {
+  it("is the record's own: a task the site took from the provider mappings is left out", () => {
+    const mapped: CatalogModel = { ...plain, pipelineTag: "text-generation", pipelineTagFrom: "mapping" };
+    for (const item of [toHubListItem(mapped, { ...listOpts, full: true }), toHubModelInfo(mapped, [], []), toHubModelInfo(mapped, ["pipeline_tag"], [])]) {
+      expect(item).not.toHaveProperty("pipeline_tag");
+    }
+    const own: CatalogModel = { ...plain, pipelineTag: "image-classification", pipelineTagFrom: null };
+    expect(toHubModelInfo(own, ["pipeline_tag"], [])).toHaveProperty("pipeline_tag", "image-classification");
+  });
+});

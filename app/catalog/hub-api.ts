@@ -1,4 +1,4 @@
-import { type CatalogModel, type CatalogModelSummary, type GatedMode, type ProviderMapping, hasKnownCounts } from "#app/catalog/model-record.ts";
+import { type CatalogModel, type CatalogModelSummary, type GatedMode, type ProviderMapping, hasKnownCounts, ownPipelineTag } from "#app/catalog/model-record.ts";
 import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { ggufHeaderOf } from "#app/catalog/gguf.ts";
 
@@ -130,7 +130,7 @@ export function toHubListItem(
     lastModified: () => m.lastModified,
     library_name: () => m.libraryName ?? undefined,
     likes: () => (hasKnownCounts(m) ? m.likes : undefined),
-    pipeline_tag: () => m.pipelineTag ?? undefined,
+    pipeline_tag: () => ownPipelineTag(m) ?? undefined,
     private: () => false,
     disabled: () => false,
     tags: () => m.tags,
@@ -182,7 +182,7 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     library_name: () => m.libraryName ?? undefined,
     likes: () => (hasKnownCounts(m) ? m.likes : undefined),
     "model-index": () => m.modelIndex ?? undefined,
-    pipeline_tag: () => m.pipelineTag ?? undefined,
+    pipeline_tag: () => ownPipelineTag(m) ?? undefined,
     private: () => false,
     safetensors: () => m.safetensors ?? undefined,
     sha: () => m.sha ?? undefined,

@@ -82,7 +82,10 @@ export type ChatTemplateStatus = "ok" | "error";
 export interface CatalogModelSummary {
   id: string;
   author: string;
+  /** The record's pipeline tag, else the one task its provider mappings name (see pipelineTagFrom). */
   pipelineTag: string | null;
+  /** "mapping" when pipelineTag comes from the provider mappings, the record naming none; absent or null when it is the record's own. */
+  pipelineTagFrom?: "mapping" | null;
   libraryName: string | null;
   license: string | null;
   tags: string[];
@@ -126,6 +129,11 @@ export interface CatalogModel extends CatalogModelSummary {
   modelIndex: unknown[] | null;
   inferenceProviderMapping: ProviderMapping[];
   spaces: string[];
+}
+
+/** The pipeline tag the record itself names, which the Hub-shaped answers give as the Hub would. */
+export function ownPipelineTag(m: Pick<CatalogModelSummary, "pipelineTag" | "pipelineTagFrom">): string | null {
+  return m.pipelineTagFrom === "mapping" ? null : m.pipelineTag;
 }
 
 /**

@@ -12,6 +12,7 @@ import * as m0009 from "#app/db/migrations/0009-accounts.ts";
 import * as m0010 from "#app/db/migrations/0010-usage-endpoint.ts";
 import * as m0011 from "#app/db/migrations/0011-listing-index-store.ts";
 import * as m0012 from "#app/db/migrations/0012-models-without-counts.ts";
+import * as m0013 from "#app/db/migrations/0013-tasks-from-mappings.ts";
 
 interface Migration {
   name: string;
@@ -32,6 +33,7 @@ const MIGRATIONS: Migration[] = [
   { name: "0010-usage-endpoint", up: m0010.up },
   { name: "0011-listing-index-store", up: m0011.up },
   { name: "0012-models-without-counts", up: m0012.up },
+  { name: "0013-tasks-from-mappings", up: m0013.up },
 ];
 
 /** The migrations this build knows that the database has not applied (all of them on a new database). */

@@ -9,6 +9,8 @@ export interface ModelsTable {
   id: string;
   author: string;
   pipeline_tag: string | null;
+  /** "mapping" when pipeline_tag is the one task the provider mappings name, the record naming none (migration 0013). */
+  pipeline_tag_from: string | null;
   library_name: string | null;
   license: string | null;
   downloads: number;

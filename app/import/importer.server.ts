@@ -1,5 +1,6 @@
 import type { ChatTemplateIssue, ChatTemplateSource, ChatTemplateStatus, ProviderMapping } from "#app/catalog/model-record.ts";
 import { trendingScore } from "#app/catalog/trending.ts";
+import { taskOf } from "#app/catalog/chat-model.ts";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import {
   type DetailsRow,
@@ -162,10 +163,16 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
   const templateChanged =
     chatTemplateJson !== (ed?.chat_template ?? null) || bosToken !== (ed?.bos_token ?? null) || eosToken !== (ed?.eos_token ?? null);
 
+  // A record with no pipeline tag is filed under the one task its provider mappings name (migration
+  // 0013); a tag taken that way before is not the record's own, and is worked out again.
+  const ownTag = pick(rec.pipelineTag, e?.pipeline_tag_from === "mapping" ? null : (e?.pipeline_tag ?? null), stringDefault(d, "pipeline_tag"));
+  const mappedTag = ownTag === null ? taskOf({ pipelineTag: null, inferenceProviderMapping: providers }) : null;
+
   const model: NewModelRow = {
     id: rec.id,
     author: rec.author ?? e?.author ?? (rec.id.includes("/") ? rec.id.split("/")[0]! : ""),
-    pipeline_tag: pick(rec.pipelineTag, e?.pipeline_tag ?? null, stringDefault(d, "pipeline_tag")),
+    pipeline_tag: ownTag ?? mappedTag,
+    pipeline_tag_from: mappedTag === null ? null : "mapping",
     library_name: pick(rec.libraryName, e?.library_name ?? null, stringDefault(d, "library_name")),
     license: facts.license,
     downloads,
@@ -185,7 +192,7 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
   const transformersInfo = resolveTransformersInfo(rec, ed, {
     config,
     tags,
-    pipelineTag: model.pipeline_tag ?? null,
+    pipelineTag: ownTag,
     libraryName: model.library_name ?? null,
   });
 

@@ -111,6 +111,28 @@ for (const dialect of testDialects()) {
       expect(await importPaths(t.handle, [write("providers-list.json", JSON.stringify([asList]))])).toMatchObject({ unchanged: 1 });
     });
 
+    it("files a record naming no task under the one its provider mappings name, and says so; its own tag wins", async () => {
+      const id = "tester/new-chat-model";
+      const chat = (provider: string, task: string) => ({ provider, providerId: `x/${provider}`, task, status: "live" });
+      await importPaths(t.handle, [write("new-chat.jsonl", [{ id, tags: [], inferenceProviderMapping: [chat("together", "conversational"), chat("groq", "conversational")] }])]);
+      let m = await getModelById(t.handle.db, id);
+      expect([m!.pipelineTag, m!.pipelineTagFrom]).toEqual(["text-generation", "mapping"]);
+      // Mappings that disagree name no task.
+      await importPaths(t.handle, [write("new-chat-2.jsonl", [{ id, inferenceProviderMapping: [chat("together", "conversational"), chat("fal-ai", "text-to-image")] }])]);
+      m = await getModelById(t.handle.db, id);
+      expect([m!.pipelineTag, m!.pipelineTagFrom]).toEqual([null, null]);
+      await importPaths(t.handle, [write("new-chat-3.jsonl", [{ id, inferenceProviderMapping: [chat("fal-ai", "text-to-image")] }])]);
+      m = await getModelById(t.handle.db, id);
+      expect([m!.pipelineTag, m!.pipelineTagFrom]).toEqual(["text-to-image", "mapping"]);
+      // The record's own tag, once it names one, is kept over any mapping.
+      await importPaths(t.handle, [write("new-chat-4.jsonl", [{ id, pipeline_tag: "image-text-to-text" }])]);
+      m = await getModelById(t.handle.db, id);
+      expect([m!.pipelineTag, m!.pipelineTagFrom]).toEqual(["image-text-to-text", null]);
+      await importPaths(t.handle, [write("new-chat-5.jsonl", [{ id, inferenceProviderMapping: [chat("together", "conversational")] }])]);
+      m = await getModelById(t.handle.db, id);
+      expect([m!.pipelineTag, m!.pipelineTagFrom]).toEqual(["image-text-to-text", null]);
+    });
+
     it("derives base models from plain and relation tags and card data", async () => {
       const rec = {
         id: "tester/derived-model",

@@ -8,7 +8,7 @@
  * (/api/models/<id>) is a separate, fuller serialisation.
  */
 import { INFERENCE_PROVIDERS, type InferenceProvider } from "@huggingface/inference";
-import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
+import { type CatalogModel, type ProviderMapping, ownPipelineTag } from "#app/catalog/model-record.ts";
 import { hubError } from "#app/utils/http.server.ts";
 
 export interface GatewayCatalog {
@@ -68,6 +68,6 @@ export async function answerHubLookup(url: URL, catalog: GatewayCatalog): Promis
   if (!model) return hubError(404, "Repository not found");
   const body: Record<string, unknown> = { _id: model.id, id: model.id };
   if (expand.length === 0 || expand.includes("inferenceProviderMapping")) body["inferenceProviderMapping"] = hubProviderMapping(model);
-  if (expand.length === 0 || expand.includes("pipeline_tag")) body["pipeline_tag"] = model.pipelineTag ?? undefined;
+  if (expand.length === 0 || expand.includes("pipeline_tag")) body["pipeline_tag"] = ownPipelineTag(model) ?? undefined;
   return Response.json(body);
 }

@@ -51,7 +51,10 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
             {model.pipelineTag && model.taskClasses ? (
               <li>
                 {/* TaskChip's markup, with name and colours from the loader: importing TaskChip would ship @huggingface/tasks' task table (~54 KB gzip) to the browser. */}
-                <a href={`/models?pipeline_tag=${encodeURIComponent(model.pipelineTag)}`} className={`inline-flex items-center gap-1.5 rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset hover:underline ${model.taskClasses.chip}`}>
+                <a
+                  href={`/models?pipeline_tag=${encodeURIComponent(model.pipelineTag)}`}
+                  title={model.taskFromMapping ? "The task its inference-provider mappings name: the model's own record names none" : undefined}
+                  className={`inline-flex items-center gap-1.5 rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset hover:underline ${model.taskClasses.chip}`}>
                   <span aria-hidden="true" className={`h-1.5 w-1.5 rounded-full ${model.taskClasses.dot}`} />
                   {model.taskName}
                 </a>

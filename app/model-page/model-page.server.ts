@@ -38,6 +38,8 @@ export interface ModelHeaderView {
   taskName: string | null;
   /** Chip classes from COLOR_CLASSES, resolved here so the task table stays off the client. */
   taskClasses: { chip: string; dot: string } | null;
+  /** The record names no task: the chip's is the one its provider mappings name. */
+  taskFromMapping: boolean;
   libraryName: string | null;
   license: string | null;
   tags: string[];
@@ -242,6 +244,7 @@ export async function findModelPage(id: string, url: URL, context: unknown): Pro
     pipelineTag: model.pipelineTag,
     taskName,
     taskClasses: taskInfo ? { chip: COLOR_CLASSES[taskInfo.color].chip, dot: COLOR_CLASSES[taskInfo.color].dot } : null,
+    taskFromMapping: model.pipelineTagFrom === "mapping",
     libraryName: model.libraryName,
     license: model.license,
     tags: model.tags,

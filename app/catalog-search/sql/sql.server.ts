@@ -23,7 +23,7 @@ export const SORT_COLUMN = {
 const NULLABLE_SORT = new Set<string>(["created_at", "last_modified"]);
 
 export const ROW_COLUMNS = sql.raw(
-  "m.rid, m.id, m.author, m.pipeline_tag, m.library_name, m.license, m.tags, m.downloads, m.likes, m.trending_score, m.params, m.created_at, m.last_modified, m.gated, m.stats_as_of, m.providers, m.chat_template_status",
+  "m.rid, m.id, m.author, m.pipeline_tag, m.pipeline_tag_from, m.library_name, m.license, m.tags, m.downloads, m.likes, m.trending_score, m.params, m.created_at, m.last_modified, m.gated, m.stats_as_of, m.providers, m.chat_template_status",
 );
 
 export type ListRow = SummaryRow & { rid: number };

@@ -46,7 +46,7 @@ export async function fetchExistingModels(db: Db, ids: string[]): Promise<Map<st
 }
 
 const MODEL_COLUMNS = [
-  "author", "pipeline_tag", "library_name", "license", "downloads", "likes", "trending_score", "params",
+  "author", "pipeline_tag", "pipeline_tag_from", "library_name", "license", "downloads", "likes", "trending_score", "params",
   "created_at", "last_modified", "gated", "stats_as_of", "providers", "tags", "chat_template_status",
   "imported_at",
 ] as const satisfies ReadonlyArray<keyof NewModelRow>;

@@ -10,7 +10,7 @@ import type {
   ModelSibling,
   ProviderMapping,
 } from "#app/catalog/model-record.ts";
-import { baseModelsFromTags, isTransformersInfoSource } from "#app/catalog/model-record.ts";
+import { baseModelsFromTags, isTransformersInfoSource, ownPipelineTag } from "#app/catalog/model-record.ts";
 import type { ListExtras } from "#app/catalog/hub-api.ts";
 import type { Database, ModelsTable } from "#app/db/schema.ts";
 import { type DerivationInput, deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
@@ -18,7 +18,7 @@ import { type DerivationInput, deriveTransformersInfo } from "#app/catalog/trans
 const parse = <T>(s: string | null | undefined, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 
 const SUMMARY_COLUMNS = [
-  "models.id", "models.author", "models.pipeline_tag", "models.library_name", "models.license", "models.tags",
+  "models.id", "models.author", "models.pipeline_tag", "models.pipeline_tag_from", "models.library_name", "models.license", "models.tags",
   "models.downloads", "models.likes", "models.trending_score", "models.params", "models.created_at",
   "models.last_modified", "models.gated", "models.stats_as_of", "models.providers", "models.chat_template_status",
 ] as const;
@@ -26,7 +26,7 @@ const SUMMARY_COLUMNS = [
 /** The columns of one listing row, as both engines return them. */
 export type SummaryRow = Pick<
   Selectable<ModelsTable>,
-  | "id" | "author" | "pipeline_tag" | "library_name" | "license" | "tags" | "downloads" | "likes" | "trending_score"
+  | "id" | "author" | "pipeline_tag" | "pipeline_tag_from" | "library_name" | "license" | "tags" | "downloads" | "likes" | "trending_score"
   | "params" | "created_at" | "last_modified" | "gated" | "stats_as_of" | "providers" | "chat_template_status"
 >;
 
@@ -39,6 +39,7 @@ export function toSummary(r: SummaryRow): CatalogModelSummary {
     id: r.id,
     author: r.author,
     pipelineTag: r.pipeline_tag,
+    pipelineTagFrom: r.pipeline_tag_from === "mapping" ? "mapping" : null,
     libraryName: r.library_name,
     license: r.license,
     tags: parse<string[]>(r.tags, []),
@@ -95,7 +96,7 @@ export async function getModelById(db: Kysely<Database>, id: string): Promise<Ca
     ...storedOrDerivedTransformersInfo(row.transformers_info, row.transformers_info_source, {
       config: parse<Record<string, unknown> | null>(row.config, null),
       tags,
-      pipelineTag: summary.pipelineTag,
+      pipelineTag: ownPipelineTag(summary),
       libraryName: summary.libraryName,
     }),
     modelIndex: parse<unknown[] | null>(row.model_index, null),
