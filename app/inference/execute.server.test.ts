@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { textChars } from "#app/inference/execute.server.ts";
+import { estimatedTokens, textChars } from "#app/inference/execute.server.ts";
 
 describe("textChars, which a daily token quota's estimate counts", () => {
   it("counts the texts of a request's messages, and an image as a fixed amount, not its data URL", () => {
@@ -15,5 +15,16 @@ describe("textChars, which a daily token quota's estimate counts", () => {
     expect(withImage).toBeLessThan(texts + 85 * 4 + 100);
     expect(textChars({ inputs: image })).toBe(85 * 4);
     expect(textChars("plain words")).toBe(11);
+  });
+});
+
+describe("estimatedTokens, charged when the provider counted none", () => {
+  it("counts a TGI answer's text once, not again in the tokens its details list", () => {
+    const call = { task: "text-generation", inputs: "Once upon a time", messages: undefined };
+    const text = { generated_text: "Once upon a time and the simulated model" };
+    const tokens = [" and", " the", " simulated", " model"].map((t, i) => ({ id: i, text: t, logprob: -0.1, special: false }));
+    const withDetails = { ...text, details: { finish_reason: "length", generated_tokens: 4, seed: null, prefill: [], tokens } };
+    expect(estimatedTokens(call, withDetails)).toBe(estimatedTokens(call, text));
+    expect(estimatedTokens({ ...call, task: "text-classification" }, text)).toBeUndefined();
   });
 });

@@ -92,9 +92,11 @@ export function textChars(value: unknown, depth = 0): number {
  * as tokens_est, never as counts the provider gave. A stream counts its own chunks, so only its
  * prompt is estimated (`data` undefined).
  */
-function estimatedTokens(call: InferenceTarget["call"], data: unknown): number | undefined {
+export function estimatedTokens(call: Pick<InferenceTarget["call"], "task" | "inputs" | "messages">, data: unknown): number | undefined {
   if (call.task === null || !TEXT_GENERATING.has(call.task)) return undefined;
-  return Math.ceil((textChars(call.inputs) + textChars(call.messages) + textChars(data)) / 4);
+  // TGI's `details` (which /v1/completions asks for) repeat the answer token by token: not more answer.
+  const answer = typeof data === "object" && data !== null && !Array.isArray(data) && "details" in data ? { ...data, details: null } : data;
+  return Math.ceil((textChars(call.inputs) + textChars(call.messages) + textChars(answer)) / 4);
 }
 
 // Calls waiting on their provider, each with its way to be cut short once shutdown's grace is over.

@@ -6,7 +6,7 @@ const ROUTES: Array<[string, string, string]> = [
   ["GET", "/v1/models", "Models something here can run, with their providers, status, task and context length where known; created is 0 when the catalogue does not know the model's date."],
   ["GET", "/v1/models/{org}/{name}", "One of them."],
   ["POST", "/v1/chat/completions", "Chat, streamed or not (stream_options.include_usage), with tools, tool_choice, response_format, seed, stop, logprobs and images in messages passed to the provider."],
-  ["POST", "/v1/completions", "Text completion for text-generation models. finish_reason is the provider's (\"length\" at max_tokens), or \"stop\" when it gave none, as in a whole answer from most providers; usage only as the provider counted it."],
+  ["POST", "/v1/completions", "Text completion for text-generation models. finish_reason is the provider's (\"length\" at max_tokens), or \"stop\" when it gave none, as in a whole answer from an OpenAI-style provider, whose reason @huggingface/inference 3.13.1 does not keep; usage only as the provider counted it."],
   ["POST", "/v1/embeddings", "Embeddings for feature-extraction models, as floats or base64, of strings (token-id arrays are refused). usage is null: the providers count no tokens for embeddings."],
   ["POST", "/v1/images/generations", "Text to image, answered as b64_json (this server stores no images, so it has no URL to give)."],
   ["POST", "/v1/audio/transcriptions", "Speech recognition: multipart with file and model, answered as json or text."],

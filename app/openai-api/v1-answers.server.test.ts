@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chatStreamEncoder, completionFinishReason, v1Answer } from "#app/openai-api/v1-answers.server.ts";
+import type { StreamSummary } from "#app/inference/stream.server.ts";
+import { chatStreamEncoder, completionFinishReason, completionStreamEncoder, v1Answer } from "#app/openai-api/v1-answers.server.ts";
 import type { V1Kind, V1Request } from "#app/openai-api/v1-bodies.server.ts";
 import { makeFlac, makeWav } from "#tests/simulators/media.ts";
 
@@ -65,6 +66,19 @@ describe("text completions", () => {
     expect(await json("completions", { generated_text: "x" })).not.toHaveProperty("usage");
     // Half a count is not OpenAI's usage: left out rather than filled in.
     expect(await json("completions", { generated_text: "x", usage: { completion_tokens: 2 } })).not.toHaveProperty("usage");
+  });
+
+  it("end a stream with the provider's usage only when it counted both sides", () => {
+    const encoder = completionStreamEncoder(request("completions", { stream: true, includeUsage: true }), "org/model:hf-inference", "req-1");
+    const usageOf = (usage: StreamSummary["usage"]) => {
+      const summary: StreamSummary = { content: "x", finishReason: "length", usage, timing: { timeToFirstTokenMs: 1, totalMs: 2, tokensPerSecond: null }, provider: "hf-inference", model: "org/model" };
+      const first = encoder.end(summary).split("\n\n")[0] ?? "";
+      return (JSON.parse(first.slice("data: ".length)) as { usage: unknown }).usage;
+    };
+    expect(usageOf({ promptTokens: 4, completionTokens: 3, totalTokens: null, source: "provider" })).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
+    // TGI's details give the generated tokens; with no prompt count that is not OpenAI's usage.
+    expect(usageOf({ promptTokens: null, completionTokens: 3, totalTokens: null, source: "provider" })).toBeNull();
+    expect(usageOf({ promptTokens: null, completionTokens: 3, totalTokens: null, source: "counted" })).toBeNull();
   });
 });
 

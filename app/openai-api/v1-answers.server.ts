@@ -53,21 +53,27 @@ export function completionFinishReason(reason: string | null): string {
   return reason ?? "stop";
 }
 
-/** The token counts the provider reported with an answer, in OpenAI's shape; null when it reported none. */
-function reportedUsage(output: Record<string, unknown>): { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null {
-  const usage = output["usage"];
-  if (!isObject(usage)) return null;
+/**
+ * A provider's token counts in OpenAI's shape, or null unless it counted both the prompt and the
+ * completion: OpenAI's type requires both, and half a count filled in would be the gateway's guess.
+ */
+function openAiUsage(prompt: unknown, completion: unknown, total: unknown): { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null {
   const count = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-  const prompt = usage["prompt_tokens"];
-  const completion = usage["completion_tokens"];
   if (!count(prompt) || !count(completion)) return null;
-  const total = usage["total_tokens"];
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: count(total) ? total : prompt + completion };
+}
+
+/** The token counts the provider reported with an answer, in OpenAI's shape; null when it reported none. */
+function reportedUsage(output: Record<string, unknown>): ReturnType<typeof openAiUsage> {
+  const usage = output["usage"];
+  return isObject(usage) ? openAiUsage(usage["prompt_tokens"], usage["completion_tokens"], usage["total_tokens"]) : null;
 }
 
 function completionAnswer(output: unknown, model: string, requestId: string): unknown {
   if (!isObject(output) || typeof output["generated_text"] !== "string") badOutput("The provider's text-generation answer has no generated_text.");
-  // TGI says why it stopped only in `details`; 3.13.1 keeps nothing else of an OpenAI-style provider's answer.
+  // TGI says why it stopped in `details`, which the plan asks hf-inference for. 3.13.1 keeps only
+  // the text of an OpenAI-style provider's whole completion, its finish_reason dropped: that
+  // answer says "stop", as it did, since any other word would be a guess, not the provider's.
   const details = output["details"];
   const reason = isObject(details) && typeof details["finish_reason"] === "string" ? details["finish_reason"] : null;
   const usage = reportedUsage(output);
@@ -208,10 +214,10 @@ export function completionStreamEncoder(v1: V1Request, served: string, requestId
       return `data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: chunk.delta, logprobs: null, finish_reason: finished ? completionFinishReason(chunk.finishReason) : null }] })}\n\n`;
     },
     end: (summary) => {
-      const usage =
-        v1.includeUsage
-          ? `data: ${JSON.stringify({ ...head, choices: [], usage: summary.usage.source === "provider" ? { prompt_tokens: summary.usage.promptTokens, completion_tokens: summary.usage.completionTokens, total_tokens: summary.usage.totalTokens } : null })}\n\n`
-          : "";
+      // A text stream's chunks may carry a completion count alone (TGI's details, an OpenAI-style
+      // provider's usage of which only completion_tokens is read): not OpenAI's usage.
+      const { source, promptTokens, completionTokens, totalTokens } = summary.usage;
+      const usage = v1.includeUsage ? `data: ${JSON.stringify({ ...head, choices: [], usage: source === "provider" ? openAiUsage(promptTokens, completionTokens, totalTokens) : null })}\n\n` : "";
       return `${usage}data: [DONE]\n\n`;
     },
     error: (e) => `data: ${openAiErrorText({ status: e.status, message: e.message, code: e.code, param: null })}\n\n`,

@@ -43,13 +43,24 @@ function notFound(message: string): GatewayError {
 }
 
 /**
- * Greedy decoding (/v1/completions' temperature 0, sent as do_sample false) is a TGI parameter:
- * @huggingface/inference 3.13.1 hands the OpenAI-style completion providers (Featherless,
- * Hyperbolic, OVHcloud, Together…) text generation's parameters as they are, and those would drop
- * it and sample at their own default. So such a call goes only to hf-inference, or is refused.
+ * The providers 3.13.1 sends text generation in TGI's dialect, which alone takes TGI's own
+ * parameters: it hands the OpenAI-style completion providers (Featherless, Hyperbolic, OVHcloud,
+ * Together…) text generation's parameters as they are, and those would drop them. Greedy decoding
+ * (/v1/completions' temperature 0, sent as do_sample false) so goes only to these, or is refused,
+ * rather than be sampled at a provider's own default.
  */
-const GREEDY_PROVIDERS: ReadonlySet<string> = new Set(["hf-inference"]);
+const TGI_PROVIDERS: ReadonlySet<string> = new Set(["hf-inference"]);
 const isGreedy = (body: InferenceRequest) => body.task === "text-generation" && body.parameters?.["do_sample"] === false;
+
+/**
+ * The call for one provider. TGI says why it stopped (`details.finish_reason`: "length" at
+ * max_new_tokens), whole or streamed, only when asked with `details: true`, and /v1/completions
+ * has no other source for OpenAI's finish_reason.
+ */
+function callOn(body: InferenceRequest, provider: string): InferenceRequest {
+  if (body.task !== "text-generation" || !TGI_PROVIDERS.has(provider)) return { ...body, provider };
+  return { ...body, provider, parameters: { ...body.parameters, details: true } };
+}
 
 function greedyRefusal(where: string): GatewayError {
   return new GatewayError({
@@ -81,15 +92,15 @@ export async function planV1Call(input: PlanInput): Promise<InferenceRequest[]> 
     const mapping = model ? libraryMappings(model).find((m) => m.provider === name) : undefined;
     if (!mapping) throw notFound(`${ref.id} has no provider or endpoint called "${name}" here. ${servingSummary(model, endpoints.map((e) => e.name), task)}`);
     if (mapping.task !== task) throw notFound(`${name} serves ${ref.id} for ${mapping.task}, not ${task}; use the route for that task.`);
-    if (isGreedy(body) && !GREEDY_PROVIDERS.has(name)) throw greedyRefusal(`${name} would sample at its own temperature`);
-    return [{ ...body, provider: name }];
+    if (isGreedy(body) && !TGI_PROVIDERS.has(name)) throw greedyRefusal(`${name} would sample at its own temperature`);
+    return [callOn(body, name)];
   }
   const greedy = isGreedy(body);
-  const live = model ? libraryMappings(model).filter((m) => m.task === task && m.status !== "staging" && (!greedy || GREEDY_PROVIDERS.has(m.provider))) : [];
+  const live = model ? libraryMappings(model).filter((m) => m.task === task && m.status !== "staging" && (!greedy || TGI_PROVIDERS.has(m.provider))) : [];
   type Candidate = { request: InferenceRequest; key: string; usable: boolean };
   const candidates: Candidate[] = [
     ...live.map((m) => ({
-      request: { ...body, provider: m.provider },
+      request: callOn(body, m.provider),
       key: m.provider,
       usable: resolveCredential({ visitorToken: input.visitorToken, provider: m.provider, env, serverKeys: input.serverKeys }).source !== "none",
     })),

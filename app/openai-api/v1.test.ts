@@ -227,10 +227,19 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
 
   it("says why a completion stopped, from the provider's own word, and gives usage only as the provider counted it", async () => {
     const c = client(member);
-    // 3.13.1 keeps only the text of a whole completion: "stop", and no usage to give.
+    // TGI (hf-inference) says why it stopped in `details`, which it sends only when asked.
     const done = await c.completions.create({ model: "meta-llama/Llama-3.1-8B:hf-inference", prompt: "Once upon a time" });
     expect(done.choices[0]?.finish_reason).toBe("stop");
     expect(done.usage).toBeUndefined();
+    const limited = await c.completions.create({ model: "meta-llama/Llama-3.1-8B:hf-inference", prompt: "Once upon a time", max_tokens: 3 });
+    expect(limited.choices[0]?.finish_reason).toBe("length");
+    expect(limited.usage).toBeUndefined();
+    expect(sim.requests.filter((r) => r.provider === "hf-inference").map((r) => (r.bodyJson as { parameters?: { details?: unknown } }).parameters?.details)).toEqual([true, true]);
+    // 3.13.1 keeps only the text of an OpenAI-style provider's whole completion, so its "length" is
+    // lost and the answer says "stop"; nothing else here would be the provider's word.
+    const openAiStyle = await c.completions.create({ model: "meta-llama/Llama-3.1-8B:ovhcloud", prompt: "Once upon a time", max_tokens: 3 });
+    expect(openAiStyle.choices[0]?.finish_reason).toBe("stop");
+    expect(sim.requests.find((r) => r.provider === "ovhcloud")?.bodyJson).not.toHaveProperty("details");
     const reasons = async (model: string, max_tokens?: number): Promise<Array<string | null>> => {
       const out: Array<string | null> = [];
       const stream = await c.completions.create({ model, prompt: "Once upon a time", stream: true, ...(max_tokens ? { max_tokens } : {}) });

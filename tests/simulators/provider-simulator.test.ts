@@ -15,6 +15,7 @@ import {
   summarization,
   tableQuestionAnswering,
   textClassification,
+  textGeneration,
   textGenerationStream,
   textToImage,
   textToSpeech,
@@ -747,5 +748,22 @@ describe("hf-inference: zero-shot, table question answering, streamed text gener
     }
     expect(text).toMatch(/^ and the simulated model continues \(\w{6}\)\.$/);
     expect(final).toBe(text);
+  });
+
+  it("text generation says why it stopped only when asked with details: true, whole or streamed, as TGI does", async () => {
+    sim.addHubModel(hfModel("openai-community/gpt2", "text-generation"));
+    const args = { accessToken: HF_TOKEN, provider: "hf-inference" as const, model: "openai-community/gpt2", inputs: "Once upon a time," };
+    expect(await textGeneration({ ...args, parameters: { max_new_tokens: 2 } }, opts())).not.toHaveProperty("details");
+    const whole = await textGeneration({ ...args, parameters: { max_new_tokens: 2, details: true } }, opts());
+    expect(whole.details).toMatchObject({ finish_reason: "length", generated_tokens: 2, prefill: [] });
+    expect(whole.details?.tokens.map((t) => t.text).join("")).toBe(" and the");
+    expect((await textGeneration({ ...args, parameters: { details: true } }, opts())).details?.finish_reason).toBe("eos_token");
+    const lastDetails = async (parameters: Record<string, unknown>) => {
+      let last: unknown = undefined;
+      for await (const chunk of textGenerationStream({ ...args, parameters }, opts())) last = chunk.details;
+      return last;
+    };
+    expect(await lastDetails({ max_new_tokens: 2 })).toBeNull();
+    expect(await lastDetails({ max_new_tokens: 2, details: true })).toEqual({ finish_reason: "length", generated_tokens: 2, seed: null, input_length: 4 });
   });
 });

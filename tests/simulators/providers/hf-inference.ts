@@ -33,7 +33,7 @@ import {
 } from "../common/media-answers.ts";
 import { chatCompletion } from "../common/openai-compatible.ts";
 import { answerDelayMs } from "../common/faults.ts";
-import { isRecord, shortHash, sleep, str } from "../common/util.ts";
+import { isRecord, shortHash, sleep, str, words } from "../common/util.ts";
 
 export const hfInference: SimulatedProvider = {
   id: "hf-inference",
@@ -128,14 +128,23 @@ async function handle(ctx: Ctx): Promise<void> {
     case "text-generation": {
       if (!needText()) return;
       const full = ` and the simulated model continues (${shortHash(textInputs ?? "", 6)}).`;
-      // TGI stops at max_new_tokens and says so in `details` (sent whole only when asked for).
+      // TGI stops at max_new_tokens and says so in `details`, which it sends, whole or streamed,
+      // only when the request asks with `parameters.details: true` (router/src/server.rs).
       const parameters = body && isRecord(body["parameters"]) ? body["parameters"] : {};
       const limit = typeof parameters["max_new_tokens"] === "number" ? parameters["max_new_tokens"] : Infinity;
-      const tokens = full.match(/\s*\S+/g) ?? [];
-      const continuation = tokens.slice(0, limit).join("");
-      const details = { finish_reason: tokens.length > limit ? "length" : "eos_token", generated_tokens: Math.min(tokens.length, limit), seed: null };
-      if (body?.["stream"] === true) return streamTextGeneration(ctx, continuation, details.finish_reason);
-      return sendJson(ctx, 200, [{ generated_text: `${textInputs ?? ""}${continuation}`, ...(parameters["details"] === true ? { details } : {}) }]);
+      const all = full.match(/\s*\S+/g) ?? [];
+      const tokens = all.slice(0, limit);
+      const continuation = tokens.join("");
+      const generation: TgiGeneration = {
+        tokens,
+        finishReason: all.length > limit ? "length" : "eos_token",
+        inputLength: words(textInputs ?? "").length,
+        details: parameters["details"] === true,
+      };
+      if (body?.["stream"] === true) return streamTextGeneration(ctx, generation);
+      // TGI's Details: the generated tokens one by one, and the prompt's (prefill) only with decoder_input_details.
+      const details = { finish_reason: generation.finishReason, generated_tokens: tokens.length, seed: null, prefill: [], tokens: tokens.map((text, i) => tgiToken(text, i)) };
+      return sendJson(ctx, 200, [{ generated_text: `${textInputs ?? ""}${continuation}`, ...(generation.details ? { details } : {}) }]);
     }
     case "zero-shot-classification": {
       const parameters = body && isRecord(body["parameters"]) ? body["parameters"] : null;
@@ -245,8 +254,18 @@ async function handle(ctx: Ctx): Promise<void> {
   }
 }
 
+/** One text generation as TGI reports it: its tokens, why it stopped, and whether `details` were asked for. */
+interface TgiGeneration {
+  tokens: string[];
+  finishReason: "length" | "eos_token";
+  inputLength: number;
+  details: boolean;
+}
+
+const tgiToken = (text: string, i: number) => ({ id: 1000 + i, text, logprob: -0.1, special: false });
+
 /** Text generation with stream: true, in TGI's event format: one token per event, then the full text. */
-async function streamTextGeneration(ctx: Ctx, continuation: string, finishReason: string): Promise<void> {
+async function streamTextGeneration(ctx: Ctx, generation: TgiGeneration): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
   res.flushHeaders();
@@ -254,18 +273,15 @@ async function streamTextGeneration(ctx: Ctx, continuation: string, finishReason
   res.on("close", () => {
     closed = true;
   });
-  const tokens = continuation.match(/\s*\S+/g) ?? [];
+  const { tokens } = generation;
   const delay = ctx.fault?.kind === "slow" ? ctx.fault.tokenDelayMs : ctx.sim.tokenDelayMs;
   for (const [i, text] of tokens.entries()) {
     await sleep(delay);
     if (closed) return;
     const last = i === tokens.length - 1;
-    const event = {
-      index: i + 1,
-      token: { id: 1000 + i, text, logprob: -0.1, special: false },
-      generated_text: last ? continuation : null,
-      details: last ? { finish_reason: finishReason, generated_tokens: tokens.length, seed: null } : null,
-    };
+    // TGI's StreamDetails carries the prompt's length too, and is null unless asked for.
+    const details = last && generation.details ? { finish_reason: generation.finishReason, generated_tokens: tokens.length, seed: null, input_length: generation.inputLength } : null;
+    const event = { index: i + 1, token: tgiToken(text, i), generated_text: last ? tokens.join("") : null, details };
     res.write(`data:${JSON.stringify(event)}\n\n`);
   }
   res.end();
