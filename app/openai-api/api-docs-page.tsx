@@ -10,7 +10,7 @@ const ROUTES: Array<[string, string, string]> = [
   ["POST", "/v1/embeddings", "Embeddings for feature-extraction models, as floats or base64, of strings (token-id arrays are refused). usage is null: the providers count no tokens for embeddings."],
   ["POST", "/v1/images/generations", "Text to image, answered as b64_json (this server stores no images, so it has no URL to give)."],
   ["POST", "/v1/audio/transcriptions", "Speech recognition: multipart with file and model, answered as json or text."],
-  ["POST", "/v1/audio/speech", "Text to speech: the audio bytes as the model makes them, typed by their Content-Type. response_format is met only when it names that format (nothing is converted); otherwise 400."],
+  ["POST", "/v1/audio/speech", "Text to speech: the audio bytes as the model makes them, typed by their Content-Type. response_format is met only when it names that format (nothing is converted): pcm and aac are refused before any call; another mismatch shows only in the audio, so it is a 400 after that one counted call, naming the format made and the provider that made it."],
 ];
 
 const ERRORS: Array<[string, string, string]> = [

@@ -90,7 +90,7 @@ function completionAnswer(output: unknown, model: string, requestId: string): un
 
 // OpenAI's names for the audio types the gateway gives generated speech (run-task reads the
 // type from the bytes, never from the provider's word): label and format.
-const SPEECH_FORMATS: Record<string, { label: string; format: SpeechFormat | null }> = {
+const SPEECH_TYPES: Record<string, { label: string; format: SpeechFormat | null }> = {
   "audio/mpeg": { label: "MP3 audio", format: "mp3" },
   "audio/wav": { label: "WAV audio", format: "wav" },
   "audio/flac": { label: "FLAC audio", format: "flac" },
@@ -99,19 +99,28 @@ const SPEECH_FORMATS: Record<string, { label: string; format: SpeechFormat | nul
 
 /** OpenAI's name for the audio's format, or null for formats OpenAI has none for. */
 async function speechFormatOf(blob: Blob): Promise<{ format: SpeechFormat | null; label: string }> {
-  const known = SPEECH_FORMATS[blob.type];
+  const known = SPEECH_TYPES[blob.type];
   if (!known) return { format: null, label: blob.type ? `audio of type ${blob.type}` : "untyped audio" };
   // OpenAI's "opus" is Ogg Opus; an Ogg stream's first packet names its codec ("OpusHead" or "\x01vorbis").
   if (blob.type === "audio/ogg" && Buffer.from(await blob.slice(0, 64).arrayBuffer()).includes("OpusHead")) return { format: "opus", label: "Ogg Opus audio" };
   return known;
 }
 
-async function speechAnswer(v1: V1Request, blob: Blob): Promise<V1Answer> {
+/**
+ * The audio, or a refusal when it is not the format asked for. Known only now, after the paid call
+ * (ADR 0040): the gateway has recorded that one call and tried no other provider, since another
+ * call could make the same format again, so the refusal says what to ask for instead.
+ */
+async function speechAnswer(v1: V1Request, blob: Blob, served: string): Promise<V1Answer> {
   if (v1.speechFormat !== null) {
     const { format, label } = await speechFormatOf(blob);
     if (format !== v1.speechFormat) {
-      const instead = format ? `, or ask for "${format}"` : "";
-      const message = `The model answered with ${label}, not ${v1.speechFormat}, and this server does not convert audio. Leave \`response_format\` out to take the audio as the model makes it (its Content-Type says which)${instead}.`;
+      // Pinned to the provider that made it, as a policy's routing could pick another next time.
+      const instead = format ? `ask for "${format}" with model "${served}" (the provider that made it), or ` : "";
+      const message =
+        `The model answered with ${label}, not ${v1.speechFormat}, and this server does not convert audio. ` +
+        `The call was made and is counted; asking for ${v1.speechFormat} again would pay for another call likely refused the same way. ` +
+        `Instead, ${instead}leave \`response_format\` out to take the audio as the model makes it (its Content-Type names it).`;
       return { kind: "json", status: 400, body: openAiErrorText({ status: 400, message, code: "response_format_unavailable", param: "response_format" }) };
     }
   }
@@ -164,7 +173,7 @@ export async function v1Answer(v1: V1Request, output: unknown, blob: Blob | null
       }
       case "speech":
         if (!blob) badOutput("The provider answered a text-to-speech call without audio.");
-        return await speechAnswer(v1, blob);
+        return await speechAnswer(v1, blob, served);
     }
   } catch (error) {
     if (error instanceof BadOutput) return badOutputAnswer(error.message);

@@ -41,8 +41,14 @@ export interface V1Request {
   speechFormat: SpeechFormat | null;
 }
 
-/** The audio formats of OpenAI's speech route that a model's own audio can be. */
-export type SpeechFormat = "mp3" | "opus" | "flac" | "wav";
+/**
+ * The audio formats of OpenAI's speech route that a model's own audio can be, as the answer types
+ * it by its bytes (v1-answers.server.ts). OpenAI's other two, pcm and aac, never can: raw PCM has
+ * no header to know it by, and ADTS AAC is not a format the gateway recognises.
+ */
+const SPEECH_FORMATS = ["mp3", "opus", "flac", "wav"] as const;
+export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+const isSpeechFormat = (v: string): v is SpeechFormat => (SPEECH_FORMATS as readonly string[]).includes(v);
 
 const invalid = (message: string, field: string | null): GatewayError => new GatewayError({ status: 400, code: "invalid_request", message, field });
 
@@ -312,8 +318,14 @@ export async function readV1Request(kind: V1Kind, source: RequestBodySource, max
       const body = checked(speechSchema, json);
       if (body.instructions !== undefined) refuse("instructions", "a catalogue text-to-speech model takes the text alone.");
       if (body.speed !== undefined && body.speed !== 1) refuse("speed", "a catalogue text-to-speech model speaks at its own speed.");
-      if (body.response_format === "pcm" || body.response_format === "aac") {
-        refuse("response_format", `"${body.response_format}": the audio is sent as the model makes it (WAV, FLAC, MP3 or Ogg, named by its Content-Type), and this server does not convert it. Leave it out, or ask for the format the model makes.`);
+      // Which of the others a model makes is known only from its audio: no provider mapping says,
+      // and 3.13.1 asks no provider for a format (ADR 0040).
+      const format = body.response_format;
+      if (format !== undefined && !isSpeechFormat(format)) {
+        refuse(
+          "response_format",
+          `"${format}": the audio is sent as the model makes it, never converted, and no model's audio arrives here as ${format === "pcm" ? "raw PCM" : "AAC"}. Possible values: ${SPEECH_FORMATS.map((f) => `"${f}"`).join(", ")}, each met only when the model makes that format; or leave it out to take the model's own, which the Content-Type names.`,
+        );
       }
       const ref = modelOf(body.model);
       return {
@@ -322,7 +334,7 @@ export async function readV1Request(kind: V1Kind, source: RequestBodySource, max
         parsed: { body: { model: modelField(ref), task: "text-to-speech", inputs: body.input }, file: null },
         stream: false,
         includeUsage: false,
-        speechFormat: body.response_format ?? null,
+        speechFormat: format ?? null,
       };
     }
   }

@@ -18,7 +18,7 @@ import { databaseCatalog } from "#app/inference/catalog-source.server.ts";
 import { createInferenceGateway } from "#app/inference/gateway.server.ts";
 import { serveGateway, type ServedGateway } from "#tests/inference/serve-gateway.ts";
 import { TASK_MODELS } from "#tests/inference/task-models.ts";
-import { HUB_FIXTURE_MODELS } from "#tests/simulators/hub-fixture.ts";
+import { HUB_FIXTURE_MODELS, type HubFixtureModel } from "#tests/simulators/hub-fixture.ts";
 import { makePng, makeWav } from "#tests/simulators/media.ts";
 import { type ProviderSimulator, startProviderSimulator } from "#tests/simulators/provider-simulator.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
@@ -31,11 +31,24 @@ const WEATHER_TOOL = {
   function: { name: "get_weather", description: "The weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
 };
 
+// A speech model two providers serve, both making WAV in the simulator: a refused format must not
+// send the request on to the second.
+const TWO_VOICES: HubFixtureModel = {
+  id: "acme/two-voices-tts",
+  pipeline_tag: "text-to-speech",
+  tags: [],
+  inferenceProviderMapping: {
+    "hf-inference": { status: "live", providerId: "acme/two-voices-tts", task: "text-to-speech" },
+    "fal-ai": { status: "live", providerId: "fal-ai/two-voices", task: "text-to-speech" },
+  },
+};
+const MODELS = [...TASK_MODELS, ...HUB_FIXTURE_MODELS, TWO_VOICES];
+
 let sim: ProviderSimulator;
 
 beforeAll(async () => {
   const seen = new Set<string>();
-  sim = await startProviderSimulator({ assetUrls: "real-host", hubModels: [...TASK_MODELS, ...HUB_FIXTURE_MODELS].filter((m) => !seen.has(m.id) && seen.add(m.id)) });
+  sim = await startProviderSimulator({ assetUrls: "real-host", hubModels: MODELS.filter((m) => !seen.has(m.id) && seen.add(m.id)) });
 });
 
 afterAll(async () => {
@@ -71,7 +84,7 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     const file = path.join(dir, "models.jsonl");
     const seen = new Set<string>();
     // One model with the date the Hub gives, so /v1/models has a `created` to show.
-    const records = [...TASK_MODELS, ...HUB_FIXTURE_MODELS].filter((m) => !seen.has(m.id) && seen.add(m.id)).map((m) => (m.id === LLAMA ? { ...m, createdAt: LLAMA_CREATED } : m));
+    const records = MODELS.filter((m) => !seen.has(m.id) && seen.add(m.id)).map((m) => (m.id === LLAMA ? { ...m, createdAt: LLAMA_CREATED } : m));
     fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
     await importPaths(db.handle, [file]);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -315,12 +328,34 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     const mp3 = await c.audio.speech.create({ model: "facebook/mms-tts-eng", input: "Hello", voice: "alloy", response_format: "mp3" }).catch((e: unknown) => e);
     expect(mp3).toBeInstanceOf(OpenAI.BadRequestError);
     expect(mp3).toMatchObject({ param: "response_format", code: "response_format_unavailable" });
-    expect((mp3 as Error).message).toMatch(/answered with WAV audio, not mp3.*ask for "wav"/);
-    // No model's audio reaches a client as raw PCM or ADTS AAC: refused before any call.
+    expect((mp3 as Error).message).toMatch(/answered with WAV audio, not mp3.*ask for "wav" with model "facebook\/mms-tts-eng:hf-inference"/);
+    // No model's audio reaches a client as raw PCM or ADTS AAC: refused before any call, naming what can be asked for.
     sim.reset();
-    const pcm = await c.audio.speech.create({ model: "facebook/mms-tts-eng", input: "Hello", voice: "alloy", response_format: "pcm" }).catch((e: unknown) => e);
-    expect(pcm).toMatchObject({ status: 400, param: "response_format" });
+    for (const response_format of ["pcm", "aac"] as const) {
+      const never = await c.audio.speech.create({ model: "facebook/mms-tts-eng", input: "Hello", voice: "alloy", response_format }).catch((e: unknown) => e);
+      expect(never).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(never).toMatchObject({ status: 400, param: "response_format", type: "invalid_request_error" });
+      expect((never as Error).message).toMatch(/Possible values: "mp3", "opus", "flac", "wav", each met only when the model makes that format/);
+    }
     expect(sim.requests).toHaveLength(0);
+  });
+
+  it("refuses a speech format known only from the answer after one paid call: no failover, one record, and what to ask instead", async () => {
+    const since = new Date().toISOString();
+    const refused = await client(member).audio.speech.create({ model: TWO_VOICES.id, input: "Hello", voice: "alloy", response_format: "flac" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refused).toMatchObject({ status: 400, param: "response_format", code: "response_format_unavailable" });
+    // The provider planned second makes WAV too: trying it would have been a second paid call.
+    const called = sim.requests.filter((r) => r.provider !== null).map((r) => r.provider);
+    expect(called).toHaveLength(1);
+    const [first] = called;
+    expect((refused as Error).message).toMatch(/The call was made and is counted; asking for flac again would pay for another call/);
+    expect((refused as Error).message).toContain(`ask for "wav" with model "${TWO_VOICES.id}:${first}"`);
+    await expect.poll(async () => (await listUsageRecords(db.handle.db, { since, offset: 0, limit: 20 })).filter((r) => r.model === TWO_VOICES.id).map((r) => `${r.provider}:${r.status}:${r.endpoint}`)).toEqual([
+      `${first}:200:/v1/audio/speech`,
+    ]);
+    const pinned = await client(member).audio.speech.create({ model: `${TWO_VOICES.id}:${first}`, input: "Hello", voice: "alloy", response_format: "wav" });
+    expect(pinned.headers.get("content-type")).toBe("audio/wav");
   });
 
   it("answers each error as OpenAI's error object, which the SDK types", async () => {
