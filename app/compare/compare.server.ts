@@ -144,7 +144,10 @@ async function comparedFrom(raw: string | null, task: CompareTask, env: EnvLike,
   };
 }
 
-const CANDIDATE_LIMIT = 12;
+// Twenty: with the newest chat models filed under text generation (migration 0013), a search as
+// broad as "llama" holds more runnable models than twelve, and the newest, which have no download
+// count, came last and fell off.
+const CANDIDATE_LIMIT = 20;
 const CANDIDATE_PAGE = 200;
 // Bounded, so a search matching most of a large catalogue still answers at once.
 const CANDIDATE_SCAN_LIMIT = 5_000;

@@ -49,7 +49,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   await yieldToEventLoop();
   const facetsHtml = toIsland(islands, facetPanelHtml(facets, state));
   await yieldToEventLoop();
-  const rowsHtml = models.length ? toIsland(islands, modelRowsHtml(models, spaces)) : null;
+  const rowsHtml = models.length ? toIsland(islands, modelRowsHtml(models, spaces, state.sort)) : null;
   // A page past the last one is not a page: 404, with the listing around a link to the last page.
   return data({ state, problems, facetsHtml, rowsHtml, shown: models.length, ...view }, { status: view.pastEnd ? 404 : 200 });
 }

@@ -7,6 +7,11 @@ describe("rowDateText", () => {
     expect(rowDateText({ lastModified: null, createdAt: "2024-06-12T08:00:00.000Z", statsAsOf: "2024-07-11" }, now)).toBe("Created 2024-06-12");
     expect(rowDateText({ lastModified: "2024-07-01T00:00:00Z", createdAt: "2024-06-12T08:00:00Z", statsAsOf: "2024-07-11" }, now)).toBe("Updated 2024-07-01");
   });
+  it("gives the creation date in a list sorted by it, and the usual date when there is none", () => {
+    expect(rowDateText({ lastModified: "2024-07-01T00:00:00Z", createdAt: "2024-06-12T08:00:00Z", statsAsOf: "2024-07-11" }, now, "created")).toBe("Created 2024-06-12");
+    expect(rowDateText({ lastModified: "2024-07-01T00:00:00Z", createdAt: null, statsAsOf: "2024-07-11" }, now, "created")).toBe("Updated 2024-07-01");
+    expect(rowDateText({ lastModified: "2024-07-01T00:00:00Z", createdAt: "2024-06-12T08:00:00Z", statsAsOf: "2024-07-11" }, now, "likes")).toBe("Updated 2024-07-01");
+  });
   it("gives live dates as ages from now", () => {
     expect(rowDateText({ lastModified: null, createdAt: "2026-11-21T12:00:00Z", statsAsOf: null }, now)).toBe("Created 3 days ago");
   });

@@ -48,9 +48,12 @@ export function formatAge(iso: string | null, now: number = Date.now()): string 
  * A listing row's date. From a snapshot it is absolute ("Created 2024-06-12"): an age counted from
  * the snapshot day would read as counted from today. Live rows (no snapshot) say how long ago.
  */
-export function rowDateText(m: { lastModified: string | null; createdAt: string | null; statsAsOf: string | null }, now: number = Date.now()): string | null {
-  const iso = m.lastModified ?? m.createdAt;
-  const verb = m.lastModified ? "Updated" : "Created";
+export function rowDateText(m: { lastModified: string | null; createdAt: string | null; statsAsOf: string | null }, now: number = Date.now(), sort?: string): string | null {
+  // A list sorted by creation shows the date it is sorted by: update dates, in no order there,
+  // made "Recently created" look unsorted.
+  const created = sort === "created" && m.createdAt !== null;
+  const iso = created ? m.createdAt : (m.lastModified ?? m.createdAt);
+  const verb = !created && m.lastModified ? "Updated" : "Created";
   if (m.statsAsOf) {
     const date = formatDate(iso);
     return date ? `${verb} ${date}` : null;

@@ -1,16 +1,17 @@
 import { type CatalogModelSummary, hasKnownCounts } from "#app/catalog/model-record.ts";
 import { COLOR_CLASSES, getTaskInfo } from "#app/catalog/task-colors.ts";
 import { libraryLabel } from "#app/catalog/library-labels.ts";
+import type { SortKey } from "#app/catalog/sort-keys.ts";
 import { formatCompact, formatParams, rowDateText } from "#app/utils/format.ts";
 
 /**
  * One listing row. The model link stretches over the whole row (so the row is one click target)
  * while the Spaces link sits above it: nested links are not valid HTML.
  */
-export function ModelRow({ model, spaces = 0, now }: { model: CatalogModelSummary; spaces?: number; now?: number }) {
+export function ModelRow({ model, spaces = 0, now, sort }: { model: CatalogModelSummary; spaces?: number; now?: number; sort?: SortKey }) {
   const task = model.pipelineTag ? getTaskInfo(model.pipelineTag) : null;
   const params = formatParams(model.params);
-  const date = rowDateText(model, now);
+  const date = rowDateText(model, now, sort);
   return (
     <li className="relative rounded-lg border border-gray-200 px-4 py-3 hover:border-gray-300 hover:bg-gray-50 dark:border-gray-800 dark:hover:border-gray-700 dark:hover:bg-gray-900">
       <a

@@ -65,6 +65,11 @@ function OrgOverview({ org, overview }: { org: string; overview: NonNullable<Org
             ))}
           </ul>
         )}
+        {overview.undated ? (
+          <p className="text-xs text-gray-600 dark:text-gray-400" data-org-undated>
+            {overview.undated === 1 ? "1 model has" : `${fmt.format(overview.undated)} models have`} no creation date in this catalogue and cannot be placed here.
+          </p>
+        ) : null}
       </div>
       <div className={column}>
         <h2 className={heading}>Spaces{overview.spaces.total > 0 ? ` (${fmt.format(overview.spaces.total)})` : ""}</h2>
@@ -151,7 +156,7 @@ export function OrgListing({ data }: { data: OrgPageData }) {
             </p>
             <ul className="space-y-2" data-testid="model-list">
               {models.map((m) => (
-                <ModelRow key={m.id} model={m} spaces={spaces[m.id] ?? 0} />
+                <ModelRow key={m.id} model={m} spaces={spaces[m.id] ?? 0} sort={state.sort} />
               ))}
             </ul>
           </>

@@ -2,6 +2,7 @@ import { loadListingView } from "#app/catalog-search/views/listing-page.server.t
 import { emptyFilters, hasFilters, orgQueryToListing, parseListingState } from "#app/catalog-search/listing-params.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { search } from "#app/catalog-search/search.server.ts";
+import { sortCoverage } from "#app/catalog-search/views/sort-coverage.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { listModelsByAuthor } from "#app/db/queries/model-tree.server.ts";
 import { listSpaces } from "#app/db/queries/spaces.server.ts";
@@ -33,15 +34,18 @@ export async function loadOrgPage(org: string, url: URL) {
 
 async function orgOverview(snapshot: Awaited<ReturnType<typeof openSnapshot>>, org: string, tasks: ReadonlyArray<{ value: string; count: number }>) {
   const filters = { ...emptyFilters(), author: org };
-  const [liked, newest, spaces] = await Promise.all([
+  const [liked, newest, undated, spaces] = await Promise.all([
     search(snapshot, filters, { sort: "likes", ascending: false, offset: 0, limit: 5, counts: "none" }),
     search(snapshot, filters, { sort: "created", ascending: false, offset: 0, limit: 5, counts: "none" }),
+    // The newest are among the dated ones only; the column says how many it cannot place.
+    sortCoverage(snapshot, filters, "created", null),
     listSpaces(snapshot.handle.db, { author: org, offset: 0, limit: 8 }),
   ]);
   return {
     tasks: tasks.slice(0, 12).map((t) => ({ task: t.value, count: t.count })),
     mostLiked: liked.models.filter((m) => m.likes > 0).map((m) => ({ id: m.id, likes: m.likes })),
     newest: newest.models.filter((m) => m.createdAt !== null).map((m) => ({ id: m.id, createdAt: m.createdAt! })),
+    undated: undated?.unranked ?? null,
     spaces: { items: spaces.spaces.map((sp) => sp.id), total: spaces.total },
   };
 }
