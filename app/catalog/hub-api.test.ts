@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toHubListItem, toHubModelInfo } from "#app/catalog/hub-api.ts";
+import { toHubListItem, toHubModelInfo, toHubProviderMapping } from "#app/catalog/hub-api.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { fixtureById, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 
@@ -61,5 +61,18 @@ describe("the pipeline tag in the Hub-shaped API", () => {
     }
     const own: CatalogModel = { ...plain, pipelineTag: "image-classification", pipelineTagFrom: null };
     expect(toHubModelInfo(own, ["pipeline_tag"], [])).toHaveProperty("pipeline_tag", "image-classification");
+  });
+});
+
+describe("what the Hub-shaped API leaves out rather than guess", () => {
+  it("a provider mapping's unrecorded status, and the trending score of a model without counts", () => {
+    const mapping = toHubProviderMapping([
+      { provider: "together", providerId: "x/a", task: "conversational", status: null, adapter: null, adapterWeightsPath: null },
+      { provider: "novita", providerId: "x/b", task: "conversational", status: "staging", adapter: null, adapterWeightsPath: null },
+    ]);
+    expect(mapping).toEqual({ together: { providerId: "x/a", task: "conversational" }, novita: { status: "staging", providerId: "x/b", task: "conversational" } });
+    const uncounted: CatalogModel = { ...plain, downloads: 0, likes: 0, statsAsOf: null, trendingScore: 0 };
+    expect(toHubListItem(uncounted, listOpts)).not.toHaveProperty("trendingScore");
+    expect(toHubListItem({ ...plain, statsAsOf: "2024-07-11", trendingScore: 0 }, listOpts)).toHaveProperty("trendingScore", 0);
   });
 });

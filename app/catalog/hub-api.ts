@@ -64,7 +64,8 @@ export function hubObjectId(modelId: string): string {
 }
 
 export interface HubProviderEntry {
-  status: "live" | "staging";
+  /** Left out when the source did not record it (433 of the bundled catalogue's 506 mappings). */
+  status?: "live" | "staging";
   providerId: string;
   task: string;
   adapter?: string;
@@ -74,12 +75,14 @@ export interface HubProviderEntry {
 /**
  * The dict keyed by provider that @huggingface/inference 3.13.1 reads (it indexes
  * `json.inferenceProviderMapping[provider]`, and takes the first key for provider "auto").
- * A status the source did not record is served as "live", as the Hub always states one.
+ * The Hub always states a status; a status the source did not record is left out rather than
+ * served as "live", which the catalogue does not know. The library only reads it to warn on
+ * "staging".
  */
 export function toHubProviderMapping(list: ProviderMapping[]): Record<string, HubProviderEntry> {
   const out: Record<string, HubProviderEntry> = {};
   for (const m of list) {
-    const e: HubProviderEntry = { status: m.status ?? "live", providerId: m.providerId, task: m.task };
+    const e: HubProviderEntry = { ...(m.status ? { status: m.status } : {}), providerId: m.providerId, task: m.task };
     if (m.adapter) e.adapter = m.adapter;
     if (m.adapterWeightsPath) e.adapterWeightsPath = m.adapterWeightsPath;
     out[m.provider] = e;
@@ -134,7 +137,7 @@ export function toHubListItem(
     private: () => false,
     disabled: () => false,
     tags: () => m.tags,
-    trendingScore: () => m.trendingScore,
+    trendingScore: () => (hasKnownCounts(m) ? m.trendingScore : undefined),
     sha: () => opts.extras?.sha ?? undefined,
     siblings: () => knownList(opts.extras?.sha, opts.extras?.siblings ?? []),
     cardData: () => opts.extras?.cardData ?? undefined,
@@ -190,7 +193,7 @@ export function toHubModelInfo(m: CatalogModel, expand: HubExpandable[], spaces:
     spaces: () => knownList(m.sha, spaces),
     tags: () => m.tags,
     transformersInfo: () => m.transformersInfo ?? undefined,
-    trendingScore: () => m.trendingScore,
+    trendingScore: () => (hasKnownCounts(m) ? m.trendingScore : undefined),
     widgetData: () => m.widgetData ?? undefined,
   };
   const out: Record<string, unknown> = { _id: hubObjectId(m.id), id: m.id };

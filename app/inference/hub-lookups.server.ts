@@ -9,6 +9,7 @@
  */
 import { INFERENCE_PROVIDERS, type InferenceProvider } from "@huggingface/inference";
 import { type CatalogModel, type ProviderMapping, ownPipelineTag } from "#app/catalog/model-record.ts";
+import { type HubProviderEntry, toHubProviderMapping } from "#app/catalog/hub-api.ts";
 import { hubError } from "#app/utils/http.server.ts";
 
 export interface GatewayCatalog {
@@ -28,17 +29,9 @@ export function libraryMappings(model: CatalogModel): Array<ProviderMapping & { 
   return model.inferenceProviderMapping.filter((m): m is ProviderMapping & { provider: InferenceProvider } => isLibraryProvider(m.provider));
 }
 
-/** `inferenceProviderMapping` as the Hub returns it: {provider: {status, providerId, task, adapter?, adapterWeightsPath?}}. */
-export function hubProviderMapping(model: CatalogModel): Record<string, Record<string, string>> {
-  const out: Record<string, Record<string, string>> = {};
-  for (const m of libraryMappings(model)) {
-    // The Hub always sends a status; sources that did not record one were live listings.
-    const entry: Record<string, string> = { status: m.status ?? "live", providerId: m.providerId, task: m.task };
-    if (m.adapter) entry["adapter"] = m.adapter;
-    if (m.adapterWeightsPath) entry["adapterWeightsPath"] = m.adapterWeightsPath;
-    out[m.provider] = entry;
-  }
-  return out;
+/** `inferenceProviderMapping` as the Hub returns it, of the providers 3.13.1 can call. */
+export function hubProviderMapping(model: CatalogModel): Record<string, HubProviderEntry> {
+  return toHubProviderMapping(libraryMappings(model));
 }
 
 /**

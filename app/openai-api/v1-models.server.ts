@@ -13,8 +13,8 @@ import { V1_TASKS } from "#app/openai-api/v1-bodies.server.ts";
 
 export interface V1ModelProvider {
   provider: string;
-  /** live or staging for a provider mapping; "endpoint" for a server an admin configured. */
-  status: string;
+  /** live or staging for a provider mapping (absent when the catalogue did not record it); "endpoint" for a server an admin configured. */
+  status?: string;
   task: string | null;
   context_length?: number;
 }
@@ -79,7 +79,7 @@ export async function listV1Models(db: Kysely<Database>, env: EnvLike, access: {
       if (resolveCredential({ visitorToken: access.visitorToken, provider: mapping.provider, env, serverKeys: access.serverKeys }).source === "none") continue;
       const entry = byId.get(m.id) ?? entryFor(m, m.id);
       const length = contextLength(m.config);
-      entry.providers.push({ provider: mapping.provider, status: mapping.status ?? "live", task: mapping.task, ...(length ? { context_length: length } : {}) });
+      entry.providers.push({ provider: mapping.provider, ...(mapping.status ? { status: mapping.status } : {}), task: mapping.task, ...(length ? { context_length: length } : {}) });
       addModalities(entry, mapping.task, m.pipelineTag);
       byId.set(m.id, entry);
     }
