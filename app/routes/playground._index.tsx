@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/playground._index";
 import { emptyFilters, listingHref, DEFAULT_STATE } from "#app/catalog-search/listing-params.ts";
@@ -35,7 +35,9 @@ export async function loader({ url }: Route.LoaderArgs) {
     search(await openSnapshot(getDb()), emptyFilters(), { sort: "downloads", ascending: false, offset: 0, limit: 0, counts: "facets" }),
     findPlaygroundModels(q, page, configEnv()),
   ]);
-  return { providers: facets?.providers ?? [], exact: facets?.exact ?? false, q, page, picker };
+  // A page past the last one is not a page: 404, as the listing answers, with a way back.
+  const pastEnd = page > 1 && picker.models.length === 0;
+  return data({ providers: facets?.providers ?? [], exact: facets?.exact ?? false, q, page, picker }, { status: pastEnd ? 404 : 200 });
 }
 
 const pickerHref = (q: string, page: number) => {

@@ -150,6 +150,10 @@ describe("the playground's model picker", () => {
   it("says when nothing matching can run here", async () => {
     await page.goto(`${server.url}/playground?q=no-such-model-anywhere`);
     expect(await page.locator("[data-playground-none]").innerText()).toContain("No model whose id contains “no-such-model-anywhere” can run here");
+    // A page past the last is a 404, as the listing's is, that still offers the way back.
+    const past = await page.goto(`${server.url}/playground?q=whisper-large-v3&page=40`);
+    expect(past?.status()).toBe(404);
+    expect(await page.locator("main").innerText()).toContain("There is no page 40 of these models");
   });
 });
 
