@@ -8,7 +8,7 @@ import type { AccessPolicy, AuthConfig } from "#app/auth/auth-config.server.ts";
 import { isApiToken, sha256Hex } from "#app/auth/secrets.server.ts";
 import type { Kysely } from "kysely";
 import { type ApiTokenRow, findLiveApiToken, findSessionUser, touchApiToken, type User } from "#app/db/queries/accounts.server.ts";
-import { addToCounter, readCounter } from "#app/db/queries/usage.server.ts";
+import { addToCounter, addToCounterWithin, readCounter, subtractFromCounter } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
 
 export type Caller =
@@ -142,7 +142,10 @@ export function limitsOf(caller: Exclude<Caller, { kind: "anonymous" }>, config:
   return { rpm, tokensPerDay };
 }
 
-/** Counts one request against the caller's quotas; past one, a 429 with Retry-After. */
+/**
+ * Counts one request against the caller's request rates; past one, a 429 with Retry-After. Daily
+ * token quotas are taken once the call is known, by reserveTokens.
+ */
 export async function admitRequest(db: Kysely<Database>, caller: Caller, config: AuthConfig, now = Date.now()): Promise<void> {
   if (caller.kind === "anonymous") {
     const { limit, windowMs } = config.anonymousRate;
@@ -154,15 +157,7 @@ export async function admitRequest(db: Kysely<Database>, caller: Caller, config:
     );
     return;
   }
-  const limits = limitsOf(caller, config);
-  const day = Math.floor(now / DAY_MS);
-  for (const t of limits.tokensPerDay) {
-    if ((await readCounter(db, t.key, day)) >= t.limit) {
-      const s = retryAfter(DAY_MS, now);
-      throw new AccessDenied(429, "quota_exceeded", `The daily quota of ${t.limit} tokens${t.key.startsWith("tokens:token:") ? " for this API token" : ""} is used up. It renews at midnight UTC, in ${s} s.`, { retryAfterSec: s });
-    }
-  }
-  for (const r of limits.rpm) {
+  for (const r of limitsOf(caller, config).rpm) {
     await takeFromWindow(db, r.key, r.limit, MINUTE_MS, now, (s) =>
       new AccessDenied(429, "rate_limited", `At most ${r.limit} inference requests a minute${r.key.startsWith("rpm:token:") ? " for this API token" : ""}. Try again in ${s} s.`, { retryAfterSec: s }),
     );
@@ -186,10 +181,71 @@ export async function admitAnonymousServerSpend(db: Kysely<Database>, config: Au
   );
 }
 
-/** Adds a call's tokens to the caller's daily counters. */
-export async function chargeTokens(db: Kysely<Database>, caller: Caller, tokens: number, config: AuthConfig, now = Date.now()): Promise<void> {
-  if (caller.kind === "anonymous" || tokens <= 0) return;
+/** Tokens held against a caller's daily quotas while a call runs (reserveTokens), until settleTokens. */
+export interface TokenReservation {
+  /** The day (UTC, in days since the epoch) whose counters hold the tokens. */
+  day: number;
+  tokens: number;
+  /** The counters that hold them: those of the caller's daily quotas. */
+  keys: readonly string[];
+}
+
+/** The 429 for a reservation that does not fit: the quota is used up, or has less left than this call may use. */
+async function quotaRefusal(db: Kysely<Database>, quota: { key: string; limit: number }, amount: number, day: number, now: number): Promise<AccessDenied> {
+  const used = await readCounter(db, quota.key, day);
+  const s = retryAfter(DAY_MS, now);
+  const whose = quota.key.startsWith("tokens:token:") ? " for this API token" : "";
+  const message =
+    used >= quota.limit
+      ? `The daily quota of ${quota.limit} tokens${whose} is used up. It renews at midnight UTC, in ${s} s.`
+      : `The daily quota of ${quota.limit} tokens${whose} has ${quota.limit - used} left, and this call may use up to ${amount} (its prompt, and its longest answer times the answers asked for). Ask for fewer tokens, or wait for midnight UTC, in ${s} s.`;
+  return new AccessDenied(429, "quota_exceeded", message, { retryAfterSec: s });
+}
+
+/**
+ * Holds a call's worst case (`tokens`: its prompt and the most it may generate) against each of
+ * the caller's daily token quotas before the call is made, each in one conditional statement, so
+ * parallel calls cannot all pass a quota that only one of them fits (they did when a quota was
+ * only read before the call and charged after it). Refused with a 429 when it would pass one; the
+ * counters already taken are given back. At least one token is held, so a spent quota refuses
+ * every call.
+ */
+export async function reserveTokens(db: Kysely<Database>, caller: Caller, config: AuthConfig, tokens: number, now = Date.now()): Promise<TokenReservation | null> {
+  if (caller.kind === "anonymous") return null;
+  const quotas = limitsOf(caller, config).tokensPerDay;
+  if (quotas.length === 0) return null;
   const day = Math.floor(now / DAY_MS);
-  const keys = new Set([`tokens:user:${caller.user.id}`, ...limitsOf(caller, config).tokensPerDay.map((t) => t.key)]);
-  for (const key of keys) await addToCounter(db, key, day, tokens);
+  const amount = Math.max(1, Math.ceil(tokens));
+  const taken: string[] = [];
+  try {
+    for (const t of quotas) {
+      if ((await addToCounterWithin(db, t.key, day, amount, t.limit)) === null) throw await quotaRefusal(db, t, amount, day, now);
+      taken.push(t.key);
+    }
+  } catch (error) {
+    await Promise.allSettled(taken.map((key) => subtractFromCounter(db, key, day, amount)));
+    throw error;
+  }
+  return { day, tokens: amount, keys: taken };
+}
+
+/**
+ * Replaces a call's reservation with what it really cost (`tokens`, 0 for a call that failed), once:
+ * the person's daily counter always counts it, and each counter that held the reservation gives it
+ * back. A call that ran past midnight is charged to the day it ended.
+ */
+export async function settleTokens(db: Kysely<Database>, caller: Caller, reservation: TokenReservation | null, tokens: number, config: AuthConfig, now = Date.now()): Promise<void> {
+  if (caller.kind === "anonymous") return;
+  const day = Math.floor(now / DAY_MS);
+  const charged = Math.max(0, tokens);
+  const heldDay = reservation?.day ?? day;
+  const keys = new Set([`tokens:user:${caller.user.id}`, ...limitsOf(caller, config).tokensPerDay.map((t) => t.key), ...(reservation?.keys ?? [])]);
+  for (const key of keys) {
+    const held = reservation?.keys.includes(key) ? reservation.tokens : 0;
+    if (held > 0 && heldDay !== day) {
+      await subtractFromCounter(db, key, heldDay, held);
+      if (charged > 0) await addToCounter(db, key, day, charged);
+    } else if (charged > held) await addToCounter(db, key, day, charged - held);
+    else if (charged < held) await subtractFromCounter(db, key, day, held - charged);
+  }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AccessDenied, admitRequest, chargeTokens, identify, limitsOf, type Caller } from "#app/auth/access.server.ts";
+import { AccessDenied, admitRequest, identify, limitsOf, reserveTokens, settleTokens, type Caller, type TokenReservation } from "#app/auth/access.server.ts";
 import { AccountError, addPerson, createPersonalToken, parseExpiry, setPasswordWithLink, signInWithPassword, startSession } from "#app/auth/accounts.server.ts";
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { pruneAccountData } from "#app/auth/housekeeping.server.ts";
@@ -147,13 +147,45 @@ describe.each(testDialects())("accounts, sessions, tokens and quotas on $name", 
     const { user } = await addPerson(db, { email: "fay@example.com", role: "member" }, "http://x");
     const caller: Caller = { kind: "session", address: "10.0.0.5", user: (await findUserById(db, user.id))! };
     const now = Date.UTC(2026, 10, 28, 23, 0, 0);
-    await admitRequest(db, caller, config, now);
-    await chargeTokens(db, caller, 100, config, now);
+    const held = await reserveTokens(db, caller, config, 40, now);
+    await settleTokens(db, caller, held, 100, config, now);
     expect(await readCounter(db, limitsOf(caller, config).tokensPerDay[0]!.key, Math.floor(now / 86_400_000))).toBe(100);
-    const refused = await admitRequest(db, caller, config, now + 1000).catch((e: unknown) => e);
+    const refused = await reserveTokens(db, caller, config, 0, now + 1000).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AccessDenied);
     expect((refused as AccessDenied).code).toBe("quota_exceeded");
+    expect((refused as AccessDenied).message).toMatch(/is used up/);
     expect((refused as AccessDenied).extra.retryAfterSec).toBe(3599);
+  });
+
+  it("reserves a call's worst case atomically: parallel calls past the quota are refused, and settling leaves only the real charges", async () => {
+    const db = t.handle.db;
+    const { user } = await addPerson(db, { email: "gus@example.com", role: "member" }, "http://x");
+    // The person's quota is 100 a day (config); the token's own is 70.
+    const made = await createPersonalToken(db, user.id, { name: "small", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay: 70 });
+    const caller = await identify(db, headers({ authorization: `Bearer ${made.token}` }), "10.0.0.6");
+    const now = Date.UTC(2026, 10, 28, 12, 0, 0);
+    const day = Math.floor(now / 86_400_000);
+    const tried = await Promise.all(Array.from({ length: 40 }, () => reserveTokens(db, caller, config, 30, now).catch((e: unknown) => e)));
+    const held = tried.filter((r): r is TokenReservation => r !== null && !(r instanceof Error));
+    const refused = tried.filter((r) => r instanceof AccessDenied);
+    // 70 holds two calls of 30, whichever engine and however the 40 interleave.
+    expect(held).toHaveLength(2);
+    expect(refused).toHaveLength(38);
+    expect((refused[0] as AccessDenied).code).toBe("quota_exceeded");
+    expect(await readCounter(db, `tokens:token:${made.id}`, day)).toBe(60);
+    // The token's refusal gave back what the person's counter had held for it.
+    expect(await readCounter(db, `tokens:user:${user.id}`, day)).toBe(60);
+    // One call cost 12, the other failed: only the 12 is left.
+    await Promise.all([settleTokens(db, caller, held[0]!, 12, config, now), settleTokens(db, caller, held[1]!, 0, config, now)]);
+    expect(await readCounter(db, `tokens:token:${made.id}`, day)).toBe(12);
+    expect(await readCounter(db, `tokens:user:${user.id}`, day)).toBe(12);
+    // A call that ends after midnight gives back the day it held, and is charged to the next.
+    const late = await reserveTokens(db, caller, config, 50, now);
+    await settleTokens(db, caller, late, 8, config, now + 86_400_000);
+    expect(await readCounter(db, `tokens:token:${made.id}`, day)).toBe(12);
+    expect(await readCounter(db, `tokens:token:${made.id}`, day + 1)).toBe(8);
+    const tooBig = await reserveTokens(db, caller, config, 59, now).catch((e: unknown) => e);
+    expect((tooBig as AccessDenied).message).toMatch(/has 58 left, and this call may use up to 59/);
   });
 
   it("prunes usage records past their retention, ended sessions and spent windows, and keeps the rest", async () => {

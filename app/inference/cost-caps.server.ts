@@ -59,6 +59,20 @@ function findOverCap(value: unknown, path: string, caps: CostCaps, depth: number
   return null;
 }
 
+/**
+ * The largest value a parameter bounded by `cap` is given anywhere in `parameters` (by the names and
+ * to the depth checkCostCaps walks), or undefined when none is set: what a call may cost at most.
+ */
+export function largestBounded(parameters: unknown, cap: keyof CostCaps, depth = 0): number | undefined {
+  if (depth > 4 || typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) return undefined;
+  let largest: number | undefined;
+  for (const [key, v] of Object.entries(parameters)) {
+    const own = CAP_OF[key]?.cap === cap && typeof v === "number" && Number.isFinite(v) ? v : undefined;
+    for (const found of [own, largestBounded(v, cap, depth + 1)]) if (found !== undefined && (largest === undefined || found > largest)) largest = found;
+  }
+  return largest;
+}
+
 export function checkCostCaps(task: string | null, parameters: unknown, inputs: unknown, caps: CostCaps): void {
   const over = findOverCap(parameters, "parameters", caps, 0);
   if (over) throw over;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimatedTokens, textChars } from "#app/inference/execute.server.ts";
+import { estimatedTokens, textChars, worstCaseTokens } from "#app/inference/execute.server.ts";
 
 describe("textChars, which a daily token quota's estimate counts", () => {
   it("counts the texts of a request's messages, and an image as a fixed amount, not its data URL", () => {
@@ -26,5 +26,34 @@ describe("estimatedTokens, charged when the provider counted none", () => {
     const withDetails = { ...text, details: { finish_reason: "length", generated_tokens: 4, seed: null, prefill: [], tokens } };
     expect(estimatedTokens(call, withDetails)).toBe(estimatedTokens(call, text));
     expect(estimatedTokens({ ...call, task: "text-classification" }, text)).toBeUndefined();
+  });
+});
+
+describe("worstCaseTokens, which a daily token quota holds while a call runs", () => {
+  const caps = { maxTokens: 4096, choices: 4, imageSide: 2048, steps: 100, frames: 241, speechChars: 5000 };
+  const call = (task: string | null, parameters: Record<string, unknown> | undefined, inputs: unknown = undefined, messages: unknown[] | undefined = undefined) => ({
+    task,
+    model: "org/m",
+    provider: "together",
+    endpointUrl: undefined,
+    accessToken: undefined,
+    inputs,
+    messages,
+    parameters,
+    billTo: undefined,
+  });
+
+  it("is the prompt's estimate and the longest answer times the answers asked for", () => {
+    const messages = [{ role: "user", content: "x".repeat(36) }];
+    expect(worstCaseTokens(call("conversational", { max_tokens: 10, n: 3 }, undefined, messages), caps)).toBe(10 + 30);
+    // A length wherever it sits in the parameters, the largest of them.
+    expect(worstCaseTokens(call("summarization", { generate_parameters: { max_new_tokens: 7, max_length: 9 } }, "y".repeat(8)), caps)).toBe(2 + 9);
+    // No length set: the token cap, as nothing else bounds what the provider generates.
+    expect(worstCaseTokens(call("text-generation", undefined, "z".repeat(4)), caps)).toBe(1 + 4096);
+  });
+
+  it("holds nothing for a call that generates no text", () => {
+    expect(worstCaseTokens(call("text-classification", undefined, "a long text to classify"), caps)).toBe(0);
+    expect(worstCaseTokens(call(null, undefined, "anything"), caps)).toBe(0);
   });
 });

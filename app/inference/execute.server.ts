@@ -3,6 +3,7 @@
  * with the bounded 503 retry, answered as JSON, media bytes, or an event stream to pump. The
  * deadline and the visitor going away both abort the upstream call.
  */
+import { type CostCaps, largestBounded } from "#app/inference/cost-caps.server.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { endpointOrigins } from "#app/inference/endpoints.server.ts";
 import { ClientClosedError, classifyError, DeadlineExceededError, type GatewayErrorBody, ShuttingDownError } from "#app/inference/errors.server.ts";
@@ -97,6 +98,20 @@ export function estimatedTokens(call: Pick<InferenceTarget["call"], "task" | "in
   // TGI's `details` (which /v1/completions asks for) repeat the answer token by token: not more answer.
   const answer = typeof data === "object" && data !== null && !Array.isArray(data) && "details" in data ? { ...data, details: null } : data;
   return Math.ceil((textChars(call.inputs) + textChars(call.messages) + textChars(answer)) / 4);
+}
+
+/**
+ * The most a call may be charged to a daily token quota, held before it is made (reserveTokens in
+ * app/auth): its prompt, estimated as above, and its longest answer, the length it asks for (the
+ * token cap when it sets none: text generation gets no default) times the answers it asks for. A
+ * call that generates no text is charged nothing, as above.
+ */
+export function worstCaseTokens(call: TaskCall, caps: CostCaps): number {
+  const prompt = estimatedTokens(call, undefined);
+  if (prompt === undefined) return 0;
+  const length = Math.max(0, Math.min(largestBounded(call.parameters, "maxTokens") ?? caps.maxTokens, caps.maxTokens));
+  const answers = Math.max(1, Math.min(largestBounded(call.parameters, "choices") ?? 1, caps.choices));
+  return prompt + length * answers;
 }
 
 // Calls waiting on their provider, each with its way to be cut short once shutdown's grace is over.

@@ -8,7 +8,9 @@ import { readCounter } from "#app/db/queries/usage.server.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addPerson, createPersonalToken } from "#app/auth/accounts.server.ts";
 import { setPolicyOverride } from "#app/auth/policy.server.ts";
+import { abortWaitingCalls } from "#app/inference/execute.server.ts";
 import { createInferenceGateway } from "#app/inference/gateway.server.ts";
+import { endActiveStreams } from "#app/inference/stream.server.ts";
 import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 import { buildTestCatalog, serveGateway, type ServedGateway, type TestCatalog } from "#tests/inference/serve-gateway.ts";
 import { TASK_MODELS } from "#tests/inference/task-models.ts";
@@ -47,10 +49,22 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   return { status: res.status, retryAfter: res.headers.get("retry-after"), error: json.error, text };
 }
 
+const today = () => Math.floor(Date.now() / 86_400_000);
+const callerLines = (tokenId: string) => logs.filter((l) => l.includes(`caller=token:${tokenId}`));
+const callsLogged = (tokenId: string) => callerLines(tokenId).length;
+
+/** What the gateway charged a token's calls, as its log lines say: the provider's counts and its own estimates. */
+function chargedInLogs(tokenId: string): number {
+  let n = 0;
+  for (const line of callerLines(tokenId)) for (const field of ["tokens_in", "tokens_out", "tokens_est"]) n += Number(new RegExp(`\\b${field}=(\\d+)`).exec(line)?.[1] ?? 0);
+  return n;
+}
+
+const logs: string[] = [];
+
 describe.each(testDialects())("access to the server's keys, accounts on $name", (dialect) => {
   let accounts: TestDatabase;
   const servers: ServedGateway[] = [];
-  const logs: string[] = [];
   let memberToken: string;
   let readOnlyToken: string;
   let quotaToken: string;
@@ -137,7 +151,9 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
     const { user } = await addPerson(db, { email: "summaries@example.com", role: "member" }, "http://x");
     const token = (await createPersonalToken(db, user.id, { name: "quota", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay: 20 })).token;
     const url = await start();
-    const summarize = { model: "facebook/bart-large-cnn", provider: "hf-inference", task: "summarization", inputs: "The tower is 324 metres tall. It was the tallest man-made structure." };
+    const inputs = "The tower is 324 metres tall. It was the tallest man-made structure.";
+    // Its worst case, held before the call, is its input and the 2 tokens asked for: 20, which fits.
+    const summarize = { model: "facebook/bart-large-cnn", provider: "hf-inference", task: "summarization", inputs, parameters: { generate_parameters: { max_new_tokens: 20 - Math.ceil(inputs.length / 4) } } };
     const first = await post(url, summarize, { Authorization: `Bearer ${token}` });
     expect(first.status, first.text).toBe(200);
     // No `usage` in a summary: charged its input and answer at four characters a token, past 20.
@@ -175,6 +191,77 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
     const day = Math.floor(Date.now() / 86_400_000);
     await expect.poll(() => readCounter(db, `tokens:user:${user.id}`, day)).toBe(generated + Math.ceil(inputs.length / 4));
     expect(logs.some((l) => l.includes(`tokens_est=${Math.ceil(inputs.length / 4)}`) && l.includes("stream=1"))).toBe(true);
+  });
+
+  async function tokenWithDailyQuota(email: string, tokensPerDay: number): Promise<{ token: string; id: string }> {
+    const { user } = await addPerson(accounts.handle.db, { email, role: "member" }, "http://x");
+    const made = await createPersonalToken(accounts.handle.db, user.id, { name: "budget", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay });
+    return { token: made.token, id: made.id };
+  }
+
+  it("holds 40 parallel calls to a daily token quota: only those whose worst case fits run, and the counter ends at their real cost", async () => {
+    const db = accounts.handle.db;
+    const { token, id } = await tokenWithDailyQuota("parallel@example.com", 200);
+    const url = await start();
+    // Each call waits at the provider, so all 40 are admitted or refused before any ends.
+    sim.scriptFault({ provider: "together" }, { kind: "slow", tokenDelayMs: 0, firstByteDelayMs: 1500, times: "forever" });
+    // A call's worst case: its prompt at four characters a token (the role and the text), and 10 tokens.
+    const worst = Math.ceil(("user".length + PROMPT.length) / 4) + 10;
+    const answers = await Promise.all(Array.from({ length: 40 }, () => post(url, chat({ parameters: { max_tokens: 10 } }), { Authorization: `Bearer ${token}` })));
+    const ran = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(ran.length).toBeGreaterThan(0);
+    expect(ran.length).toBeLessThanOrEqual(Math.floor(200 / worst));
+    expect(ran.length + refused.length).toBe(40);
+    expect(refused.every((a) => a.error?.code === "quota_exceeded" && Number(a.retryAfter) >= 1)).toBe(true);
+    expect(sim.requests.filter((r) => r.service === "router")).toHaveLength(ran.length);
+    await expect.poll(() => callsLogged(id)).toBe(40);
+    const charged = chargedInLogs(id);
+    expect(charged).toBeGreaterThan(0);
+    await expect.poll(() => readCounter(db, `tokens:token:${id}`, today())).toBe(charged);
+    expect(charged).toBeLessThanOrEqual(200);
+  });
+
+  it("gives a call's reservation back however it fails, and charges a cut stream what it streamed", async () => {
+    const db = accounts.handle.db;
+    const { token, id } = await tokenWithDailyQuota("failures@example.com", 100_000);
+    const url = await start({ MODELYARD_INFERENCE_DEADLINE_MS: "1000" });
+    const auth = { Authorization: `Bearer ${token}` };
+    const counter = () => readCounter(db, `tokens:token:${id}`, today());
+    const routed = () => sim.requests.filter((r) => r.service === "router").length;
+
+    sim.scriptFault({ provider: "together" }, { kind: "error", status: 500 });
+    expect((await post(url, chat(), auth)).status).toBe(502);
+    sim.scriptFault({ provider: "together" }, { kind: "slow", tokenDelayMs: 0, firstByteDelayMs: 3000 });
+    expect((await post(url, chat(), auth)).status).toBe(504);
+    // The visitor goes away while the provider has not answered.
+    sim.scriptFault({ provider: "together" }, { kind: "slow", tokenDelayMs: 0, firstByteDelayMs: 3000 });
+    const leaving = new AbortController();
+    const left = fetch(`${url}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: JSON.stringify(chat()), signal: leaving.signal }).catch(() => undefined);
+    await expect.poll(routed).toBe(3);
+    leaving.abort();
+    await left;
+    await expect.poll(() => callsLogged(id)).toBe(3);
+    await expect.poll(counter).toBe(0);
+
+    // The provider cuts a stream after two tokens.
+    sim.scriptFault({ provider: "together" }, { kind: "mid-stream-error", afterChunks: 2 });
+    const cut = await fetch(`${url}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: JSON.stringify(chat({ stream: true })) });
+    expect(await cut.text()).toContain("event: error");
+    // The visitor leaves a stream after its first token.
+    sim.scriptFault({ provider: "together" }, { kind: "slow", tokenDelayMs: 300 });
+    const reading = new AbortController();
+    const read = await fetch(`${url}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: JSON.stringify(chat({ stream: true })), signal: reading.signal });
+    const reader = read.body!.getReader();
+    while (!new TextDecoder().decode((await reader.read()).value).includes('"type":"token"'));
+    reading.abort();
+    await expect.poll(() => callsLogged(id)).toBe(5);
+    // Each stream is charged its prompt (estimated) and the tokens it streamed, and nothing is left held.
+    const prompt = Math.ceil(("user".length + PROMPT.length) / 4);
+    const charged = chargedInLogs(id);
+    expect(charged).toBeGreaterThanOrEqual(2 * prompt + 2 + 1);
+    expect(charged).toBeLessThan(2 * (prompt + 50));
+    await expect.poll(counter).toBe(charged);
   });
 
   it("refuses billTo on the server's key unless the organisation is allowed, and logs it when used", async () => {
@@ -236,5 +323,54 @@ describe.each(testDialects())("access to the server's keys, accounts on $name", 
     expect(statuses.filter((s) => s === 200)).toHaveLength(4);
     expect(statuses.slice(4)).toEqual([429, 429, 429, 429]);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+// Last in this file: once shutdown has begun, this module's gateways cut every later call short,
+// so one shutdown covers every engine at once.
+describe("a daily token quota at shutdown", () => {
+  it("gives back the reservations of the calls shutdown aborts and the streams it ends, on every engine", async () => {
+    const setups = await Promise.all(
+      testDialects().map(async (dialect) => {
+        const accounts = await dialect.create();
+        const { user } = await addPerson(accounts.handle.db, { email: "shutdown@example.com", role: "member" }, "http://x");
+        const made = await createPersonalToken(accounts.handle.db, user.id, { name: "budget", expiresInDays: null, scopes: ["inference"], rpm: null, tokensPerDay: 100_000 });
+        const gateway = createInferenceGateway({
+          catalog: catalogue.catalog,
+          database: () => accounts.handle.db,
+          env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_TOKEN, MODELYARD_INFERENCE_MAX_RETRIES: "0" },
+          log: (line) => logs.push(line),
+        });
+        const served = await serveGateway(gateway);
+        const request = (body: unknown) => fetch(`${served.url}/api/inference`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${made.token}` }, body: JSON.stringify(body) });
+        return { accounts, served, tokenId: made.id, request };
+      }),
+    );
+    try {
+      const routed = () => sim.requests.filter((r) => r.service === "router").length;
+      sim.scriptFault({ provider: "together", path: "/chat/completions" }, { kind: "slow", tokenDelayMs: 200, times: setups.length });
+      for (const { request } of setups) {
+        const reader = (await request(chat({ stream: true }))).body!.getReader();
+        while (!new TextDecoder().decode((await reader.read()).value).includes('"type":"token"'));
+      }
+      sim.scriptFault({ provider: "together" }, { kind: "slow", tokenDelayMs: 0, firstByteDelayMs: 5000, times: setups.length });
+      const waiting = setups.map(({ request }) => request(chat()));
+      await expect.poll(routed).toBe(2 * setups.length);
+      abortWaitingCalls();
+      endActiveStreams();
+      for (const answer of await Promise.all(waiting)) expect(answer.status).toBe(503);
+      for (const { accounts, tokenId } of setups) {
+        await expect.poll(() => callsLogged(tokenId)).toBe(2);
+        // The ended stream is charged its prompt and what it streamed; the aborted call nothing.
+        const charged = chargedInLogs(tokenId);
+        expect(charged).toBeGreaterThan(Math.ceil(("user".length + PROMPT.length) / 4));
+        await expect.poll(() => readCounter(accounts.handle.db, `tokens:token:${tokenId}`, today())).toBe(charged);
+      }
+    } finally {
+      for (const { served, accounts } of setups) {
+        await served.close();
+        await accounts.drop();
+      }
+    }
   });
 });

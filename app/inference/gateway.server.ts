@@ -11,10 +11,12 @@ import {
   admitAnonymousServerSpend,
   admitRequest,
   type Caller,
-  chargeTokens,
   checkInferenceScope,
   identify,
   mayUseServerKeys,
+  reserveTokens,
+  settleTokens,
+  type TokenReservation,
 } from "#app/auth/access.server.ts";
 import { type AuthConfig, readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
@@ -24,7 +26,7 @@ import type { Database } from "#app/db/schema.ts";
 import { type CredentialSource, type EnvLike, redactSecrets, serverSecrets, visitorTokenFrom } from "#app/inference/credentials.server.ts";
 import { redactExactSecrets } from "#app/utils/redact.server.ts";
 import { GatewayError, type GatewayErrorBody } from "#app/inference/errors.server.ts";
-import { executeCall, type GatewayOutcome, type LogFields } from "#app/inference/execute.server.ts";
+import { executeCall, type GatewayOutcome, type LogFields, worstCaseTokens } from "#app/inference/execute.server.ts";
 import { readGatewayConfig, type GatewayConfig } from "#app/inference/gateway-config.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
 import { type ParsedRequest, parseInferenceRequest, type RequestBodySource } from "#app/inference/parse-request.server.ts";
@@ -164,6 +166,16 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     const address = clientAddressOf(request.socketAddress, request.headers.get("x-forwarded-for"), access.trustedProxies);
     let caller: Caller = { kind: "anonymous", address };
     let target: InferenceTarget | null = null;
+    // The tokens the attempt being made holds against the caller's daily quotas: settled, once,
+    // by that attempt's log line, which every way a call ends writes.
+    let reservation: TokenReservation | null = null;
+    const settle = (charged: number) => {
+      const held = reservation;
+      reservation = null;
+      settleTokens(deps.database(), caller, held, charged, access).catch((error: unknown) =>
+        processLog().error(`[inference] token quota not settled: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    };
 
     const record = (fields: LogFields) => {
       const tokensIn = num(fields["tokens_in"]);
@@ -176,6 +188,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       // Counts the provider gave (or a stream's counted chunks), plus the estimate of what went
       // uncounted: a whole answer the provider reported nothing for, or a stream's prompt.
       const charged = (tokensIn ?? 0) + (tokensOut ?? 0) + (num(fields["tokens_est"]) ?? 0);
+      settle(charged);
       deps.metrics?.({ provider: target?.providerLabel ?? "none", task: target?.task ?? "none", outcome: outcomeOf(fields, status), paidBy: paid, seconds: durationMs / 1000, ttftSeconds: ttftMs === null ? null : ttftMs / 1000 });
       void insertUsageRecord(db, {
         at: at.toISOString(),
@@ -194,9 +207,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         tokens_out: tokensOut,
         bill_to: target?.call.billTo ?? null,
         endpoint: options.endpoint,
-      })
-        .then(() => chargeTokens(db, caller, charged, access))
-        .catch((error: unknown) => processLog().error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
+      }).catch((error: unknown) => processLog().error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
     };
     const logLine = (fields: LogFields) => {
       const who = caller.kind === "anonymous" ? "anonymous" : caller.kind === "token" ? `token:${caller.token.id}` : `user:${caller.user.id}`;
@@ -276,12 +287,19 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       try {
         target = await resolveTarget(body, visitorToken, { ...deps, serverKeys: mayUseServerKeys(caller, policy), caps: config.caps, billToAllowed: access.billToAllowed }, parsed.file);
         if (attempt === 0 && caller.kind === "anonymous" && target.credential.source !== "visitor" && target.credential.source !== "none") await admitAnonymousServerSpend(db, access);
+        reservation = await reserveTokens(db, caller, access, worstCaseTokens(target.call, config.caps));
       } catch (error) {
         if (error instanceof GatewayError) return fail(error.body);
         if (error instanceof AccessDenied) return fail(deniedBody(error));
         throw error;
       }
-      outcome = await executeCall(target, { catalog: deps.catalog, env: deps.env, config, startedAt, signal: request.signal, secrets, logLine, fail });
+      try {
+        outcome = await executeCall(target, { catalog: deps.catalog, env: deps.env, config, startedAt, signal: request.signal, secrets, logLine, fail });
+      } catch (error) {
+        // No log line will settle it: give the reservation back before the adapter answers 500.
+        settle(0);
+        throw error;
+      }
       const last = attempt === planned.length - 1;
       if (last || outcome.kind !== "json" || !outcome.error || !options.failover?.(outcome.error) || request.signal.aborted) break;
     }

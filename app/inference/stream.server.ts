@@ -207,7 +207,8 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
     opts.abortUpstream();
     // Let the library's reader release the socket.
     opts.rest.return().catch(() => {});
-    opts.onEnd({ outcome: "cancelled", tokens: 0, ttftMs: null, totalMs: performance.now() - opts.startedAt });
+    // The tokens streamed before the visitor left were generated, and a daily quota counts them.
+    opts.onEnd({ outcome: "cancelled", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt });
   };
 }
 

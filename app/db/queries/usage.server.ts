@@ -123,6 +123,40 @@ export async function addToCounter(db: Db, key: string, windowStart: number, amo
   return Number(row.count);
 }
 
+/**
+ * Adds `amount` to a counter's window only if the total stays at most `limit`, in one statement:
+ * the upsert's update is conditional, so of two instances reserving at once, only those that fit
+ * are counted. Returns the new total, or null (nothing added) when it would pass the limit.
+ */
+export async function addToCounterWithin(db: Db, key: string, windowStart: number, amount: number, limit: number): Promise<number | null> {
+  if (amount > limit) return null;
+  const row = await db
+    .insertInto("rate_counters")
+    .values({ key, window_start: windowStart, count: amount })
+    .onConflict((oc) =>
+      oc
+        .columns(["key", "window_start"])
+        .doUpdateSet({ count: sql`rate_counters.count + ${amount}` })
+        .where(sql<number>`rate_counters.count + ${amount}`, "<=", limit),
+    )
+    .returning("count")
+    .executeTakeFirst();
+  return row ? Number(row.count) : null;
+}
+
+/**
+ * Takes `amount` back from a counter's window (a reservation released). Never creates a row: a
+ * window already pruned has nothing left to take back.
+ */
+export async function subtractFromCounter(db: Db, key: string, windowStart: number, amount: number): Promise<void> {
+  await db
+    .updateTable("rate_counters")
+    .set({ count: sql`count - ${amount}` })
+    .where("key", "=", key)
+    .where("window_start", "=", windowStart)
+    .execute();
+}
+
 export async function readCounter(db: Db, key: string, windowStart: number): Promise<number> {
   const row = await db.selectFrom("rate_counters").select("count").where("key", "=", key).where("window_start", "=", windowStart).executeTakeFirst();
   return row ? Number(row.count) : 0;
