@@ -1,11 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metricsText, observeGatewayCall, observeRequest } from "#app/utils/metrics.server.ts";
+import { gatewayObserver, metricsText, observeRequest } from "#app/utils/metrics.server.ts";
 import { createMetricsEndpoint } from "#server/metrics-endpoint.ts";
 import { parsePrometheusText, sampleOf } from "#tests/support/prometheus-text.ts";
 
 const TOKEN = "metrics-token-for-the-test-0001";
+const KNOWN = { providers: new Set(["auto", "together", "endpoint:lab"]), tasks: new Set(["conversational"]) };
 
 describe("the Prometheus text parser the tests read /metrics with", () => {
   const good = "# HELP a_total A counter.\n# TYPE a_total counter\na_total{x=\"1\"} 3\na_total{x=\"q\\\"\\\\\\n\"} 0\n# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\nh_sum 3.5\nh_count 2\n";
@@ -53,7 +54,7 @@ describe("GET /metrics", () => {
 
   it("serves the process's, the requests' and the gateway's metrics in Prometheus' text format", async () => {
     observeRequest("GET", "/:org/:name", 200, 0.012);
-    observeGatewayCall({ provider: "together", task: "conversational", outcome: "ok", paidBy: "server", seconds: 1.5, ttftSeconds: 0.2 });
+    gatewayObserver(KNOWN)({ provider: "together", task: "conversational", outcome: "ok", paidBy: "server", seconds: 1.5, ttftSeconds: 0.2 });
     const res = await fetch(url, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -66,5 +67,16 @@ describe("GET /metrics", () => {
     expect(sampleOf(f, "modelyard_gateway_time_to_first_token_seconds", { ...call, le: "0.25" }, "modelyard_gateway_time_to_first_token_seconds_bucket")).toBe(1);
     expect(sampleOf(f, "modelyard_gateway_active_streams")).toBe(0);
     expect(sampleOf(f, "modelyard_import_rows_total", { outcome: "inserted" })).toBe(0);
+  });
+
+  it("counts a gateway label outside its known values as other, so no request's text becomes a series", async () => {
+    const observe = gatewayObserver(KNOWN);
+    for (let i = 0; i < 3; i++) observe({ provider: `attacker-${i}-7c1e`, task: `made-up-${i}-7c1e`, outcome: "refused", paidBy: `who-${i}-7c1e`, seconds: 0.01, ttftSeconds: null });
+    observe({ provider: "endpoint:lab", task: "none", outcome: "refused", paidBy: "none", seconds: 0.01, ttftSeconds: null });
+    const text = await (await fetch(url, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+    expect(text).not.toContain("7c1e");
+    const f = parsePrometheusText(text);
+    expect(sampleOf(f, "modelyard_gateway_requests_total", { provider: "other", task: "other", outcome: "refused", paid_by: "other" })).toBe(3);
+    expect(sampleOf(f, "modelyard_gateway_requests_total", { provider: "endpoint:lab", task: "none", outcome: "refused", paid_by: "none" })).toBe(1);
   });
 });

@@ -7,6 +7,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createInferenceGateway, type GatewayDeps } from "#app/inference/gateway.server.ts";
+import { gatewayLabelSets } from "#app/inference/resolve-target.server.ts";
+import { type GatewayObservation, gatewayObserver, metricsText } from "#app/utils/metrics.server.ts";
 import { createStreamEventParser, type StreamEvent } from "#app/inference/stream-events.ts";
 import { buildTestCatalog, serveGateway, type ServedGateway, type TestCatalog } from "#tests/inference/serve-gateway.ts";
 import { HUB_FIXTURE_MODELS, type HubFixtureModel } from "#tests/simulators/hub-fixture.ts";
@@ -285,6 +287,33 @@ describe("the library's validation rules reach the visitor unchanged (400)", () 
     const task = await post(gw, { provider: "groq", model: "black-forest-labs/FLUX.1-dev", task: "text-to-image", inputs: "a cat" }, { token: VISITOR_TOKEN });
     expect(task.status).toBe(400);
     expect(errorOf(task).message).toBe("Task 'text-to-image' not supported for provider 'groq'. Available tasks: conversational,text-generation");
+  });
+
+  it("an unknown provider or task is refused first, naming the field and what is accepted, and never becomes a metrics label", async () => {
+    const observed: GatewayObservation[] = [];
+    const env = { MODELYARD_ENDPOINTS: JSON.stringify([{ name: "lab-box", url: `${sim.url}/api.together.xyz/v1`, models: [CHAT_MODEL] }]) };
+    const observe = gatewayObserver(gatewayLabelSets({ ...env }));
+    const url = await start(env, {
+      metrics: (o) => {
+        observed.push(o);
+        observe(o);
+      },
+    });
+    const provider = await post(url, { provider: "evil-3f9a0c", model: CHAT_MODEL, messages: [{ role: "user", content: "x" }] }, { token: VISITOR_TOKEN });
+    expect(provider.status).toBe(400);
+    expect(provider.body["error"]).toMatchObject({ field: "provider" });
+    expect(errorOf(provider).message).toMatch(/^Provider 'evil-3f9a0c' not supported\. Available providers: black-forest-labs,cerebras,.*together.*\. Or "auto", .* named in "endpoint" instead: lab-box\.$/);
+    const task = await post(url, { task: "evil-task-3f9a0c", model: CHAT_MODEL, inputs: "x" }, { token: VISITOR_TOKEN });
+    expect(task.status).toBe(400);
+    expect(task.body["error"]).toMatchObject({ field: "task" });
+    expect(errorOf(task).message).toMatch(/^The gateway does not run the task "evil-task-3f9a0c"\. It runs: .*text-classification/);
+    expect(providerRequests()).toEqual([]);
+    await expect.poll(() => observed.length).toBe(2);
+    expect(observed.map((o) => [o.provider, o.task, o.outcome])).toEqual([
+      ["none", "none", "refused"],
+      ["none", "none", "refused"],
+    ]);
+    expect((await metricsText()).body).not.toContain("3f9a0c");
   });
 
   it("a model id lacking the provider prefix", async () => {

@@ -3,19 +3,21 @@
  * key) or a provider (named, or "auto" resolved from the catalogue's mappings), the task, the
  * credential, and the task's parameters checked against its spec. Refusals are GatewayErrors.
  */
+import { INFERENCE_PROVIDERS } from "@huggingface/inference";
 import { taskOf } from "#app/catalog/chat-model.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { serverHoldsKeys } from "#app/auth/auth-config.server.ts";
 import { checkCostCaps, type CostCaps, withTokenBound } from "#app/inference/cost-caps.server.ts";
 import { type Credential, type EnvLike, resolveCredential } from "#app/inference/credentials.server.ts";
-import { EndpointConfigError, findEndpoint } from "#app/inference/endpoints.server.ts";
+import { configuredEndpoints, EndpointConfigError, findEndpoint } from "#app/inference/endpoints.server.ts";
 import { GatewayError } from "#app/inference/errors.server.ts";
 import { type GatewayCatalog, libraryMappings } from "#app/inference/hub-lookups.server.ts";
 import type { UploadedFile } from "#app/inference/multipart.server.ts";
 import type { InferenceRequest } from "#app/inference/request-schema.ts";
-import { STREAMING_TASKS, type TaskCall } from "#app/inference/run-task.server.ts";
+import { GATEWAY_TASKS, isProviderOrPolicy, STREAMING_TASKS, type TaskCall, unknownProvider, unknownTask } from "#app/inference/run-task.server.ts";
 import { prepareTaskInputs } from "#app/inference/task-inputs.server.ts";
 import { checkTaskParameters } from "#app/inference/task-parameters.server.ts";
+import type { GatewayLabelSets } from "#app/utils/metrics.server.ts";
 
 /** A request resolved to one library call, with what the log and the answer say about it. */
 export interface InferenceTarget {
@@ -137,8 +139,29 @@ async function routeToProvider(body: InferenceRequest, visitorToken: string | un
   };
 }
 
+/** The configured endpoints' names; none when MODELYARD_ENDPOINTS is invalid (a call to one says why). */
+function endpointNames(env: EnvLike): string[] {
+  try {
+    return configuredEndpoints(env).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What a gateway call's metrics may name (ADR 0041): "auto", the library's providers, the
+ * configured endpoints as `endpoint:<name>`, and the tasks the gateway runs.
+ */
+export function gatewayLabelSets(env: EnvLike): GatewayLabelSets {
+  return { providers: new Set(["auto", ...INFERENCE_PROVIDERS, ...endpointNames(env).map((n) => `endpoint:${n}`)]), tasks: GATEWAY_TASKS };
+}
+
 /** `file` is the multipart upload, checked against the task once the task is known. */
 export async function resolveTarget(body: InferenceRequest, visitorToken: string | undefined, deps: ResolveDeps, file: UploadedFile | null = null): Promise<InferenceTarget> {
+  // Refused before anything else: a provider or task names a label of the gateway's metrics, and
+  // any string a visitor sent became one (a series each, kept for the process's life).
+  if (body.provider !== undefined && !isProviderOrPolicy(body.provider)) throw unknownProvider(body.provider, endpointNames(deps.env));
+  if (body.task !== undefined && !GATEWAY_TASKS.has(body.task)) throw unknownTask(body.task);
   const route = body.endpoint !== undefined ? await routeToEndpoint(body, body.endpoint, deps) : await routeToProvider(body, visitorToken, deps);
   // An endpoint takes the body's task as given: text-generation with messages is not turned into chat.
   const task =

@@ -35,19 +35,29 @@ export interface TaskCall {
 export type TaskResult = { kind: "json"; data: unknown } | { kind: "blob"; blob: Blob };
 
 const PROVIDERS: ReadonlySet<string> = new Set(INFERENCE_PROVIDERS);
-const isProviderOrPolicy = (name: string): name is InferenceProviderOrPolicy => name === "auto" || PROVIDERS.has(name);
+export const isProviderOrPolicy = (name: string): name is InferenceProviderOrPolicy => name === "auto" || PROVIDERS.has(name);
 
 /**
- * The route and credential as the library's BaseArgs. A provider the library does not know is
- * refused here, worded as the library words it, so the answer is the one it gave before.
+ * A provider the library does not know, worded as the library words it, then what is accepted:
+ * "auto", and the configured endpoints, which go in `endpoint`.
  */
+export function unknownProvider(provider: string, endpointNames: readonly string[] = []): GatewayError {
+  const endpoints = endpointNames.length > 0 ? ` This server's endpoints are named in "endpoint" instead: ${endpointNames.join(", ")}.` : "";
+  return new GatewayError({
+    status: 400,
+    code: "library_validation",
+    message: `Provider '${provider}' not supported. Available providers: ${INFERENCE_PROVIDERS.join(",")}. Or "auto", which picks one that serves the model.${endpoints}`,
+    hint: "This provider is not one the inference library knows.",
+    field: "provider",
+  });
+}
+
+/** The route and credential as the library's BaseArgs (resolveTarget has refused an unknown provider). */
 function baseArgs(call: TaskCall): CallArgs {
   const args: CallArgs = {};
   if (call.model !== undefined) args.model = call.model;
   if (call.provider !== undefined) {
-    if (!isProviderOrPolicy(call.provider)) {
-      throw new GatewayError({ status: 400, code: "library_validation", message: `Provider '${call.provider}' not supported. Available providers: ${INFERENCE_PROVIDERS.join(",")}`, hint: "This provider is not one the inference library knows.", field: "provider" });
-    }
+    if (!isProviderOrPolicy(call.provider)) throw unknownProvider(call.provider);
     args.provider = call.provider;
   }
   if (call.endpointUrl !== undefined) args.endpointUrl = call.endpointUrl;
@@ -78,6 +88,10 @@ const rawInputs = (task: string, call: TaskCall): RawInputs => ({ task, inputs: 
 
 /** Every task the gateway can dispatch: every task record. */
 export const GATEWAY_TASKS: ReadonlySet<string> = new Set(TASK_NAMES);
+
+export function unknownTask(task: string): GatewayError {
+  return new GatewayError({ status: 400, code: "invalid_request", message: `The gateway does not run the task "${task}". It runs: ${[...GATEWAY_TASKS].sort().join(", ")}.`, field: "task" });
+}
 
 /** An answer in a shape the task cannot have, worded as the library words its own checks. */
 export function unexpectedOutput(task: string, expected: string): GatewayError {
@@ -158,14 +172,7 @@ export async function callLibrary(call: TaskCall, options: LibraryOptions): Prom
     const media = sniffMedia(new Uint8Array(await data.slice(0, 64).arrayBuffer()));
     return { kind: "blob", blob: media && media.mime !== data.type ? new Blob([data], { type: media.mime }) : data };
   }
-  if (!isTaskName(task)) {
-    throw new GatewayError({
-      status: 400,
-      code: "invalid_request",
-      message: `The gateway does not run the task "${task}". It runs: ${[...GATEWAY_TASKS].sort().join(", ")}.`,
-      field: "task",
-    });
-  }
+  if (!isTaskName(task)) throw unknownTask(task);
   if (task === "conversational") return { kind: "json", data: checkChatOutput(await TASK_CALLS.conversational.run(chatArgs(call), rawInputs(task, call), options)) };
   const spec = TASK_CALLS[task];
   const args = inputArgs(call);

@@ -4,8 +4,8 @@
  * server/app.ts times every request and answers GET /metrics with `metricsText()` (ADR 0041).
  *
  * Each observation is O(1): a label set of a few short strings, hashed by prom-client into its
- * map. Labels are bounded: a route pattern, never a URL; a provider or endpoint from the
- * configuration; a task from @huggingface/tasks.
+ * map. Labels are bounded: a route pattern, never a URL; a provider the library knows or an
+ * endpoint from the configuration; a task the gateway runs (anything else is "other").
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { openedDb } from "#app/db/db.server.ts";
@@ -75,11 +75,27 @@ export interface GatewayObservation {
   ttftSeconds: number | null;
 }
 
-export function observeGatewayCall(o: GatewayObservation): void {
-  const labels = { provider: o.provider, task: o.task, outcome: o.outcome, paid_by: o.paidBy };
-  gatewayRequests.inc(labels);
-  gatewayDuration.observe(labels, o.seconds);
-  if (o.ttftSeconds !== null) gatewayTimeToFirstToken.observe(labels, o.ttftSeconds);
+/** The values a gateway call's labels may take, besides "none" (no provider or task was resolved). */
+export interface GatewayLabelSets {
+  providers: ReadonlySet<string>;
+  tasks: ReadonlySet<string>;
+}
+
+const PAID_BY: ReadonlySet<string> = new Set(["visitor", "server", "endpoint", "none"]);
+
+/**
+ * Observes gateway calls, each label held to its known values: anything else is counted as
+ * "other". The gateway refuses an unknown provider or task first; this is the second guard, since
+ * each new value is a series kept for the process's life, and no request's text may become a label.
+ */
+export function gatewayObserver(known: GatewayLabelSets): (o: GatewayObservation) => void {
+  const bounded = (value: string, values: ReadonlySet<string>) => (value === "none" || values.has(value) ? value : "other");
+  return (o) => {
+    const labels = { provider: bounded(o.provider, known.providers), task: bounded(o.task, known.tasks), outcome: o.outcome, paid_by: bounded(o.paidBy, PAID_BY) };
+    gatewayRequests.inc(labels);
+    gatewayDuration.observe(labels, o.seconds);
+    if (o.ttftSeconds !== null) gatewayTimeToFirstToken.observe(labels, o.ttftSeconds);
+  };
 }
 
 // The catalogue's size is counted once per generation, when scraped, not on every scrape; both
