@@ -13,8 +13,24 @@ describe("textChars, which a daily token quota's estimate counts", () => {
     // The roles and part types are strings too; what matters is that the image adds its fixed share.
     expect(withImage - textChars([messages[0], { role: "user", content: [{ type: "text", text: "What is in this picture?" }] }])).toBe(85 * 4);
     expect(withImage).toBeLessThan(texts + 85 * 4 + 100);
-    expect(textChars({ inputs: image })).toBe(85 * 4);
     expect(textChars("plain words")).toBe(11);
+  });
+
+  it("counts text that merely starts with data: by its length, an image only in a chat image part", () => {
+    const text = `data:${"x".repeat(108_000)}`;
+    expect(textChars(text)).toBe(108_005);
+    expect(textChars({ inputs: text })).toBe(108_005);
+    // An inline image's URL as text is text, wherever it sits outside an image part.
+    const image = `data:image/png;base64,${"A".repeat(1_000)}`;
+    expect(textChars({ inputs: image })).toBe(image.length);
+    expect(textChars([{ role: "user", content: [{ type: "text", text }] }])).toBe("user".length + "text".length + text.length);
+    expect(textChars({ type: "image_url", image_url: { url: image } })).toBe(85 * 4);
+    // An image part with text for a URL is counted as that text; one pointing elsewhere as an image at least.
+    expect(textChars({ type: "image_url", image_url: { url: text } })).toBe("image_url".length + text.length);
+    expect(textChars({ type: "image_url", image_url: { url: "https://example.com/cat.png" } })).toBe(85 * 4);
+    // 108k characters of text are some 27k tokens of a quota, not 85.
+    const call = { task: "text-generation", model: "org/m", provider: "hf-inference", endpointUrl: undefined, accessToken: undefined, inputs: text, messages: undefined, parameters: { max_new_tokens: 10 }, billTo: undefined };
+    expect(worstCaseTokens(call, { maxTokens: 4096, choices: 4, imageSide: 2048, steps: 100, frames: 241, speechChars: 5000 })).toBe(27_002 + 10);
   });
 });
 

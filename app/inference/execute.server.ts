@@ -76,14 +76,27 @@ const TEXT_GENERATING: ReadonlySet<string> = new Set(["conversational", "text-ge
  */
 const IMAGE_CHARS = 85 * 4;
 
-/** Characters of every text in a value (an answer's texts, a request's inputs or messages); an image part counts as IMAGE_CHARS. */
+/** An image sent inline, as a chat message's image part carries one. */
+const INLINE_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,/i;
+
+/**
+ * Characters of every text in a value (an answer's texts, a request's inputs or messages). Only a
+ * chat image part whose URL is an inline image counts as IMAGE_CHARS: any string starting with
+ * "data:" once did, so 108k characters of text so prefixed were estimated at 85 tokens. A part
+ * that points at an image elsewhere counts as its text does, and never below an image's share.
+ * (The image inputs of image tasks are Blobs by the time a call is counted: task-inputs.server.ts.)
+ */
 export function textChars(value: unknown, depth = 0): number {
-  if (typeof value === "string") return value.startsWith("data:") ? IMAGE_CHARS : value.length;
+  if (typeof value === "string") return value.length;
   if (depth > 6 || typeof value !== "object" || value === null) return 0;
-  if ("type" in value && value.type === "image_url") return IMAGE_CHARS;
+  const imageUrl = "type" in value && value.type === "image_url" && "image_url" in value ? value.image_url : undefined;
+  if (typeof imageUrl === "object" && imageUrl !== null) {
+    const url = "url" in imageUrl ? imageUrl.url : undefined;
+    if (typeof url === "string" && INLINE_IMAGE.test(url)) return IMAGE_CHARS;
+  }
   let n = 0;
   for (const v of Array.isArray(value) ? value : Object.values(value)) n += textChars(v, depth + 1);
-  return n;
+  return imageUrl === undefined ? n : Math.max(n, IMAGE_CHARS);
 }
 
 /**
