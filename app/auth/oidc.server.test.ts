@@ -28,6 +28,8 @@ describe.each(testDialects())("OpenID Connect accounts on $name", (dialect) => {
     const forged = { subject: "http://idp.test|attacker", email: "ada@example.com", emailVerified: false, name: "Ada?" };
     await expect(accountForIdentity(db, config, forged)).rejects.toThrow(OidcRefused);
     await expect(accountForIdentity(db, config, forged)).rejects.toThrow("did not say it verified ada@example.com");
+    // The sign-in page is told only the code, which it words itself.
+    await expect(accountForIdentity(db, config, forged)).rejects.toMatchObject({ code: "email_verified_missing" });
     expect((await findUserRowByEmail(db, "ada@example.com"))?.oidc_subject).toBeNull();
 
     const real = await accountForIdentity(db, config, { subject: "http://idp.test|ada", email: "ada@example.com", emailVerified: true, name: "Ada" });
@@ -39,6 +41,7 @@ describe.each(testDialects())("OpenID Connect accounts on $name", (dialect) => {
     const db = t.handle.db;
     await expect(accountForIdentity(db, config, { subject: "http://idp.test|x", email: "someone@corp.example", emailVerified: false, name: null })).rejects.toThrow(OidcRefused);
     await expect(accountForIdentity(db, config, { subject: "http://idp.test|y", email: "boss@corp.example", emailVerified: false, name: null })).rejects.toThrow(OidcRefused);
+    await expect(accountForIdentity(db, config, { subject: "http://idp.test|z", email: "someone@elsewhere.example", emailVerified: true, name: null })).rejects.toMatchObject({ code: "not_allowed" });
     expect(await findUserRowByEmail(db, "someone@corp.example")).toBeUndefined();
     expect(await findUserRowByEmail(db, "boss@corp.example")).toBeUndefined();
     const member = await accountForIdentity(db, config, { subject: "http://idp.test|x", email: "someone@corp.example", emailVerified: true, name: null });

@@ -7,6 +7,7 @@
 import * as client from "openid-client";
 import type { Kysely } from "kysely";
 import { type AuthConfig, emailAllowed, type OidcConfig } from "#app/auth/auth-config.server.ts";
+import type { SignInErrorCode } from "#app/auth/sign-in-errors.ts";
 import { createUser, findUserByOidcSubject, findUserRowByEmail, toUser, updateUser, type User } from "#app/db/queries/accounts.server.ts";
 import type { Database } from "#app/db/schema.ts";
 
@@ -79,8 +80,15 @@ export function readFlow(value: string | null): FlowState | null {
   }
 }
 
+/** The provider's identity is not let in: `code` is what the sign-in page says, the message what the log does. */
 export class OidcRefused extends Error {
   override name = "OidcRefused";
+  constructor(
+    readonly code: SignInErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Exchanges the code (checking state, nonce and PKCE) and returns the verified identity. */
@@ -88,7 +96,7 @@ export async function finishOidcSignIn(oidc: OidcConfig, origin: string, search:
   const config = await providerConfig(oidc);
   const tokens = await client.authorizationCodeGrant(config, new URL(`${callbackUrl(origin)}${search}`), { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
   const claims = tokens.claims();
-  if (!claims) throw new OidcRefused("The provider sent no ID token.");
+  if (!claims) throw new OidcRefused("no_id_token", "The provider sent no ID token.");
   let email = typeof claims["email"] === "string" ? claims["email"] : null;
   let verified = claims["email_verified"];
   let name = typeof claims["name"] === "string" ? claims["name"] : null;
@@ -101,9 +109,9 @@ export async function finishOidcSignIn(oidc: OidcConfig, origin: string, search:
     if (verified === undefined && infoEmail !== null && infoEmail.toLowerCase() === email?.toLowerCase()) verified = info.email_verified;
     name ??= typeof info.name === "string" ? info.name : null;
   }
-  if (email === null) throw new OidcRefused("The provider did not share an e-mail address; allow the `email` scope for this client.");
+  if (email === null) throw new OidcRefused("no_email", "The provider did not share an e-mail address; allow the `email` scope for this client.");
   // Some providers (Cognito's userinfo) send the claim as the string "true".
-  if (verified === false || verified === "false") throw new OidcRefused(`The provider has not verified ${email}.`);
+  if (verified === false || verified === "false") throw new OidcRefused("email_unverified", `The provider has not verified ${email}.`);
   return { subject: `${oidc.issuer}|${claims.sub}`, email: email.toLowerCase(), emailVerified: verified === true || verified === "true", name };
 }
 
@@ -128,20 +136,21 @@ export async function accountForIdentity(db: Kysely<Database>, config: AuthConfi
   if (!user) {
     if (!identity.emailVerified) {
       throw new OidcRefused(
+        "email_verified_missing",
         `The provider did not say it verified ${identity.email} (no email_verified claim), and a first sign-in is matched to an invitation or the allow-list by that address. Ask the provider's admin to send email_verified.`,
       );
     }
     const byEmail = await findUserRowByEmail(db, identity.email);
     if (byEmail) {
-      if (byEmail.oidc_subject !== null && byEmail.oidc_subject !== identity.subject) throw new OidcRefused(`${identity.email} is already linked to another sign-in.`);
+      if (byEmail.oidc_subject !== null && byEmail.oidc_subject !== identity.subject) throw new OidcRefused("already_linked", `${identity.email} is already linked to another sign-in.`);
       await updateUser(db, byEmail.id, { oidcSubject: identity.subject });
       user = toUser({ ...byEmail, oidc_subject: identity.subject });
     } else {
-      if (!isAdmin && !emailAllowed(identity.email, config.oidc?.allowed ?? [])) throw new OidcRefused(`${identity.email} is not allowed to sign in here. Ask an admin to invite you.`);
+      if (!isAdmin && !emailAllowed(identity.email, config.oidc?.allowed ?? [])) throw new OidcRefused("not_allowed", `${identity.email} is not allowed to sign in here. Ask an admin to invite you.`);
       user = await createUser(db, { email: identity.email, name: identity.name, role: isAdmin ? "admin" : "member", oidcSubject: identity.subject, now: new Date().toISOString() });
     }
   }
-  if (user.disabled) throw new OidcRefused("This account is disabled. Ask an admin to enable it.");
+  if (user.disabled) throw new OidcRefused("disabled", "This account is disabled. Ask an admin to enable it.");
   if (isAdmin && user.role !== "admin") {
     await updateUser(db, user.id, { role: "admin" });
     user = { ...user, role: "admin" };

@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/auth.oidc";
 import { siteOrigin } from "#app/auth/accounts.server.ts";
 import { startOidcSignIn } from "#app/auth/oidc.server.ts";
+import { signInErrorPath } from "#app/auth/sign-in-errors.ts";
 import { authConfig, safeRedirect, secureCookies } from "#app/auth/viewer.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 
@@ -15,6 +16,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     return redirect(flow.location, { headers: { "Set-Cookie": flow.cookie, "Cache-Control": "no-store" } });
   } catch (error) {
     log().error(`[auth] OpenID Connect discovery failed for ${config.oidc.issuer}: ${error instanceof Error ? error.message : String(error)}`);
-    throw redirect(`/login?error=failed&message=${encodeURIComponent(`The identity provider at ${new URL(config.oidc.issuer).host} could not be reached.`)}`);
+    throw redirect(signInErrorPath("unreachable"));
   }
 }

@@ -5,6 +5,7 @@ import { AccountError, signInWithPassword, startSession } from "#app/auth/accoun
 import { clientAddressOf } from "#app/auth/client-address.server.ts";
 import { accessPolicy } from "#app/auth/policy.server.ts";
 import { Field, inputCls, Notice, primaryButtonCls, secondaryButtonCls } from "#app/auth/form-ui.tsx";
+import { signInErrorText } from "#app/auth/sign-in-errors.ts";
 import { authConfig, getViewer, safeRedirect, secureCookies } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { countUsers } from "#app/db/queries/accounts.server.ts";
@@ -13,25 +14,17 @@ import { scopeOf } from "#app/utils/request-context.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in · Modelyard" }, { name: "robots", content: "noindex" }];
 
-const OIDC_ERRORS: Record<string, string> = {
-  expired: "The sign-in took too long or was started in another browser. Try again.",
-  refused: "The identity provider did not sign you in.",
-  failed: "Signing in through the identity provider failed. Try again, or ask an admin.",
-};
-
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
   if (await getViewer(request)) throw redirect(redirectTo);
   const config = authConfig();
-  const reason = url.searchParams.get("error");
-  const message = url.searchParams.get("message");
   return {
     redirectTo,
     oidc: config.oidc ? { host: new URL(config.oidc.issuer).host } : null,
     hasAccounts: (await countUsers(getDb().db)) > 0,
     policy: await accessPolicy(getDb().db, config),
-    oidcError: reason && reason in OIDC_ERRORS ? `${OIDC_ERRORS[reason]}${message ? ` ${message.slice(0, 300)}` : ""}` : null,
+    oidcError: signInErrorText(url.searchParams.get("error")),
   };
 }
 

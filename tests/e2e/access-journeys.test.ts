@@ -94,7 +94,20 @@ describe("signing in and API tokens", () => {
     await page.locator("button[type=submit]").click();
     await page.locator("button[type=submit]", { hasText: /continue/i }).click();
     await page.waitForURL((u) => u.pathname === "/login");
-    expect(await page.getByRole("alert").innerText()).toContain("mallory@elsewhere.example is not allowed to sign in here");
+    expect(page.url()).toBe(`${server.url}/login?error=not_allowed`);
+    expect(await page.getByRole("alert").innerText()).toContain("Your e-mail address is not allowed to sign in here. Ask an admin to invite you.");
+  });
+
+  it("shows only the sign-in page's own error texts, never words from its address", async () => {
+    await page.goto(`${server.url}/login?error=failed&message=${encodeURIComponent("Your account is locked: call +1 555 0100 now")}`);
+    const alert = await page.getByRole("alert").innerText();
+    expect(alert).toContain("Signing in through the identity provider failed.");
+    expect(await page.content()).not.toContain("555 0100");
+    for (const code of ["Your account is locked: call +1 555 0100 now", "constructor", "toString"]) {
+      await page.goto(`${server.url}/login?error=${encodeURIComponent(code)}`);
+      expect(await page.getByRole("alert").count()).toBe(0);
+      expect(await page.content()).not.toContain("555 0100");
+    }
   });
 
   it("invites a local account with the CLI; its one-time link sets a password, which then signs in", async () => {
