@@ -45,3 +45,14 @@ describe("buildInferencePanel with what a demo set", () => {
     expect(curl(panel)?.verified).toBe(false);
   });
 });
+
+describe("buildInferencePanel for a fill-mask model whose mask token the catalogue lacks", () => {
+  it("names the placeholder the code carries, so the panel can say to replace it", () => {
+    const bert = fixtureById(loadInferenceFixtures(), "google-bert/bert-base-uncased");
+    expect(buildInferencePanel(bert, parseInferenceState(q("provider=hf-inference"), bert)).maskTokenPlaceholder).toBeNull();
+    const listRow = { ...bert, config: null, tags: ["transformers", "fill-mask"] };
+    const panel = buildInferencePanel(listRow, parseInferenceState(q("provider=hf-inference"), listRow));
+    expect(panel.maskTokenPlaceholder).toBe("{{MASK_TOKEN}}");
+    for (const client of panel.languages.flatMap((l) => l.clients)) expect(client.text, client.client).not.toContain("undefined");
+  });
+});

@@ -55,6 +55,8 @@ export interface InferencePanel {
   /** Something in the query was not usable and was ignored. */
   inputError: string | null;
   placeholder: string;
+  /** What stands for the mask token in the code when the catalogue does not know it; null when the code has the real one. */
+  maskTokenPlaceholder: string | null;
   /** The demo's inputs and parameters the code was written for, so the panel's own refetch keeps them. */
   follows: FollowedRequest;
 }
@@ -174,6 +176,7 @@ export function buildInferencePanel(
     error: null,
     inputError: parsed.inputError,
     placeholder: TOKEN_PLACEHOLDER,
+    maskTokenPlaceholder: null,
     follows,
   };
   let result;
@@ -190,6 +193,7 @@ export function buildInferencePanel(
     throw error;
   }
   panel.error = result.error ?? null;
+  panel.maskTokenPlaceholder = result.maskTokenPlaceholder ?? null;
   panel.languages = PANEL_LANGUAGES.flatMap((language): InferencePanel["languages"] => {
     if (language === "v1") {
       if (origin === null || !isOpenAiSnippetTask(task)) return [];

@@ -184,6 +184,26 @@ describe("snippet text details", () => {
     for (const client of result.languages.flatMap((l) => l.clients)) {
       expect(client.content).toContain("The answer to the universe is [MASK].");
     }
+    expect(result.maskTokenPlaceholder).toBeUndefined();
+  });
+
+  it("writes a marked placeholder, never undefined, when the catalogue does not know the mask token", () => {
+    // A list row as Rostlab/prot_bert's: no config, and no model-type tag among its tags.
+    const bert = modelOf("google-bert/bert-base-uncased");
+    const listRow: CatalogModel = { ...bert, config: null, tags: ["transformers", "pytorch", "fill-mask", "protein", "region:us"] };
+    expect(toModelData(listRow).mask_token).toBeUndefined();
+    const result = getInferenceSnippetsFor(listRow, { provider: "hf-inference" });
+    const clients = result.languages.flatMap((l) => l.clients);
+    expect(clients.length).toBeGreaterThan(0);
+    for (const client of clients) {
+      expect(client.content, client.client).toContain("The answer to the universe is {{MASK_TOKEN}}.");
+      expect(client.content, client.client).not.toContain("undefined");
+    }
+    expect(result.maskTokenPlaceholder).toBe("{{MASK_TOKEN}}");
+    // The visitor's own text replaces the example, placeholder and all.
+    const followed = getInferenceSnippetsFor(listRow, { provider: "hf-inference", inputs: "Paris is the [MASK] of France." });
+    expect(flat(followed).map((s) => s.content).join("\n")).not.toContain("{{MASK_TOKEN}}");
+    expect(followed.maskTokenPlaceholder).toBeUndefined();
   });
 });
 

@@ -16,7 +16,7 @@ import type { InferenceSnippet, InferenceSnippetLanguage, WidgetType } from "@hu
 import { getModelInputSnippet, inferenceSnippetLanguages } from "@huggingface/tasks";
 import { z } from "zod";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
-import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
+import { isPipelineType, MASK_TOKEN_PLACEHOLDER, toModelData } from "#app/snippets/model-data.ts";
 import { correctSnippets } from "#app/snippets/snippet-corrections.ts";
 import { type VisitorParameters, withVisitorParameters } from "#app/snippets/visitor-parameters.ts";
 import {
@@ -49,6 +49,8 @@ export interface InferenceSnippetsResult {
   languages: SnippetLanguage[];
   /** Set when the library itself failed for this model and provider. */
   error?: string;
+  /** Set when the code carries MASK_TOKEN_PLACEHOLDER: the catalogue does not know the model's mask token. */
+  maskTokenPlaceholder?: string;
 }
 
 export interface InferenceSnippetOptions {
@@ -207,8 +209,10 @@ export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceS
   const libraryOptions: Record<string, unknown> = { ...parameters, streaming: streaming ?? false };
   if (billTo !== undefined) libraryOptions.billTo = billTo;
 
-  const modelData = toModelData(model);
   const task = snippetTaskFor(model);
+  const known = toModelData(model);
+  // The library prints `mask_token` into the fill-mask example as is, "undefined" included.
+  const modelData = task === "fill-mask" && known.mask_token === undefined ? { ...known, mask_token: MASK_TOKEN_PLACEHOLDER } : known;
   if (taskParameters !== undefined && task === "conversational") throw new SnippetInputError("taskParameters: chat snippets take their settings as parameters");
   // 3.13.1's text-generation generator keeps the chat template once it has written one chat
   // snippet (it reassigns `templateName` in its closure), so every later plain text-generation
@@ -235,7 +239,9 @@ export function getInferenceSnippetsFor(model: CatalogModel, options: InferenceS
   if (taskParameters !== undefined) {
     list = list.map((s) => ({ ...s, content: withVisitorParameters(s.content, s.language, s.client, taskParameters) }));
   }
-  return { provider, languages: groupSnippets(list) };
+  // A visitor's own text replaces the example, placeholder and all.
+  const placeholder = list.some((s) => s.content.includes(MASK_TOKEN_PLACEHOLDER));
+  return { provider, languages: groupSnippets(list), ...(placeholder ? { maskTokenPlaceholder: MASK_TOKEN_PLACEHOLDER } : {}) };
 }
 
 /** Tasks whose whole input is one text, so a widget's text can stand where the library prints its example. */

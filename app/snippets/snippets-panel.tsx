@@ -142,6 +142,11 @@ export function InferenceSnippets({ initial }: { initial: InferencePanel }) {
           </>
         )}
       </p>
+      {panel.maskTokenPlaceholder !== null ? (
+        <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-mask-token-note="">
+          This catalogue does not say which mask token this model&apos;s tokenizer uses, so the example reads <code>{panel.maskTokenPlaceholder}</code> where it goes: replace it with the tokenizer&apos;s mask token (<code>mask_token</code> in its tokenizer_config.json) before you run the code.
+        </p>
+      ) : null}
       {panel.languages.length ? (
         <div>
           <nav aria-label="Language" className="flex gap-1 border-b border-gray-200 dark:border-gray-800">

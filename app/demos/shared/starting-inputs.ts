@@ -52,8 +52,9 @@ const texts = (entries: readonly ExampleEntry[]) => entriesOf(entries, "text").m
 export function inputsFromExample(task: WidgetTask, example: TaskExample | null, maskToken: string | null): WidgetInputs {
   const entries = example?.inputs ?? [];
   const [first = "", second = "", ...rest] = texts(entries);
-  // The guide writes RoBERTa's <mask>; a BERT model needs its own [MASK].
-  if (task === "fill-mask") return { ...EMPTY_INPUTS, text: maskToken ? first.replaceAll("<mask>", maskToken) : first };
+  // The guide writes RoBERTa's <mask>; a BERT model needs its own [MASK]. When the model's token is
+  // not known, any token in the box would be a guess the provider may reject: the box starts empty.
+  if (task === "fill-mask") return { ...EMPTY_INPUTS, text: maskToken ? first.replaceAll("<mask>", maskToken) : "" };
   switch (TASKS[task].input) {
     case "question-context":
       return { ...EMPTY_INPUTS, text: first, context: second };

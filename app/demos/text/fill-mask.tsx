@@ -44,7 +44,13 @@ export function Widget(props: WidgetProps) {
       }}
       render={(r) => <FillMaskOutput output={r.kind === "json" ? r.output : null} />}
     >
-      <TextInput label="Text" name="inputs" value={text} onChange={setText} hint={mask ? `Write ${mask} where the missing word goes.` : undefined} />
+      <TextInput
+        label="Text"
+        name="inputs"
+        value={text}
+        onChange={setText}
+        hint={mask ? `Write ${mask} where the missing word goes.` : "This catalogue does not say which mask token this model uses: write its tokenizer's mask token (mask_token in tokenizer_config.json) where the missing word goes."}
+      />
     </WidgetFrame>
   );
 }
