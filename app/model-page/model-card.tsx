@@ -19,7 +19,7 @@ function MetadataSummary({ summary }: { summary: string[] }) {
 export function ModelCard({ card, empty, summary, modelId, hubUrl }: { card: ModelPageData["card"]; empty: boolean; summary: string[]; modelId: string; hubUrl: string }) {
   if (!card && empty) {
     return (
-      <section aria-labelledby="card-empty" className="self-start rounded-lg border border-dashed border-gray-300 p-6 dark:border-gray-700" data-card-empty="" data-card-known-empty="">
+      <section aria-labelledby="card-empty" className="self-start rounded-lg border border-dashed border-gray-300 p-6 [overflow-wrap:anywhere] dark:border-gray-700" data-card-empty="" data-card-known-empty="">
         <h2 id="card-empty" className="text-lg font-semibold">
           No model card
         </h2>
@@ -38,7 +38,7 @@ export function ModelCard({ card, empty, summary, modelId, hubUrl }: { card: Mod
     // The bundled catalogue leaves card prose out, so a missing card says nothing about the authors.
     const fileName = `${modelId.replace("/", "__")}.md`;
     return (
-      <section aria-labelledby="card-empty" className="self-start rounded-lg border border-dashed border-gray-300 p-6 dark:border-gray-700" data-card-empty="">
+      <section aria-labelledby="card-empty" className="self-start rounded-lg border border-dashed border-gray-300 p-6 [overflow-wrap:anywhere] dark:border-gray-700" data-card-empty="">
         <h2 id="card-empty" className="text-lg font-semibold">
           No model card in this catalogue
         </h2>

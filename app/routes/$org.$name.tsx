@@ -73,7 +73,9 @@ export default function ModelPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       <div className="mt-6">
         {tab === "card" ? (
-          <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
+          // One column on a phone that never grows past the screen: an auto track would take the widest
+          // nowrap text (a GGUF file name) as its minimum and push the page sideways.
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
             <ModelCard card={loaderData.card} empty={loaderData.cardEmpty} summary={loaderData.summary} modelId={model.id} hubUrl={model.hubUrl} />
             <aside aria-label="About this model" className="space-y-4">
               <ModelChatDemo modelId={model.id} />
@@ -116,7 +118,7 @@ function InferenceTab({ modelId, initial }: { modelId: string; initial: Inferenc
   const panel = useFollowedPanel(initial, request, initial.state.streaming) ?? initial;
   return (
     // Two columns only once a widget is there (a chat model's tab, or one nothing runs, has none).
-    <div className="grid gap-8 lg:has-[[data-task-widget]]:grid-cols-[minmax(0,1fr)_24rem]" data-inference-tab="">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:has-[[data-task-widget]]:grid-cols-[minmax(0,1fr)_24rem]" data-inference-tab="">
       {/* The widget first on a phone, as on the playground; beside the code, and in view, on a wide screen. */}
       <aside aria-label="Try the model" className="hidden has-[[data-task-widget]]:block lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:self-start">
         <ModelChatDemo modelId={modelId} beside onRequestChange={setRequest} />

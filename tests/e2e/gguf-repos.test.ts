@@ -20,6 +20,7 @@ import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { allowOnlyLoopback, waitForHydration } from "#tests/e2e/support/browser.ts";
 import { describeViolations, readCspViolations, recordCspViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 import { importIntoServer } from "#tests/e2e/model-page-support.ts";
+import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
 
 const LIST_ROW = "lmstudio-community/Meta-Llama-3-8B-Instruct-GGUF";
 const LOCAL = "demo/tiny-llama-gguf";
@@ -164,6 +165,24 @@ describe("a local folder with config.json and GGUF files", () => {
     expect(info["gguf"]).toEqual({ total: 0, architecture: "llama", context_length: 4096, chat_template: TEMPLATE, bos_token: "<s>", eos_token: "</s>" });
     const expanded = (await (await fetch(`${server.url}/api/models/${LOCAL}?expand[]=gguf`)).json()) as Record<string, unknown>;
     expect(Object.keys(expanded).sort()).toEqual(["_id", "gguf", "id"]);
+  });
+});
+
+describe("a GGUF repo with long file names on a 390 px phone", () => {
+  const LONG = "Quant-Cartel/Llama-3-TenyxChat-DaybreakStorywriter-70B-iMat-GGUF";
+
+  it("fits the screen on every tab, with the GGUF file list and Use this model open", async () => {
+    const m = await model(LONG);
+    expect(ggufFilesWithQuant(m).length).toBeGreaterThan(10);
+    const context = await newContext({ width: 390, height: 844 });
+    const urls = [`/${LONG}`, `/${LONG}?gguf=${encodeURIComponent(ggufFilesWithQuant(m)[0]!.rfilename)}`, `/${LONG}?tab=files`, `/${LONG}?tab=inference`];
+    for (const url of urls) {
+      const page = await open(context, url);
+      const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      expect(width.scroll, url).toBeLessThanOrEqual(width.inner);
+      await page.close();
+    }
+    await context.close();
   });
 });
 
