@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ggufFilesWithQuant, ggufHeaderOf, ggufSignals, isGgufRepo } from "#app/catalog/gguf.ts";
+import { defaultGgufFile, ggufFilesWithQuant, ggufHeaderOf, ggufSignals, isGgufRepo } from "#app/catalog/gguf.ts";
 import { toHubModelInfo } from "#app/catalog/hub-api.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { fixtureById, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
@@ -116,5 +116,14 @@ describe("the GGUF panel", () => {
     const filesOnly = buildGgufPanel({ ...blank, siblings: [{ rfilename: "x.Q8_0.gguf", size: null }] });
     expect(filesOnly).toMatchObject({ headerImported: false, architecture: null, contextLength: null, params: null, chatTemplate: null });
     expect(filesOnly?.files).toEqual([{ name: "x.Q8_0.gguf", quant: "Q8_0", size: null, parts: 1, href: "/timm/resnet50.a1_in1k?gguf=x.Q8_0.gguf" }]);
+  });
+});
+
+describe("the file the commands start with", () => {
+  it("is the Q4_K_M file when there is one, else the first listed, else none", () => {
+    expect(defaultGgufFile(ggufFilesWithQuant(qwen))?.rfilename).toBe("qwen2-0_5b-instruct-q4_k_m.gguf");
+    const noQ4 = { siblings: [{ rfilename: "m.Q2_K.gguf", size: 2 }, { rfilename: "m.Q8_0.gguf", size: 8 }] };
+    expect(defaultGgufFile(ggufFilesWithQuant(noQ4))?.rfilename).toBe("m.Q8_0.gguf");
+    expect(defaultGgufFile(ggufFilesWithQuant(blank))).toBeNull();
   });
 });

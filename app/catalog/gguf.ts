@@ -120,3 +120,13 @@ export function ggufFilesWithQuant(model: Pick<CatalogModel, "siblings">): GgufF
   }
   return [...files.values()].sort((a, b) => quantRank(a.quant) - quantRank(b.quant) || (a.rfilename < b.rfilename ? -1 : a.rfilename > b.rfilename ? 1 : 0));
 }
+
+/**
+ * The file "Use this model" fills into the local-app commands until the visitor picks another:
+ * the Q4_K_M file when the repo has one (the usual middle ground between size and quality), else
+ * the first listed. Null when no .gguf file is known, and only then do the commands keep the
+ * library's {{QUANT_TAG}} and {{GGUF_FILE}} placeholders.
+ */
+export function defaultGgufFile(files: readonly GgufFile[]): GgufFile | null {
+  return files.find((f) => f.quant === "Q4_K_M") ?? files[0] ?? null;
+}

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { htmlWithToken, maskTokenForDisplay } from "#app/snippets/snippets-panel.tsx";
 import { isSnippetToken } from "#app/utils/visitor-token.ts";
-import { loadInferenceFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { getInferenceSnippetsFor, maskedTokenValue, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
-import { fileUrlResolver, guessSnippetLanguage } from "#app/model-page/model-page.server.ts";
+import { buildUseThisModel, fileUrlResolver, guessSnippetLanguage } from "#app/model-page/model-page.server.ts";
+import { fixtureById, loadInferenceFixtures, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { buildFilesView } from "#app/model-page/files.server.ts";
 import { buildInferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 
@@ -164,5 +164,38 @@ describe("files tab", () => {
   it("says when the catalogue does not hold a file and links to it", () => {
     const viewer = buildFilesView(model, "model.safetensors", "https://hub.example", "r1").viewer;
     expect(viewer).toEqual({ path: "model.safetensors", status: "not-stored", url: "https://hub.example/" + model.id + "/blob/r1/model.safetensors" });
+  });
+});
+
+describe("Use this model for a GGUF repo", () => {
+  const gguf = fixtureById(loadLibraryFixtures().map((f) => f.catalog), "Qwen/Qwen2-0.5B-Instruct-GGUF");
+  const commands = (use: ReturnType<typeof buildUseThisModel>, key: string) =>
+    use.localApps.find((a) => a.key === key)?.blocks.flatMap((b) => b.commands.map((c) => c.text)) ?? [];
+
+  it("fills the Q4_K_M file into the commands when the repo's files are known, without opening the menu", () => {
+    const use = buildUseThisModel(gguf, null);
+    expect(use.selectedGguf).toBe("qwen2-0_5b-instruct-q4_k_m.gguf");
+    expect(use.ggufChosen).toBe(false);
+    expect(use.ggufFilesUnknown).toBeNull();
+    const llama = commands(use, "llama.cpp").join("\n");
+    expect(llama).toContain(`-hf ${gguf.id}:Q4_K_M`);
+    expect(use.localApps.flatMap((a) => a.blocks.flatMap((b) => b.commands.map((c) => c.text))).join("\n")).not.toContain("{{");
+  });
+
+  it("takes the visitor's pick over the default, and ignores a file the repo does not have", () => {
+    const picked = buildUseThisModel(gguf, "qwen2-0_5b-instruct-q8_0.gguf");
+    expect([picked.selectedGguf, picked.ggufChosen]).toEqual(["qwen2-0_5b-instruct-q8_0.gguf", true]);
+    expect(commands(picked, "llama.cpp").join("\n")).toContain(`-hf ${gguf.id}:Q8_0`);
+    const unknown = buildUseThisModel(gguf, "other.gguf");
+    expect([unknown.selectedGguf, unknown.ggufChosen]).toEqual(["qwen2-0_5b-instruct-q4_k_m.gguf", false]);
+  });
+
+  it("keeps the placeholders, and says a quantisation must be picked, only when no .gguf file is known", () => {
+    const listRow = { ...gguf, siblings: [], gguf: null };
+    const use = buildUseThisModel(listRow, null);
+    expect([use.selectedGguf, use.ggufFilesUnknown]).toEqual([null, "no-file-list"]);
+    expect(commands(use, "llama.cpp").join("\n")).toContain("{{QUANT_TAG}}");
+    const noGgufListed = buildUseThisModel({ ...listRow, siblings: [{ rfilename: "README.md", size: null }] }, null);
+    expect(noGgufListed.ggufFilesUnknown).toBe("no-gguf-file");
   });
 });

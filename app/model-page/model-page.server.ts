@@ -10,7 +10,7 @@ import { shouldShowTableOfContents } from "#app/ui/table-of-contents.tsx";
 import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelView } from "#app/model-page/gguf.server.ts";
-import { isGgufRepo } from "#app/catalog/gguf.ts";
+import { defaultGgufFile, ggufFilesWithQuant, isGgufRepo } from "#app/catalog/gguf.ts";
 import { snippetTaskFor, supportedProvidersFor, unsupportedProvidersFor, stagingProvidersFor } from "#app/snippets/providers.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { notFound, type Suggestion } from "#app/ui/general-error-boundary.tsx";
@@ -69,9 +69,15 @@ export interface UseThisModelView {
   }>;
   /** The repo's .gguf files, for the quantisation picker. */
   ggufFiles: GgufFileOption[];
+  /** The file in the commands: the visitor's pick, else defaultGgufFile's; null when no .gguf file is known. */
   selectedGguf: string | null;
-  /** A GGUF repo whose file list the catalogue lacks: the commands keep the library's placeholders. */
-  ggufFilesUnknown: boolean;
+  /** The visitor picked the file (?gguf=), so the menu opens on the commands. */
+  ggufChosen: boolean;
+  /**
+   * A GGUF repo with no known .gguf file, so the commands keep the library's placeholders: the
+   * catalogue has no file list for it, or its list names no .gguf file. Null otherwise.
+   */
+  ggufFilesUnknown: "no-file-list" | "no-gguf-file" | null;
 }
 
 export interface ModelPageData {
@@ -122,9 +128,10 @@ function code(text: string, lang = guessSnippetLanguage(text)): Code {
   return { text, html: highlightCode(text, lang) };
 }
 
-function buildUseThisModel(model: CatalogModel, gguf: string | null): UseThisModelView {
+export function buildUseThisModel(model: CatalogModel, gguf: string | null): UseThisModelView {
   const ggufFiles = ggufFileOptions(model);
-  const selectedGguf = gguf !== null && ggufFiles.some((f) => f.name === gguf) ? gguf : null;
+  const chosen = gguf !== null && ggufFiles.some((f) => f.name === gguf) ? gguf : null;
+  const selectedGguf = chosen ?? defaultGgufFile(ggufFilesWithQuant(model))?.rfilename ?? null;
   const lib = getLibrarySnippets(model);
   const apps = getLocalAppSnippets(model, selectedGguf ? { filepath: selectedGguf } : {});
   return {
@@ -153,7 +160,8 @@ function buildUseThisModel(model: CatalogModel, gguf: string | null): UseThisMod
     })),
     ggufFiles,
     selectedGguf,
-    ggufFilesUnknown: model.siblings.length === 0 && isGgufRepo(model),
+    ggufChosen: chosen !== null,
+    ggufFilesUnknown: ggufFiles.length > 0 || !isGgufRepo(model) ? null : model.siblings.length === 0 ? "no-file-list" : "no-gguf-file",
   };
 }
 

@@ -70,7 +70,7 @@ export function UseThisModel({ use, modelId, search, providerCode }: { use: UseT
   hidden.delete("gguf");
   const empty = !hasUsageCode(use);
   return (
-    <details ref={ref} className="relative w-full sm:w-auto" open={use.selectedGguf !== null} data-use-this-model="">
+    <details ref={ref} className="relative w-full sm:w-auto" open={use.ggufChosen} data-use-this-model="">
       <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg bg-indigo-700 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-800 [&::-webkit-details-marker]:hidden">
         Use this model
         <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-current">
@@ -120,8 +120,8 @@ export function UseThisModel({ use, modelId, search, providerCode }: { use: UseT
             </h2>
             {use.ggufFilesUnknown ? (
               <p className="text-sm text-gray-700 dark:text-gray-300" data-gguf-files-unknown="">
-                This catalogue holds no file list for this GGUF repo, so the commands keep the placeholders{" "}
-                <code className="font-mono text-[0.9em]">{"{{QUANT_TAG}}"}</code> and <code className="font-mono text-[0.9em]">{"{{GGUF_FILE}}"}</code>: put in a quantisation and file name from the repo's files.
+                {use.ggufFilesUnknown === "no-file-list" ? "This catalogue holds no file list for this GGUF repo" : "This repo's file list in the catalogue names no .gguf file"}, so the commands keep the placeholders{" "}
+                <code className="font-mono text-[0.9em]">{"{{QUANT_TAG}}"}</code> and <code className="font-mono text-[0.9em]">{"{{GGUF_FILE}}"}</code>: you must pick a quantisation yourself and put its tag (such as Q4_K_M) and file name, from the repo&apos;s files on the Hub, in their place.
               </p>
             ) : null}
             {use.ggufFiles.length > 0 ? (
@@ -131,8 +131,8 @@ export function UseThisModel({ use, modelId, search, providerCode }: { use: UseT
                 ))}
                 <label className="flex max-w-full min-w-0 flex-col gap-1">
                   <span>Quantisation (GGUF file) for the commands</span>
-                  <select name="gguf" defaultValue={use.selectedGguf ?? ""} className="max-w-full rounded-md border border-gray-300 bg-white px-2 py-1 dark:border-gray-700 dark:bg-gray-900">
-                    <option value="">(placeholder)</option>
+                  {/* Known files always fill the commands (the Q4_K_M file until another is picked): no placeholder option. */}
+                  <select name="gguf" defaultValue={use.selectedGguf ?? undefined} className="max-w-full rounded-md border border-gray-300 bg-white px-2 py-1 dark:border-gray-700 dark:bg-gray-900">
                     {use.ggufFiles.map((f) => (
                       <option key={f.name} value={f.name}>
                         {f.label}

@@ -6,7 +6,8 @@
  * - For the 100 most downloaded transformers models, the Transformers snippets are exactly
  *   @huggingface/tasks' output for the metadata derived straight from the catalogue row (ADR 0014).
  * - For the 100 most downloaded GGUF repos (none is among the 100 most downloaded models overall),
- *   the local apps and their snippets are exactly LOCAL_APPS' output for the same ModelData.
+ *   the local apps and their snippets are exactly LOCAL_APPS' output for the same ModelData, with
+ *   a picked file's quant tag where the library left its placeholder (withQuantTag).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -25,6 +26,7 @@ import {
   UNKNOWN_GGUF_CONTEXT_LENGTH,
   getLocalAppSnippets,
   normaliseLocalAppSnippets,
+  withQuantTag,
 } from "#app/snippets/local-app-snippets.ts";
 import { pipelineTagFor, toModelData } from "#app/snippets/model-data.ts";
 import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
@@ -209,7 +211,8 @@ describe("the bundled catalogue's Use-this-model snippets", () => {
           .map(([key, app]) =>
             "deeplink" in app
               ? { key, deeplink: app.deeplink(data, filepath).href }
-              : { key, snippets: normaliseLocalAppSnippets(app.snippet(data, filepath), app.prettyLabel) },
+              : // With the picked file's tag where the library left its placeholder (vLLM's Docker command).
+                { key, snippets: withQuantTag(normaliseLocalAppSnippets(app.snippet(data, filepath), app.prettyLabel), filepath) },
           );
         const actual = getLocalAppSnippets(m, filepath === undefined ? {} : { filepath }).map((e) =>
           e.kind === "deeplink" ? { key: e.key, deeplink: e.deeplink } : { key: e.key, snippets: e.snippets },

@@ -9,6 +9,7 @@ import {
   normaliseLocalAppSnippets,
   toLocalAppModelData,
   UNKNOWN_GGUF_CONTEXT_LENGTH,
+  withQuantTag,
 } from "#app/snippets/local-app-snippets.ts";
 import { isGgufRepo } from "#app/catalog/gguf.ts";
 import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
@@ -140,6 +141,13 @@ describe("getLocalAppSnippets", () => {
     );
     const expected = libraryView(fixtureById(fixtures.map((f) => f.hub), "Qwen/Qwen2-0.5B-Instruct-GGUF"), file);
     expect(entries.map((e) => e.key)).toEqual(expected.map((e) => e.key));
+    // vLLM's Docker command, which the library writes without the file, gets the same tag.
+    const commands = entries.flatMap((e) => (e.snippets ?? []).flatMap((b) => (Array.isArray(b.content) ? b.content : [b.content])));
+    expect(commands).toContain("docker model run hf.co/Qwen/Qwen2-0.5B-Instruct-GGUF:Q4_K_M");
+    expect(commands.join("\n")).not.toContain("{{QUANT_TAG}}");
+    // Without a file, or with one whose name carries no label, the library's placeholder stays.
+    expect(withQuantTag([{ title: "t", content: "x:{{QUANT_TAG}}" }], undefined)).toEqual([{ title: "t", content: "x:{{QUANT_TAG}}" }]);
+    expect(withQuantTag([{ title: "t", content: ["x:{{QUANT_TAG}}"] }], "model.gguf")).toEqual([{ title: "t", content: ["x:{{QUANT_TAG}}"] }]);
   });
 
   it("offers vLLM, SGLang, TGI and Docker Model Runner for an AWQ chat model, with the curl body's tabs intact", async () => {

@@ -4,7 +4,7 @@
  * its deeplink as a string.
  */
 import type { LocalApp, LocalAppSnippet, ModelData, PipelineType } from "@huggingface/tasks";
-import { LOCAL_APPS } from "@huggingface/tasks";
+import { LOCAL_APPS, parseGGUFQuantLabel } from "@huggingface/tasks";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { isGgufRepo } from "#app/catalog/gguf.ts";
 import { toModelData } from "#app/snippets/model-data.ts";
@@ -96,6 +96,21 @@ export function normaliseLocalAppSnippets(
   return blocks;
 }
 
+const QUANT_TAG_PLACEHOLDER = ":{{QUANT_TAG}}";
+
+/**
+ * LOCAL_APPS' vLLM entry prints the Docker Model Runner command without the file it was given (its
+ * snippet function takes no file), so `:{{QUANT_TAG}}` stayed in it after a file was picked. The tag
+ * is filled as the library fills it in the entries that take the file (its getQuantTag: the file's
+ * quant label, else the placeholder); every other character is the library's.
+ */
+export function withQuantTag(blocks: LocalAppSnippetBlock[], filepath: string | undefined): LocalAppSnippetBlock[] {
+  const label = filepath === undefined ? undefined : parseGGUFQuantLabel(filepath);
+  if (label === undefined) return blocks;
+  const fill = (text: string) => text.split(QUANT_TAG_PLACEHOLDER).join(`:${label}`);
+  return blocks.map((b) => ({ ...b, content: Array.isArray(b.content) ? b.content.map(fill) : fill(b.content) }));
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -120,7 +135,7 @@ function entryFor(key: string, app: LocalApp, data: ModelData, filepath: string 
     return isSafeDeeplink(href) ? { ...base, kind: "deeplink", deeplink: href } : null;
   }
   try {
-    return { ...base, kind: "snippets", snippets: normaliseLocalAppSnippets(app.snippet(data, filepath), app.prettyLabel) };
+    return { ...base, kind: "snippets", snippets: withQuantTag(normaliseLocalAppSnippets(app.snippet(data, filepath), app.prettyLabel), filepath) };
   } catch (error) {
     return { ...base, kind: "snippets", snippets: [], error: errorMessage(error) };
   }

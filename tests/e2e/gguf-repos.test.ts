@@ -104,8 +104,9 @@ describe("a GGUF list row with no files and no header", () => {
     expect(await page.getAttribute('[data-local-app="lmstudio"] a[href^="lmstudio:"]', "href")).toBe(`lmstudio://open_from_hf?model=${LIST_ROW}`);
     await page.click('[data-local-app="jan"] > summary');
     expect(await page.getAttribute('[data-local-app="jan"] a[href^="jan:"]', "href")).toBe(`jan://models/huggingface/${LIST_ROW}`);
-    // No file list: the placeholders are explained, and no panel claims a header.
+    // No file list: the placeholders are explained, with the pick left to the visitor, and no panel claims a header.
     expect(await page.textContent("[data-gguf-files-unknown]")).toContain("no file list");
+    expect(await page.textContent("[data-gguf-files-unknown]")).toContain("you must pick a quantisation");
     expect(await page.$("[data-gguf-panel]")).toBeNull();
     expect(await page.textContent("body")).not.toContain(String(Number.MAX_SAFE_INTEGER));
     expect(await page.textContent("body")).not.toMatch(/9,007,199,254,740,991/);
@@ -137,13 +138,22 @@ describe("a local folder with config.json and GGUF files", () => {
     expect(files).toEqual([`Q8_0tiny-llama.Q8_0.gguf${size} B`, `Q4_K_Mtiny-llama.Q4_K_M.gguf${size} B`]);
     expect(describeViolations(await runAxe(page))).toBe("");
 
+    // Before any pick, the commands hold the Q4_K_M file, not the library's {{QUANT_TAG}}, and the menu stays closed.
+    expect(await page.locator("[data-use-this-model]").evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await page.click("[data-use-this-model] > summary");
+    await page.click('[data-local-app="ollama"] > summary');
+    expect(await codeTexts(page, '[data-local-app="ollama"]')).toEqual([`ollama run hf.co/${LOCAL}:Q4_K_M`]);
+    expect(await page.inputValue('select[name="gguf"]')).toBe("tiny-llama.Q4_K_M.gguf");
+    expect(await page.$("[data-gguf-files-unknown]")).toBeNull();
+    // Closed again, so the open menu does not cover the panel's links.
+    await page.keyboard.press("Escape");
+
     // A file picked in the panel fills the commands.
     await Promise.all([page.waitForURL(/gguf=tiny-llama\.Q8_0\.gguf/), panel.locator('[data-gguf-file="tiny-llama.Q8_0.gguf"] a').click()]);
     await page.click('[data-local-app="ollama"] > summary');
     expect(await codeTexts(page, '[data-local-app="ollama"]')).toEqual([`ollama run hf.co/${LOCAL}:Q8_0`]);
     expect(await page.inputValue('select[name="gguf"]')).toBe("tiny-llama.Q8_0.gguf");
     expect(await page.$$eval('select[name="gguf"] option', (els) => els.map((e) => e.textContent))).toEqual([
-      "(placeholder)",
       `Q8_0 · ${size} B (tiny-llama.Q8_0.gguf)`,
       `Q4_K_M · ${size} B (tiny-llama.Q4_K_M.gguf)`,
     ]);
