@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultGgufFile, ggufFilesWithQuant, ggufHeaderOf, ggufSignals, isGgufRepo } from "#app/catalog/gguf.ts";
+import { defaultGgufFile, ggufFilesWithQuant, ggufHeaderOf, ggufSignals, holdsOnlyGgufWeights, isGgufRepo } from "#app/catalog/gguf.ts";
 import { toHubModelInfo } from "#app/catalog/hub-api.ts";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { fixtureById, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
@@ -125,5 +125,22 @@ describe("the file the commands start with", () => {
     const noQ4 = { siblings: [{ rfilename: "m.Q2_K.gguf", size: 2 }, { rfilename: "m.Q8_0.gguf", size: 8 }] };
     expect(defaultGgufFile(ggufFilesWithQuant(noQ4))?.rfilename).toBe("m.Q8_0.gguf");
     expect(defaultGgufFile(ggufFilesWithQuant(blank))).toBeNull();
+  });
+});
+
+describe("repos whose only weights are GGUF files", () => {
+  const files = (...names: string[]) => names.map((rfilename) => ({ rfilename, size: null }));
+
+  it("reads the file list when there is one", () => {
+    expect(holdsOnlyGgufWeights({ ...blank, siblings: files("README.md", "config.json", "m.Q4_K_M.gguf") })).toBe(true);
+    expect(holdsOnlyGgufWeights({ ...blank, siblings: files("m.Q4_K_M.gguf", "model-00001-of-00002.safetensors") })).toBe(false);
+    expect(holdsOnlyGgufWeights({ ...blank, siblings: files("m.Q4_K_M.gguf", "pytorch_model.bin") })).toBe(false);
+    expect(holdsOnlyGgufWeights(qwen)).toBe(true);
+  });
+
+  it("reads the Hub's format tags for a list row without files", () => {
+    expect(holdsOnlyGgufWeights({ ...blank, tags: ["transformers", "gguf"] })).toBe(true);
+    expect(holdsOnlyGgufWeights({ ...blank, tags: ["transformers", "safetensors", "gguf"] })).toBe(false);
+    expect(holdsOnlyGgufWeights({ ...blank, tags: ["transformers", "pytorch"] })).toBe(false);
   });
 });

@@ -130,3 +130,23 @@ export function ggufFilesWithQuant(model: Pick<CatalogModel, "siblings">): GgufF
 export function defaultGgufFile(files: readonly GgufFile[]): GgufFile | null {
   return files.find((f) => f.quant === "Q4_K_M") ?? files[0] ?? null;
 }
+
+/** Weight files transformers' from_pretrained loads without gguf_file=: safetensors, PyTorch, TensorFlow, Flax. */
+const TRANSFORMERS_WEIGHTS = /(?:\.safetensors|(?:^|\/)pytorch_model[^/]*\.bin|(?:^|\/)tf_model[^/]*\.h5|(?:^|\/)flax_model[^/]*\.msgpack)$/i;
+
+/** The format tags the Hub adds for those files; a list row without a file list still carries them. */
+const WEIGHT_FORMAT_TAGS: ReadonlySet<string> = new Set(["safetensors", "pytorch", "tf", "jax"]);
+
+/**
+ * A GGUF repo with no other weights transformers can load, so from_pretrained needs gguf_file= to
+ * load it at all. Read from the file list when the catalogue has one (a .gguf file and none of the
+ * others), else from the Hub's format tags (887 of the bundled catalogue's 947 GGUF repos that name
+ * transformers have neither a file list nor a safetensors, pytorch, tf or jax tag).
+ */
+export function holdsOnlyGgufWeights(model: GgufModel): boolean {
+  if (!isGgufRepo(model)) return false;
+  if (model.siblings.length > 0) {
+    return model.siblings.some((s) => isGgufFilename(s.rfilename)) && !model.siblings.some((s) => TRANSFORMERS_WEIGHTS.test(s.rfilename));
+  }
+  return !model.tags.some((t) => WEIGHT_FORMAT_TAGS.has(t));
+}

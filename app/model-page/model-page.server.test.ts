@@ -190,6 +190,15 @@ describe("Use this model for a GGUF repo", () => {
     expect([unknown.selectedGguf, unknown.ggufChosen]).toEqual(["qwen2-0_5b-instruct-q4_k_m.gguf", false]);
   });
 
+  it("loads the same file in the Transformers code when the repo names transformers", () => {
+    const tagged = { ...gguf, libraryName: "transformers", tags: [...gguf.tags, "transformers"], transformersInfo: { auto_model: "AutoModelForCausalLM" } };
+    const use = buildUseThisModel(tagged, null);
+    expect(use.library?.ggufFile).toEqual({ name: "qwen2-0_5b-instruct-q4_k_m.gguf", placeholder: false });
+    expect(use.library?.snippets.map((c) => c.text).join("\n")).toContain(`.from_pretrained("${gguf.id}", gguf_file="qwen2-0_5b-instruct-q4_k_m.gguf"`);
+    const picked = buildUseThisModel(tagged, "qwen2-0_5b-instruct-q8_0.gguf");
+    expect(picked.library?.snippets.map((c) => c.text).join("\n")).toContain('gguf_file="qwen2-0_5b-instruct-q8_0.gguf"');
+  });
+
   it("keeps the placeholders, and says a quantisation must be picked, only when no .gguf file is known", () => {
     const listRow = { ...gguf, siblings: [], gguf: null };
     const use = buildUseThisModel(listRow, null);

@@ -7,7 +7,7 @@ import { isShadowedModelId } from "#app/catalog/model-id.ts";
 import { renderMarkdown } from "#app/markdown/render-markdown.server.ts";
 import { MODEL_TABS, type ModelTab } from "#app/model-page/model-tabs.tsx";
 import { shouldShowTableOfContents } from "#app/ui/table-of-contents.tsx";
-import { getLibrarySnippets } from "#app/snippets/library-snippets.ts";
+import { GGUF_FILE_PLACEHOLDER, getLibrarySnippets } from "#app/snippets/library-snippets.ts";
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelView } from "#app/model-page/gguf.server.ts";
 import { defaultGgufFile, ggufFilesWithQuant, isGgufRepo } from "#app/catalog/gguf.ts";
@@ -56,7 +56,16 @@ export interface ModelHeaderView {
 }
 
 export interface UseThisModelView {
-  library: { name: string; label: string; repoUrl: string; docsUrl: string | null; snippets: Code[]; error: string | null } | null;
+  library: {
+    name: string;
+    label: string;
+    repoUrl: string;
+    docsUrl: string | null;
+    snippets: Code[];
+    error: string | null;
+    /** The .gguf file the code loads with gguf_file= (a repo of GGUF weights only), or the library's placeholder. */
+    ggufFile: { name: string; placeholder: boolean } | null;
+  } | null;
   /** The library the catalogue names for the model, if any: why `library` is null differs. */
   libraryName: string | null;
   localApps: Array<{
@@ -132,7 +141,7 @@ export function buildUseThisModel(model: CatalogModel, gguf: string | null): Use
   const ggufFiles = ggufFileOptions(model);
   const chosen = gguf !== null && ggufFiles.some((f) => f.name === gguf) ? gguf : null;
   const selectedGguf = chosen ?? defaultGgufFile(ggufFilesWithQuant(model))?.rfilename ?? null;
-  const lib = getLibrarySnippets(model);
+  const lib = getLibrarySnippets(model, selectedGguf ? { ggufFile: selectedGguf } : {});
   const apps = getLocalAppSnippets(model, selectedGguf ? { filepath: selectedGguf } : {});
   return {
     library: lib
@@ -143,6 +152,7 @@ export function buildUseThisModel(model: CatalogModel, gguf: string | null): Use
           docsUrl: lib.docsUrl ?? null,
           snippets: lib.snippets.map((s) => code(s)),
           error: lib.error ?? null,
+          ggufFile: lib.ggufFile === undefined ? null : { name: lib.ggufFile, placeholder: lib.ggufFile === GGUF_FILE_PLACEHOLDER },
         }
       : null,
     libraryName: model.libraryName,

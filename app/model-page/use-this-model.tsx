@@ -103,6 +103,20 @@ export function UseThisModel({ use, modelId, search, providerCode }: { use: UseT
               {use.library.label}
             </h2>
             {use.library.error ? <p className="text-sm text-red-800 dark:text-red-300">The library's snippet failed for this model: {use.library.error}</p> : null}
+            {use.library.ggufFile ? (
+              <p className="text-sm text-gray-700 dark:text-gray-300" data-library-gguf-file="">
+                The catalogue knows only GGUF weights for this repo, so the code loads one file with <code className="font-mono text-[0.9em]">gguf_file</code> (transformers dequantises it, for the architectures it reads from GGUF):{" "}
+                {use.library.ggufFile.placeholder ? (
+                  <>
+                    this catalogue lists none of those files, so put a .gguf file name from the repo&apos;s files on the Hub in place of <code className="font-mono text-[0.9em]">{use.library.ggufFile.name}</code>.
+                  </>
+                ) : (
+                  <>
+                    <code className="font-mono text-[0.9em] break-all">{use.library.ggufFile.name}</code>, the file the local-app commands below use.
+                  </>
+                )}
+              </p>
+            ) : null}
             {use.library.snippets.map((s, i) => (
               <CodeBlock key={i} {...s} title={use.library!.snippets.length > 1 ? `${use.library!.label} (${i + 1}/${use.library!.snippets.length})` : use.library!.label} copyDescription={`${use.library!.label} snippet ${i + 1}`} />
             ))}

@@ -4,7 +4,8 @@
  * - Each library snippet and local-app entry is generated without error.
  * - No library prints its "unknown" placeholder when the catalogue's data allows better.
  * - For the 100 most downloaded transformers models, the Transformers snippets are exactly
- *   @huggingface/tasks' output for the metadata derived straight from the catalogue row (ADR 0014).
+ *   @huggingface/tasks' output for the metadata derived straight from the catalogue row (ADR 0014),
+ *   with gguf_file= for the repos of GGUF weights only (withGgufFile).
  * - For the 100 most downloaded GGUF repos (none is among the 100 most downloaded models overall),
  *   the local apps and their snippets are exactly LOCAL_APPS' output for the same ModelData, with
  *   a picked file's quant tag where the library left its placeholder (withQuantTag).
@@ -20,7 +21,7 @@ import { getModelById } from "#app/db/queries/models.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 import { importPaths } from "#app/import/importer.server.ts";
 import { deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
-import { type LibrarySnippets, getLibrarySnippets } from "#app/snippets/library-snippets.ts";
+import { GGUF_FILE_PLACEHOLDER, type LibrarySnippets, getLibrarySnippets, withGgufFile } from "#app/snippets/library-snippets.ts";
 import {
   type LocalAppEntry,
   UNKNOWN_GGUF_CONTEXT_LENGTH,
@@ -29,7 +30,7 @@ import {
   withQuantTag,
 } from "#app/snippets/local-app-snippets.ts";
 import { pipelineTagFor, toModelData } from "#app/snippets/model-data.ts";
-import { ggufFilesWithQuant } from "#app/catalog/gguf.ts";
+import { ggufFilesWithQuant, holdsOnlyGgufWeights } from "#app/catalog/gguf.ts";
 
 const CATALOGUE = path.resolve(import.meta.dirname, "..", "..", "catalogue", "hub-catalogue-2024-07-11.jsonl.gz");
 
@@ -156,6 +157,7 @@ describe("the bundled catalogue's Use-this-model snippets", () => {
     expect(top.length).toBe(100);
     const transformers = MODEL_LIBRARIES_UI_ELEMENTS.transformers;
     const derivedPairs: Record<string, string> = {};
+    const ggufOnly: string[] = [];
     for (const r of top) {
       const id = String(r["id"]);
       const m = models.get(id)!;
@@ -171,7 +173,10 @@ describe("the bundled catalogue's Use-this-model snippets", () => {
       });
       const expectedInfo = own ?? derived?.info;
       expect(expectedInfo, `${id}: no transformersInfo`).toBeDefined();
-      const expected = transformers.snippets({ ...toModelData(m), transformersInfo: expectedInfo as never });
+      // A repo of GGUF weights only loads a file with gguf_file= (withGgufFile); no file is picked here.
+      const library = transformers.snippets({ ...toModelData(m), transformersInfo: expectedInfo as never });
+      const expected = holdsOnlyGgufWeights(m) ? library.map((s) => withGgufFile(s, id, GGUF_FILE_PLACEHOLDER)) : library;
+      if (holdsOnlyGgufWeights(m)) ggufOnly.push(id);
       const actual = getLibrarySnippets(m)?.snippets;
       expect(actual, id).toEqual(expected);
       expect(actual?.join("\n"), id).not.toContain("Type of model unknown");
@@ -180,6 +185,22 @@ describe("the bundled catalogue's Use-this-model snippets", () => {
     }
     // The derived classes themselves, reviewable in one place.
     expect(derivedPairs).toMatchSnapshot();
+    // None of them holds GGUF weights only, so this compares the library's text untouched.
+    expect(ggufOnly).toEqual([]);
+  });
+
+  it("gives a repo of GGUF weights only Transformers code that loads a .gguf file", () => {
+    const gemma = models.get("bartowski/gemma-2-27b-it-GGUF")!;
+    expect([gemma.siblings.length, holdsOnlyGgufWeights(gemma)]).toEqual([0, true]);
+    const code = getLibrarySnippets(gemma)?.snippets.join("\n") ?? "";
+    expect(code).toContain('AutoModelForCausalLM.from_pretrained("bartowski/gemma-2-27b-it-GGUF", gguf_file="{{GGUF_FILE}}", dtype="auto")');
+    expect(code).not.toMatch(/from_pretrained\("bartowski\/gemma-2-27b-it-GGUF"\)|from_pretrained\("bartowski\/gemma-2-27b-it-GGUF", dtype/);
+    // A repo that also holds safetensors weights keeps the library's code.
+    const stableCode = models.get("stabilityai/stable-code-3b")!;
+    expect(holdsOnlyGgufWeights(stableCode)).toBe(false);
+    expect(getLibrarySnippets(stableCode)?.snippets.join("\n")).not.toContain("gguf_file");
+    const ggufOnly = [...models.values()].filter((m) => getLibrarySnippets(m)?.ggufFile !== undefined);
+    expect(ggufOnly.length).toBeGreaterThan(800);
   });
 
   it("matches LOCAL_APPS' own output for the 100 most downloaded GGUF repos", () => {

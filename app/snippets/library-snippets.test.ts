@@ -2,6 +2,8 @@ import { MODEL_LIBRARIES_UI_ELEMENTS } from "@huggingface/tasks";
 import { describe, expect, it } from "vitest";
 import { fixtureById, loadLibraryFixtures, slug } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { getLibrarySnippets, isModelLibraryKey, libraryUiElement } from "#app/snippets/library-snippets.ts";
+import { deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
+import type { CatalogModel } from "#app/catalog/model-record.ts";
 
 const fixtures = loadLibraryFixtures();
 const catalogOf = (id: string) => fixtureById(fixtures.map((f) => f.catalog), id);
@@ -91,5 +93,49 @@ describe("getLibrarySnippets", () => {
     for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
       expect(getLibrarySnippets({ ...model, libraryName: name })).toBeNull();
     }
+  });
+});
+
+describe("transformers code for a repo of GGUF weights only", () => {
+  // bartowski/gemma-2-27b-it-GGUF as the bundled catalogue holds it: a list row, no file list.
+  const tags = ["transformers", "gguf", "text-generation", "base_model:google/gemma-2-27b-it", "license:gemma", "endpoints_compatible", "region:us"];
+  const info = deriveTransformersInfo({ config: null, tags, pipelineTag: "text-generation", libraryName: "transformers" })?.info ?? null;
+  const listRow: CatalogModel = {
+    ...catalogOf("Qwen/Qwen2-0.5B-Instruct"),
+    id: "bartowski/gemma-2-27b-it-GGUF",
+    author: "bartowski",
+    pipelineTag: "text-generation",
+    tags,
+    config: null,
+    siblings: [],
+    safetensors: null,
+    gguf: null,
+    chatTemplate: null,
+    cardData: null,
+    widgetData: null,
+    transformersInfo: info === null ? null : { ...info },
+  };
+
+  it("loads the chosen file with gguf_file=, in the pipeline and the direct load", () => {
+    const result = getLibrarySnippets(listRow, { ggufFile: "gemma-2-27b-it-Q4_K_M.gguf" });
+    expect(result?.ggufFile).toBe("gemma-2-27b-it-Q4_K_M.gguf");
+    expect(result?.snippets).toEqual([
+      '# Use a pipeline as a high-level helper\nfrom transformers import pipeline\n\npipe = pipeline("text-generation", model="bartowski/gemma-2-27b-it-GGUF", model_kwargs={"gguf_file": "gemma-2-27b-it-Q4_K_M.gguf"})',
+      '# Load model directly\nfrom transformers import AutoModelForCausalLM\nmodel = AutoModelForCausalLM.from_pretrained("bartowski/gemma-2-27b-it-GGUF", gguf_file="gemma-2-27b-it-Q4_K_M.gguf", dtype="auto")',
+    ]);
+  });
+
+  it("writes the library's {{GGUF_FILE}} placeholder when no file is known", () => {
+    const result = getLibrarySnippets(listRow);
+    expect(result?.ggufFile).toBe("{{GGUF_FILE}}");
+    expect(result?.snippets[1]).toContain('.from_pretrained("bartowski/gemma-2-27b-it-GGUF", gguf_file="{{GGUF_FILE}}", dtype="auto")');
+  });
+
+  it("passes gguf_file to the tokenizer too, and leaves repos with other weights alone", () => {
+    const withTokenizer = { ...listRow, transformersInfo: { auto_model: "AutoModelForCausalLM", processor: "AutoTokenizer" } };
+    expect(getLibrarySnippets(withTokenizer, { ggufFile: "m.gguf" })?.snippets[1]).toContain('tokenizer = AutoTokenizer.from_pretrained("bartowski/gemma-2-27b-it-GGUF", gguf_file="m.gguf")');
+    const alsoSafetensors = { ...listRow, tags: [...tags, "safetensors"] };
+    expect(getLibrarySnippets(alsoSafetensors, { ggufFile: "m.gguf" })?.snippets.join("\n")).not.toContain("gguf_file");
+    expect(getLibrarySnippets(alsoSafetensors)?.ggufFile).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
 import type { LibraryUiElement, ModelData, ModelLibraryKey } from "@huggingface/tasks";
 import { ALL_MODEL_LIBRARY_KEYS, MODEL_LIBRARIES_UI_ELEMENTS } from "@huggingface/tasks";
 import type { CatalogModel } from "#app/catalog/model-record.ts";
+import { holdsOnlyGgufWeights } from "#app/catalog/gguf.ts";
 import { toModelData } from "#app/snippets/model-data.ts";
 
 export interface LibrarySnippets {
@@ -17,6 +18,19 @@ export interface LibrarySnippets {
   snippets: string[];
   /** Set when the library's snippet function threw for this model's data. */
   error?: string;
+  /**
+   * Set for a transformers repo of GGUF weights only: the file the code loads with gguf_file=,
+   * GGUF_FILE_PLACEHOLDER when the catalogue knows none.
+   */
+  ggufFile?: string;
+}
+
+/** LOCAL_APPS' own placeholder for a file name, so one note on the page covers both. */
+export const GGUF_FILE_PLACEHOLDER = "{{GGUF_FILE}}";
+
+export interface LibrarySnippetOptions {
+  /** The .gguf file the page's commands use (the visitor's pick or the default). */
+  ggufFile?: string;
 }
 
 const LIBRARY_KEYS: ReadonlySet<string> = new Set(ALL_MODEL_LIBRARY_KEYS);
@@ -53,7 +67,26 @@ export function librarySnippetsFromModelData(data: ModelData): LibrarySnippets |
   return result;
 }
 
+/**
+ * The library's transformers code for a repo of GGUF weights only, loading `file`: its
+ * `from_pretrained("<id>"` calls get `gguf_file=`, and its `pipeline(…, model="<id>"` gets
+ * `model_kwargs={"gguf_file": …}`, which the pipeline passes to the config, tokenizer and model.
+ * Without it @huggingface/tasks' code looks for config.json and weights the repo does not have.
+ */
+export function withGgufFile(snippet: string, id: string, file: string): string {
+  const literal = JSON.stringify(file);
+  const model = JSON.stringify(id);
+  return snippet
+    .split(`.from_pretrained(${model}`)
+    .join(`.from_pretrained(${model}, gguf_file=${literal}`)
+    .split(`, model=${model}`)
+    .join(`, model=${model}, model_kwargs={"gguf_file": ${literal}}`);
+}
+
 /** Null when the model has no library_name or the library is unknown to @huggingface/tasks. */
-export function getLibrarySnippets(model: CatalogModel): LibrarySnippets | null {
-  return librarySnippetsFromModelData(toModelData(model));
+export function getLibrarySnippets(model: CatalogModel, options: LibrarySnippetOptions = {}): LibrarySnippets | null {
+  const result = librarySnippetsFromModelData(toModelData(model));
+  if (result?.library !== "transformers" || !holdsOnlyGgufWeights(model)) return result;
+  const file = options.ggufFile ?? GGUF_FILE_PLACEHOLDER;
+  return { ...result, snippets: result.snippets.map((s) => withGgufFile(s, model.id, file)), ggufFile: file };
 }
