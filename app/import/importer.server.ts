@@ -24,6 +24,7 @@ import { type NormalizedRecord, deriveFacts, normalizeRecord, readTokenizerSetti
 import { type SourceItem, readSources } from "#app/import/read-sources.server.ts";
 import { describeIssues, importRecordSchema } from "#app/import/record-schema.ts";
 import { deriveTransformersInfo } from "#app/catalog/transformers-info.ts";
+import { storesPackedQuantisedWeights } from "#app/catalog/parameter-count.ts";
 import { importRejections, importRows } from "#app/utils/metrics.server.ts";
 
 export interface Rejection {
@@ -139,7 +140,6 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
   const safetensors = rec.safetensors !== undefined ? rec.safetensors : parseJson<Record<string, unknown> | null>(ed?.safetensors, null);
   const ggufMeta = rec.gguf !== undefined ? rec.gguf : parseJson<Record<string, unknown> | null>(ed?.gguf, null);
   const paramsFrom = (o: Record<string, unknown> | null) => (typeof o?.["total"] === "number" ? o["total"] : null);
-  const params = paramsFrom(safetensors) ?? paramsFrom(ggufMeta) ?? e?.params ?? null;
 
   const statsGiven = rec.downloads !== undefined || rec.likes !== undefined;
   const downloads = pick(rec.downloads, e?.downloads as number, 0);
@@ -151,6 +151,11 @@ function plan(p: Pending, existing: ExistingModel | undefined, statsAsOf: string
 
   // Chat template: config (tokenizer_config) wins, then GGUF metadata.
   const config = rec.config !== undefined ? rec.config : parseJson<Record<string, unknown> | null>(ed?.config, null);
+  // Packed quantised storage (AWQ, GPTQ: several weights per I32) is no parameter count, and no
+  // earlier import's figure for it is either: the listing's size filter gets nothing for such a row.
+  const params = storesPackedQuantisedWeights({ safetensors, config, tags })
+    ? paramsFrom(ggufMeta)
+    : (paramsFrom(safetensors) ?? paramsFrom(ggufMeta) ?? e?.params ?? null);
   const tok = readTokenizerSettings(config);
   const ggufTemplate = typeof ggufMeta?.["chat_template"] === "string" ? ggufMeta["chat_template"] : null;
   const chatTemplate = tok.chatTemplate ?? ggufTemplate;

@@ -133,6 +133,25 @@ for (const dialect of testDialects()) {
       expect([m!.pipelineTag, m!.pipelineTagFrom]).toEqual(["image-text-to-text", null]);
     });
 
+    it("stores no parameter count for packed quantised weights, and drops one an earlier import stored", async () => {
+      // Qwen/Qwen2-72B-Instruct-AWQ's row in the bundled catalogue: eight 4-bit weights per I32.
+      const awq = {
+        id: "Qwen/Qwen2-72B-Instruct-AWQ",
+        tags: ["transformers", "safetensors", "qwen2", "text-generation", "conversational", "4-bit", "awq", "region:us"],
+        config: { architectures: ["Qwen2ForCausalLM"], model_type: "qwen2", quantization_config: { bits: 4, quant_method: "awq" } },
+        safetensors: { parameters: { F16: 3044057088, I32: 8876851200 }, total: 11920908288 },
+      };
+      const plain = { id: "Qwen/Qwen2-0.5B-Instruct", tags: ["transformers", "safetensors"], safetensors: { parameters: { BF16: 494032768 }, total: 494032768 } };
+      const file = write("awq.jsonl", [awq, plain]);
+      await importPaths(t.handle, [file]);
+      expect((await getModelById(t.handle.db, awq.id))?.params).toBeNull();
+      expect((await getModelById(t.handle.db, plain.id))?.params).toBe(494032768);
+      // A database filled before this rule holds the element count; importing the row again clears it.
+      await t.handle.db.updateTable("models").set({ params: 11920908288 }).where("id", "=", awq.id).execute();
+      expect(await importPaths(t.handle, [file])).toMatchObject({ updated: 1, unchanged: 1 });
+      expect((await getModelById(t.handle.db, awq.id))?.params).toBeNull();
+    });
+
     it("derives base models from plain and relation tags and card data", async () => {
       const rec = {
         id: "tester/derived-model",

@@ -1,10 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDb } from "#app/db/db.server.ts";
+import { importItems } from "#app/import/importer.server.ts";
+import { testDialects, type TestDatabase } from "#tests/support/test-databases.ts";
 import { htmlWithToken, maskTokenForDisplay } from "#app/snippets/snippets-panel.tsx";
 import { isSnippetToken } from "#app/utils/visitor-token.ts";
 import { getInferenceSnippetsFor, maskedTokenValue, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
-import { buildUseThisModel, fileUrlResolver, guessSnippetLanguage } from "#app/model-page/model-page.server.ts";
+import { buildUseThisModel, fileUrlResolver, guessSnippetLanguage, loadModelPage } from "#app/model-page/model-page.server.ts";
 import { fixtureById, loadInferenceFixtures, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { buildFilesView } from "#app/model-page/files.server.ts";
 import { buildInferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
@@ -206,5 +209,42 @@ describe("Use this model for a GGUF repo", () => {
     expect(commands(use, "llama.cpp").join("\n")).toContain("{{QUANT_TAG}}");
     const noGgufListed = buildUseThisModel({ ...listRow, siblings: [{ rfilename: "README.md", size: null }] }, null);
     expect(noGgufListed.ggufFilesUnknown).toBe("no-gguf-file");
+  });
+});
+
+describe("the page's facts, from rows of the bundled catalogue", () => {
+  let t: TestDatabase;
+  // Qwen/Qwen2-72B-Instruct-AWQ: eight 4-bit weights per I32, so safetensors.total (11.9B) counts storage.
+  const AWQ = {
+    id: "Qwen/Qwen2-72B-Instruct-AWQ",
+    author: "Qwen",
+    pipeline_tag: "text-generation",
+    library_name: "transformers",
+    tags: ["transformers", "safetensors", "qwen2", "text-generation", "conversational", "4-bit", "awq", "region:us"],
+    config: { architectures: ["Qwen2ForCausalLM"], model_type: "qwen2", quantization_config: { bits: 4, quant_method: "awq" } },
+    safetensors: { parameters: { F16: 3044057088, I32: 8876851200 }, total: 11920908288 },
+    downloads: 10,
+    likes: 1,
+  };
+  const page = (id: string, query = "") => loadModelPage(id, new URL(`http://localhost/${id}${query}`), undefined);
+
+  beforeAll(async () => {
+    t = await testDialects()[0]!.create();
+    setDb(t.handle);
+    const rows = [AWQ].map((value, n) => ({ kind: "record" as const, source: "rows.jsonl", line: n + 1, value }));
+    await importItems(t.handle, (async function* () { yield* rows; })(), { statsAsOf: "2024-07-11" });
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("states no parameter count for packed quantised weights, even one an older import stored", async () => {
+    const fresh = await page(AWQ.id);
+    expect(fresh.model.params).toBeNull();
+    expect(fresh.summary.join(" ")).not.toMatch(/parameters/i);
+    await t.handle.db.updateTable("models").set({ params: 11920908288 }).where("id", "=", AWQ.id).execute();
+    const stale = await page(AWQ.id);
+    expect(stale.model.params).toBeNull();
+    expect(stale.summary.join(" ")).not.toContain("11.9B");
   });
 });

@@ -11,6 +11,7 @@ import { GGUF_FILE_PLACEHOLDER, getLibrarySnippets } from "#app/snippets/library
 import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelView } from "#app/model-page/gguf.server.ts";
 import { defaultGgufFile, ggufFilesWithQuant, isGgufRepo } from "#app/catalog/gguf.ts";
+import { storesPackedQuantisedWeights } from "#app/catalog/parameter-count.ts";
 import { snippetTaskFor, supportedProvidersFor, unsupportedProvidersFor, stagingProvidersFor } from "#app/snippets/providers.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { notFound, type Suggestion } from "#app/ui/general-error-boundary.tsx";
@@ -269,7 +270,8 @@ export async function findModelPage(id: string, url: URL, context: unknown): Pro
     downloads: model.downloads,
     likes: model.likes,
     statsAsOf: model.statsAsOf,
-    params: model.params ?? ggufTotal,
+    // A database imported before packed storage was told apart may still hold its element count.
+    params: storesPackedQuantisedWeights(model) ? null : (model.params ?? ggufTotal),
     createdAt: model.createdAt,
     lastModified: model.lastModified,
     gated: model.gated,
