@@ -1,14 +1,26 @@
 import { MarkdownContent } from "#app/markdown/markdown-content.tsx";
 import { TableOfContents } from "#app/ui/table-of-contents.tsx";
-import type { ModelPageData } from "#app/model-page/model-page.server.ts";
+import type { ModelPageData, SummaryLine } from "#app/model-page/model-page.server.ts";
 
-function MetadataSummary({ summary }: { summary: string[] }) {
+const lineText = (line: SummaryLine) => line.map((p) => (typeof p === "string" ? p : p.text)).join("");
+
+function MetadataSummary({ summary }: { summary: SummaryLine[] }) {
   return (
     <>
       <p className="mt-3 text-sm text-gray-700 dark:text-gray-300">What the catalogue’s metadata says:</p>
       <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
-        {summary.map((s) => (
-          <li key={s}>{s}</li>
+        {summary.map((line) => (
+          <li key={lineText(line)}>
+            {line.map((part, i) =>
+              typeof part === "string" ? (
+                part
+              ) : (
+                <a key={i} href={part.href} className="text-indigo-700 underline hover:no-underline dark:text-indigo-300" rel="nofollow noopener">
+                  {part.text}
+                </a>
+              ),
+            )}
+          </li>
         ))}
       </ul>
     </>
@@ -16,7 +28,7 @@ function MetadataSummary({ summary }: { summary: string[] }) {
 }
 
 /** The rendered README (front matter removed), with a table of contents for long cards. */
-export function ModelCard({ card, empty, summary, modelId, hubUrl }: { card: ModelPageData["card"]; empty: boolean; summary: string[]; modelId: string; hubUrl: string }) {
+export function ModelCard({ card, empty, summary, modelId, hubUrl }: { card: ModelPageData["card"]; empty: boolean; summary: SummaryLine[]; modelId: string; hubUrl: string }) {
   if (!card && empty) {
     return (
       <section aria-labelledby="card-empty" className="self-start rounded-lg border border-dashed border-gray-300 p-6 [overflow-wrap:anywhere] dark:border-gray-700" data-card-empty="" data-card-known-empty="">

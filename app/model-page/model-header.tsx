@@ -67,7 +67,26 @@ export function ModelHeader({ model, actions }: { model: ModelHeaderView; action
                 </a>
               </li>
             ) : null}
-            {model.license ? (
+            {model.license && model.namedLicense ? (
+              // "other" says nothing on its own: the card's name for the licence, linked to its text when the card links one.
+              <li data-license-name="">
+                <span className={`${chip} bg-gray-50 text-gray-800 ring-gray-200 dark:bg-gray-900 dark:text-gray-200 dark:ring-gray-700`}>
+                  License:&nbsp;
+                  <a href={`/models?license=${encodeURIComponent(model.license)}`} className="hover:underline">
+                    {model.license}
+                  </a>
+                  &nbsp;(
+                  {model.namedLicense.href ? (
+                    <a href={model.namedLicense.href} className="underline hover:no-underline" rel="nofollow noopener">
+                      {model.namedLicense.name}
+                    </a>
+                  ) : (
+                    model.namedLicense.name
+                  )}
+                  )
+                </span>
+              </li>
+            ) : model.license ? (
               <li>
                 <a href={`/models?license=${encodeURIComponent(model.license)}`} className={neutral}>
                   License: {model.license}

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { setDb } from "#app/db/db.server.ts";
+import { ModelHeader } from "#app/model-page/model-header.tsx";
 import { importItems } from "#app/import/importer.server.ts";
 import { testDialects, type TestDatabase } from "#tests/support/test-databases.ts";
 import { htmlWithToken, maskTokenForDisplay } from "#app/snippets/snippets-panel.tsx";
@@ -7,7 +10,7 @@ import { isSnippetToken } from "#app/utils/visitor-token.ts";
 import { getInferenceSnippetsFor, maskedTokenValue, TOKEN_PLACEHOLDER } from "#app/snippets/inference-snippets.ts";
 import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
-import { buildUseThisModel, fileUrlResolver, guessSnippetLanguage, loadModelPage } from "#app/model-page/model-page.server.ts";
+import { buildUseThisModel, fileUrlResolver, guessSnippetLanguage, loadModelPage, type SummaryLine } from "#app/model-page/model-page.server.ts";
 import { fixtureById, loadInferenceFixtures, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
 import { buildFilesView } from "#app/model-page/files.server.ts";
 import { buildInferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
@@ -226,12 +229,25 @@ describe("the page's facts, from rows of the bundled catalogue", () => {
     downloads: 10,
     likes: 1,
   };
+  // Qwen/Qwen2-72B-Instruct: `license: other`, and the card names the licence and links its text.
+  const QWEN = {
+    id: "Qwen/Qwen2-72B-Instruct",
+    author: "Qwen",
+    pipeline_tag: "text-generation",
+    library_name: "transformers",
+    tags: ["transformers", "safetensors", "qwen2", "text-generation", "chat", "conversational", "en", "license:other", "region:us"],
+    cardData: { license: "other", license_name: "tongyi-qianwen", license_link: "https://huggingface.co/Qwen/Qwen2-72B-Instruct/blob/main/LICENSE", language: ["en"] },
+    siblings: [{ rfilename: "config.json" }, { rfilename: "model-00001-of-00037.safetensors" }],
+    downloads: 10,
+    likes: 1,
+  };
   const page = (id: string, query = "") => loadModelPage(id, new URL(`http://localhost/${id}${query}`), undefined);
+  const summaryText = (lines: SummaryLine[]) => lines.map((l) => l.map((p) => (typeof p === "string" ? p : p.text)).join("")).join(" ");
 
   beforeAll(async () => {
     t = await testDialects()[0]!.create();
     setDb(t.handle);
-    const rows = [AWQ].map((value, n) => ({ kind: "record" as const, source: "rows.jsonl", line: n + 1, value }));
+    const rows = [AWQ, QWEN].map((value, n) => ({ kind: "record" as const, source: "rows.jsonl", line: n + 1, value }));
     await importItems(t.handle, (async function* () { yield* rows; })(), { statsAsOf: "2024-07-11" });
   });
   afterAll(async () => {
@@ -241,10 +257,23 @@ describe("the page's facts, from rows of the bundled catalogue", () => {
   it("states no parameter count for packed quantised weights, even one an older import stored", async () => {
     const fresh = await page(AWQ.id);
     expect(fresh.model.params).toBeNull();
-    expect(fresh.summary.join(" ")).not.toMatch(/parameters/i);
+    expect(summaryText(fresh.summary)).not.toMatch(/parameters/i);
     await t.handle.db.updateTable("models").set({ params: 11920908288 }).where("id", "=", AWQ.id).execute();
     const stale = await page(AWQ.id);
     expect(stale.model.params).toBeNull();
-    expect(stale.summary.join(" ")).not.toContain("11.9B");
+    expect(summaryText(stale.summary)).not.toContain("11.9B");
+  });
+
+  it("names the card's own licence beside \"other\", linked to its text, in the header, the summary and the description", async () => {
+    const data = await page(QWEN.id);
+    const link = "https://huggingface.co/Qwen/Qwen2-72B-Instruct/blob/main/LICENSE";
+    expect(data.model.license).toBe("other");
+    expect(data.model.namedLicense).toEqual({ name: "tongyi-qianwen", href: link });
+    expect(data.summary).toContainEqual(["Its license is other (", { text: "tongyi-qianwen", href: link }, ")."]);
+    expect(data.seo.description).toContain("other (tongyi-qianwen) license");
+    const header = renderToStaticMarkup(createElement(ModelHeader, { model: data.model }));
+    expect(header).toContain(`<a href="/models?license=other"`);
+    expect(header).toContain(`<a href="${link}" class="underline hover:no-underline" rel="nofollow noopener">tongyi-qianwen</a>`);
+    expect(header.replace(/<[^>]+>/g, "").replace(/\u00a0/g, " ")).toContain("License: other (tongyi-qianwen)");
   });
 });

@@ -12,6 +12,7 @@ import { getLocalAppSnippets } from "#app/snippets/local-app-snippets.ts";
 import { buildGgufPanel, type GgufFileOption, ggufFileOptions, type GgufPanelView } from "#app/model-page/gguf.server.ts";
 import { defaultGgufFile, ggufFilesWithQuant, isGgufRepo } from "#app/catalog/gguf.ts";
 import { storesPackedQuantisedWeights } from "#app/catalog/parameter-count.ts";
+import { licenseText, type NamedLicense, namedLicenseOf } from "#app/catalog/license.ts";
 import { snippetTaskFor, supportedProvidersFor, unsupportedProvidersFor, stagingProvidersFor } from "#app/snippets/providers.ts";
 import { scopeOf } from "#app/utils/request-context.ts";
 import { notFound, type Suggestion } from "#app/ui/general-error-boundary.tsx";
@@ -25,6 +26,9 @@ import { buildInferencePanel, type InferencePanel, parseInferenceState, snippetO
 import { type ChatTemplateTabData, chatTemplateWarning, loadChatTemplateTab } from "#app/chat-template/model-tab.server.ts";
 import { type LiveDetailsNotice, withLiveDetails } from "#app/model-page/live.server.ts";
 
+
+/** A sentence of the metadata summary: its text, with links where the data holds one (a licence's own page). */
+export type SummaryLine = Array<string | { text: string; href: string }>;
 
 /** A piece of code as shown (highlighted HTML) and as copied (the exact text). */
 export interface Code {
@@ -43,6 +47,8 @@ export interface ModelHeaderView {
   taskFromMapping: boolean;
   libraryName: string | null;
   license: string | null;
+  /** The card's own name for the licence (license_name), with its http(s) license_link. */
+  namedLicense: NamedLicense | null;
   tags: string[];
   downloads: number;
   likes: number;
@@ -97,7 +103,7 @@ export interface ModelPageData {
   /** The catalogue holds the card, and it is empty: the repository has no README (or an empty one). */
   cardEmpty: boolean;
   /** Sentences describing the model from its metadata, for models without a card. */
-  summary: string[];
+  summary: SummaryLine[];
   files: FilesView | null;
   tree: { bases: Array<{ id: string; relation: string; local: boolean }>; derived: DerivedGroup[] };
   spaces: { total: number; items: SpaceUsingModel[] };
@@ -176,13 +182,16 @@ export function buildUseThisModel(model: CatalogModel, gguf: string | null): Use
   };
 }
 
-function metadataSummary(model: CatalogModel, taskName: string | null, bases: readonly { id: string }[]): string[] {
-  const out: string[] = [];
+function metadataSummary(model: CatalogModel, taskName: string | null, bases: readonly { id: string }[]): SummaryLine[] {
+  const out: Array<string | SummaryLine> = [];
   const task = taskName?.toLowerCase();
   const what = task ? `${/^[aeiou]/.test(task) ? "an" : "a"} ${task} model` : "a model";
   // Legacy ids without an organisation (`t5-base`) have no author to name.
   out.push(`${model.id} is ${what}${model.libraryName ? ` for ${model.libraryName}` : ""}${model.author ? ` published by ${model.author}` : ""}.`);
-  if (model.license) out.push(`Its license is ${model.license}.`);
+  const named = namedLicenseOf(model.cardData, model.license);
+  if (model.license && named !== null) {
+    out.push([`Its license is ${model.license} (`, named.href === null ? named.name : { text: named.name, href: named.href }, ")."]);
+  } else if (model.license) out.push(`Its license is ${model.license}.`);
   const params = formatParams(model.params);
   if (params) out.push(`It has ${params} parameters.`);
   if (bases.length) out.push(`It is based on ${bases.map((b) => b.id).join(", ")}.`);
@@ -190,7 +199,7 @@ function metadataSummary(model: CatalogModel, taskName: string | null, bases: re
   if (model.languages.length) out.push(`Languages: ${model.languages.slice(0, 20).join(", ")}.`);
   if (model.siblings.length) out.push(`The repository holds ${formatNumber(model.siblings.length)} files.`);
   if (model.gated) out.push("Access is gated: the authors ask visitors to accept conditions before downloading.");
-  return out;
+  return out.map((line) => (typeof line === "string" ? [line] : line));
 }
 
 /** "Did you mean" ids: the catalogue's substring match, then the name's first word, then the author's models. */
@@ -266,6 +275,7 @@ export async function findModelPage(id: string, url: URL, context: unknown): Pro
     taskFromMapping: model.pipelineTagFrom === "mapping",
     libraryName: model.libraryName,
     license: model.license,
+    namedLicense: namedLicenseOf(model.cardData, model.license),
     tags: model.tags,
     downloads: model.downloads,
     likes: model.likes,
@@ -284,7 +294,7 @@ export async function findModelPage(id: string, url: URL, context: unknown): Pro
 
   const description = [
     `${model.id}: ${taskName ? `${taskName} model` : "model"}${model.libraryName ? ` for ${model.libraryName}` : ""}`,
-    model.license ? `, ${model.license} license` : "",
+    model.license ? `, ${licenseText(model.license, header.namedLicense)} license` : "",
     // Zeros the catalogue does not hold as counts (hasKnownCounts) would be a false fact in every search result.
     hasKnownCounts(model) ? `. ${formatNumber(model.downloads)} downloads in 30 days, ${formatNumber(model.likes)} likes${model.statsAsOf ? ` (snapshot of ${model.statsAsOf})` : ""}.` : ".",
     offered.length ? ` Code for ${offered.filter((p) => p !== "auto").join(", ")}, the model's library and local apps.` : " Usage code for its library and local apps.",
