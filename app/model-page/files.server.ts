@@ -21,6 +21,8 @@ export interface FilesView {
   viewer:
     | { path: string; status: "shown"; note: string; html: IslandHtml; text: string; url: string | null; truncated: boolean }
     | { path: string; status: "not-stored"; url: string }
+    /** The repository's file list, as imported, has no such file. */
+    | { path: string; status: "not-in-repo" }
     | null;
 }
 
@@ -92,6 +94,9 @@ export function buildFilesView(model: CatalogModel, requested: string | null, hu
         url: inRepo ? fileUrl(hub, model.id, revision, path) : null,
         truncated,
       };
+    } else if (model.siblings.length > 0 && !inRepo) {
+      // Only a known file list can say a file is not there; without one the Hub link stays.
+      viewer = { path, status: "not-in-repo" };
     } else {
       viewer = { path, status: "not-stored", url: fileUrl(hub, model.id, revision, path) };
     }
@@ -108,4 +113,9 @@ export function buildFilesView(model: CatalogModel, requested: string | null, hu
     viewable: stored.map((s) => ({ path: s.path, note: s.note })),
     viewer,
   };
+}
+
+/** The page's status: 404 when the file asked for is not in the repository's file list, else 200. */
+export function filesViewStatus(files: FilesView | null): 200 | 404 {
+  return files?.viewer?.status === "not-in-repo" ? 404 : 200;
 }

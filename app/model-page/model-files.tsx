@@ -38,6 +38,10 @@ export function ModelFiles({ files, modelId }: { files: FilesView; modelId: stri
                 <CodeBlock html={viewer.html} text={viewer.text} title={viewer.path} copyDescription={`contents of ${viewer.path}`} />
               </div>
             </>
+          ) : viewer.status === "not-in-repo" ? (
+            <p className="mt-1 text-sm text-gray-700 dark:text-gray-300" data-not-in-repo="">
+              There is no file named <code className="font-mono break-all">{viewer.path}</code> in this repository&apos;s file list, as this catalogue holds it. Its files are listed below.
+            </p>
           ) : (
             <p className="mt-1 text-sm text-gray-700 dark:text-gray-300" data-not-stored="">
               The catalogue does not store the contents of this file.{" "}

@@ -3,6 +3,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { setDb } from "#app/db/db.server.ts";
 import { ModelHeader } from "#app/model-page/model-header.tsx";
+import { ModelFiles } from "#app/model-page/model-files.tsx";
 import { importItems } from "#app/import/importer.server.ts";
 import { testDialects, type TestDatabase } from "#tests/support/test-databases.ts";
 import { htmlWithToken, maskTokenForDisplay } from "#app/snippets/snippets-panel.tsx";
@@ -12,7 +13,7 @@ import { supportedProvidersFor } from "#app/snippets/providers.ts";
 import { highlightCode } from "#app/utils/highlight.server.ts";
 import { buildUseThisModel, fileUrlResolver, guessSnippetLanguage, loadModelPage, type SummaryLine } from "#app/model-page/model-page.server.ts";
 import { fixtureById, loadInferenceFixtures, loadLibraryFixtures } from "#tests/support/snippet-fixtures/load-fixtures.ts";
-import { buildFilesView } from "#app/model-page/files.server.ts";
+import { buildFilesView, filesViewStatus } from "#app/model-page/files.server.ts";
 import { buildInferencePanel, parseInferenceState } from "#app/snippets/inference-panel.server.ts";
 
 const models = loadInferenceFixtures();
@@ -168,8 +169,20 @@ describe("files tab", () => {
   });
 
   it("says when the catalogue does not hold a file and links to it", () => {
-    const viewer = buildFilesView(model, "model.safetensors", "https://hub.example", "r1").viewer;
-    expect(viewer).toEqual({ path: "model.safetensors", status: "not-stored", url: "https://hub.example/" + model.id + "/blob/r1/model.safetensors" });
+    const view = buildFilesView(model, "model.safetensors", "https://hub.example", "r1");
+    expect(view.viewer).toEqual({ path: "model.safetensors", status: "not-stored", url: "https://hub.example/" + model.id + "/blob/r1/model.safetensors" });
+    expect(filesViewStatus(view)).toBe(200);
+  });
+
+  it("says a file is not in the repository when its file list lacks it, a 404", () => {
+    const view = buildFilesView(model, "nonexistent.txt", "https://hub.example", "r1");
+    expect(view.viewer).toEqual({ path: "nonexistent.txt", status: "not-in-repo" });
+    expect(filesViewStatus(view)).toBe(404);
+    // Without a file list nothing says the file is missing: the Hub link stays.
+    const listRow = buildFilesView({ ...model, siblings: [] }, "nonexistent.txt", "https://hub.example", "r1");
+    expect(listRow.viewer?.status).toBe("not-stored");
+    expect(filesViewStatus(listRow)).toBe(200);
+    expect(filesViewStatus(buildFilesView(model, null, "https://hub.example", "r1"))).toBe(200);
   });
 });
 
@@ -275,5 +288,14 @@ describe("the page's facts, from rows of the bundled catalogue", () => {
     expect(header).toContain(`<a href="/models?license=other"`);
     expect(header).toContain(`<a href="${link}" class="underline hover:no-underline" rel="nofollow noopener">tongyi-qianwen</a>`);
     expect(header.replace(/<[^>]+>/g, "").replace(/\u00a0/g, " ")).toContain("License: other (tongyi-qianwen)");
+  });
+
+  it("answers a file the repository's list lacks with a 404 view that says so", async () => {
+    const data = await page(QWEN.id, "?tab=files&file=nonexistent.txt");
+    expect(data.files?.viewer).toEqual({ path: "nonexistent.txt", status: "not-in-repo" });
+    expect(filesViewStatus(data.files)).toBe(404);
+    const html = renderToStaticMarkup(createElement(ModelFiles, { files: data.files!, modelId: QWEN.id }));
+    expect(html.replace(/<[^>]+>/g, "").replace(/&#x27;/g, "'")).toContain("There is no file named nonexistent.txt in this repository's file list");
+    expect(html).not.toContain("does not store the contents");
   });
 });

@@ -7,6 +7,7 @@ import { getDb } from "#app/db/db.server.ts";
 import { existingModelIds } from "#app/db/queries/models.server.ts";
 import { OrgListing } from "#app/catalog-search/views/org-listing.tsx";
 import { findModelPage, modelSuggestions } from "#app/model-page/model-page.server.ts";
+import { filesViewStatus } from "#app/model-page/files.server.ts";
 import { notFound } from "#app/ui/general-error-boundary.tsx";
 // Legacy ids without an organisation (e.g. /gpt2) share the model page's view and boundary.
 import ModelPage, { ErrorBoundary, meta as modelMeta } from "#app/routes/$org.$name.tsx";
@@ -38,7 +39,7 @@ export const meta: Route.MetaFunction = (args) => {
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   // Flat, so the model view (which reads its data through useLoaderData) finds the model page's data.
   const model = await findModelPage(params.name, url, context);
-  if (model) return { kind: "model" as const, ...model };
+  if (model) return data({ kind: "model" as const, ...model }, { status: filesViewStatus(model.files) });
   const org = await loadOrgPage(params.name, url);
   if (org) return data({ kind: "org" as const, org }, { status: org.pastEnd ? 404 : 200 });
   // A legacy id the Hub moved into an organisation (/gpt2 → /openai-community/gpt2): as the Hub does, redirect.

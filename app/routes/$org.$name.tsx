@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useLocation } from "react-router";
+import { data, useLocation } from "react-router";
 import type { Route } from "./+types/$org.$name";
 import { ErrorPanel, GeneralErrorBoundary, SuggestionList } from "#app/ui/general-error-boundary.tsx";
 import { InferenceSnippets } from "#app/snippets/snippets-panel.tsx";
@@ -16,6 +16,7 @@ import { UseThisModel, hasUsageCode } from "#app/model-page/use-this-model.tsx";
 import { ChatTemplateTab, ChatTemplateWarning } from "#app/chat-template/model-tab.tsx";
 import { LiveDetailsNotice } from "#app/model-page/live-details-notice.tsx";
 import { loadModelPage } from "#app/model-page/model-page.server.ts";
+import { filesViewStatus } from "#app/model-page/files.server.ts";
 import { compareWithHref } from "#app/compare/compare-setup.ts";
 import { compareTaskFor } from "#app/compare/compare-tasks.ts";
 
@@ -38,7 +39,8 @@ export const meta: Route.MetaFunction = ({ data }) => {
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   const page = await loadModelPage(`${params.org}/${params.name}`, url, context);
   // Built here, as on /playground, so the page's JavaScript does not carry /compare's task records.
-  return { ...page, compare: compareWithHref(page.model.id, compareTaskFor(page.model), page.providers.offered.find((p) => p !== "auto") ?? null) };
+  const compare = compareWithHref(page.model.id, compareTaskFor(page.model), page.providers.offered.find((p) => p !== "auto") ?? null);
+  return data({ ...page, compare }, { status: filesViewStatus(page.files) });
 }
 
 export default function ModelPage({ loaderData }: Route.ComponentProps) {

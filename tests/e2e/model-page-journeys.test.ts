@@ -264,6 +264,11 @@ describe("without JavaScript", () => {
     expect(config["model_type"]).toBe("qwen2");
     await page.goto(`${server.url}/${CHAT}?tab=files&file=model-00001-of-00037.safetensors`);
     expect(await page.textContent("[data-not-stored]")).toContain("does not store");
+    // A file the repository's list lacks: a 404 that says so, with no link to a file that is not there.
+    const missing = await page.goto(`${server.url}/${CHAT}?tab=files&file=nonexistent.txt`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.textContent("[data-not-in-repo]")).toContain("There is no file named nonexistent.txt in this repository's file list");
+    expect(await page.$("[data-not-stored]")).toBeNull();
     await context.close();
   });
 });
