@@ -97,7 +97,6 @@ describe.each(testDialects())("two instances on one $name database", (dialect) =
     const id = `shared-${dialect.name}/imported-beside-two-instances`;
     const file = path.join(a.dir, "beside.jsonl");
     fs.writeFileSync(file, `${JSON.stringify({ id, pipeline_tag: "text-generation", library_name: "transformers", tags: ["text-generation"], downloads: 7, likes: 1 })}\n`);
-    const started = Date.now();
     const out = await runModelyard(database.url, ["import", file, "--stats-as-of", "2026-01-01"]);
     expect(out).toMatch(/1 inserted/);
     for (const server of [a, b]) {
@@ -110,7 +109,6 @@ describe.each(testDialects())("two instances on one $name database", (dialect) =
       // Ready again: its listing index is this generation's.
       await expect.poll(async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { status: string }).status, { timeout: 60_000, interval: 250 }).toBe("pass");
     }
-    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it("a quota of 5 requests a minute allows 5 in total across both instances", async () => {
