@@ -16,6 +16,10 @@ describe("the Prometheus text parser the tests read /metrics with", () => {
     expect(sampleOf(f, "a_total", { x: 'q"\\\n' })).toBe(0);
     expect(sampleOf(f, "h", {}, "h_count")).toBe(2);
     expect(f.get("a_total")?.help).toBe("A counter.");
+    // As Prometheus reads them (Go's ParseFloat): prom-client writes an unsampled gauge as "Nan".
+    const odd = parsePrometheusText("# TYPE g gauge\ng{x=\"1\"} Nan\ng{x=\"2\"} +Inf\ng{x=\"3\"} -inf\n");
+    expect(sampleOf(odd, "g", { x: "1" })).toBeNaN();
+    expect(sampleOf(odd, "g", { x: "3" })).toBe(-Infinity);
   });
   it.each([
     ["no final line feed", good.trimEnd()],

@@ -31,10 +31,12 @@ function fail(lineNo: number, message: string): never {
   throw new ParseError(`line ${lineNo}: ${message}`);
 }
 
+// Prometheus reads values with Go's ParseFloat, which takes Inf and NaN in any case; prom-client
+// writes a gauge with no sample yet (the event loop's lag right after a scrape) as "Nan".
 function parseValue(text: string, lineNo: number): number {
-  if (text === "+Inf" || text === "Inf") return Infinity;
-  if (text === "-Inf") return -Infinity;
-  if (text === "NaN") return NaN;
+  if (/^\+?inf(inity)?$/i.test(text)) return Infinity;
+  if (/^-inf(inity)?$/i.test(text)) return -Infinity;
+  if (/^nan$/i.test(text)) return NaN;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) fail(lineNo, `not a number: ${JSON.stringify(text)}`);
   return Number(text);
 }
