@@ -44,8 +44,9 @@ function notFound(message: string): GatewayError {
 
 /**
  * The providers 3.13.1 sends text generation in TGI's dialect, which alone takes TGI's own
- * parameters: it hands the OpenAI-style completion providers (Featherless, Hyperbolic, OVHcloud,
- * Together…) text generation's parameters as they are, and those would drop them. Greedy decoding
+ * parameters: the OpenAI-style completion providers (Featherless, Hyperbolic, OVHcloud, Together…)
+ * get those OpenAI also has under OpenAI's names (task-calls.server.ts), but none of them reads
+ * `do_sample`, and they would drop it. Greedy decoding
  * (/v1/completions' temperature 0, sent as do_sample false) so goes only to these, or is refused,
  * rather than be sampled at a provider's own default.
  */

@@ -70,7 +70,7 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     const gateway = createInferenceGateway({
       catalog: databaseCatalog(() => db.handle, { ttlMs: 0 }),
       database: () => db.handle.db,
-      env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_TOKEN, MODELYARD_INFERENCE_MAX_RETRIES: "0", MODELYARD_V1_ROUTING: "listed", ...env },
+      env: { MODELYARD_UPSTREAM_OVERRIDE: sim.url, HF_TOKEN: SERVER_TOKEN, MODELYARD_INFERENCE_MAX_RETRIES: "0", MODELYARD_V1_ROUTING: "listed", MODELYARD_MEMBER_RPM: "500", ...env },
       log: () => {},
     });
     const served = await serveGateway(gateway);
@@ -236,6 +236,21 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.text ?? "";
     expect(text.length).toBeGreaterThan(5);
+    // 3.13.1 nests the length cap in TGI's name, which Together's completions API does not read: it
+    // is sent at the top level too, so the answer is cut at it, whole and streamed.
+    const capped = await c.completions.create({ model: "meta-llama/Llama-3.1-8B:together", prompt: "Once upon a time", max_tokens: 3, top_p: 0.5 });
+    const whole = done.choices[0]?.text ?? "";
+    const cut = capped.choices[0]?.text ?? "";
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length).toBeLessThan(whole.length);
+    expect(whole.startsWith(cut)).toBe(true);
+    const sent = sim.requests.filter((r) => r.provider === "together").at(-1)?.bodyJson as Record<string, unknown>;
+    expect(sent).toMatchObject({ max_tokens: 3, top_p: 0.5, parameters: { max_new_tokens: 3, top_p: 0.5 } });
+    const cappedStream = await c.completions.create({ model: "meta-llama/Llama-3.1-8B:together", prompt: "Once upon a time", max_tokens: 2, stream: true });
+    let streamed = "";
+    for await (const chunk of cappedStream) streamed += chunk.choices[0]?.text ?? "";
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(cut.startsWith(streamed) && streamed.length < cut.length).toBe(true);
   });
 
   it("says why a completion stopped, from the provider's own word, and gives usage only as the provider counted it", async () => {

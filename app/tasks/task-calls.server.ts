@@ -105,7 +105,37 @@ function chatArgs(args: CallArgs, raw: RawInputs) {
 export const streamChat = (args: CallArgs, raw: RawInputs, options: LibraryOptions) => chatCompletionStream(chatArgs(args, raw), chatOptions(options));
 
 /** The text-generation stream. */
-export const streamText = (args: CallArgs, raw: RawInputs, options: LibraryOptions) => textGenerationStream({ ...args, inputs: checked(text, raw.inputs, "inputs", raw.task, TEXT) }, options);
+export const streamText = (args: CallArgs, raw: RawInputs, options: LibraryOptions) =>
+  textGenerationStream(withCompletionNames({ ...args, inputs: checked(text, raw.inputs, "inputs", raw.task, TEXT) }), options);
+
+/**
+ * The providers to which 3.13.1 sends text generation's `parameters` nested, in TGI's names, where
+ * their OpenAI-style APIs read `max_tokens`, `temperature`… at the top level of the body: the
+ * gateway's length cap (max_new_tokens) would not reach them, and nothing would bound the answer's
+ * cost. Hyperbolic and OVHcloud the library flattens itself; hf-inference speaks TGI.
+ */
+const NESTED_TEXT_PARAMETERS: ReadonlySet<string> = new Set(["together", "nebius", "featherless-ai", "groq", "novita"]);
+
+/** TGI's parameter names and the OpenAI names those providers read. */
+const COMPLETION_NAMES = [
+  ["max_new_tokens", "max_tokens"],
+  ["temperature", "temperature"],
+  ["top_p", "top_p"],
+  ["seed", "seed"],
+  ["stop", "stop"],
+] as const;
+
+/**
+ * Text generation's arguments with the parameters those providers read also given at the top
+ * level, where the library's helpers for them spread a call's arguments into the body.
+ */
+function withCompletionNames<A extends CallArgs & { inputs: string }>(args: A): A {
+  const parameters = args.parameters;
+  if (!parameters || args.provider === undefined || !NESTED_TEXT_PARAMETERS.has(args.provider)) return args;
+  const top: Parameters = {};
+  for (const [tgi, openai] of COMPLETION_NAMES) if (parameters[tgi] !== undefined) top[openai] = parameters[tgi];
+  return { ...args, ...top };
+}
 
 const text = z.string();
 const blob = z.instanceof(Blob);
@@ -138,7 +168,7 @@ export const TASK_CALLS = {
   "question-answering": call("json", z.object({ question: text, context: text }), "{question, context}", (a, o) => questionAnswering(a, o)),
   summarization: call("json", text, TEXT, (a, o) => summarization(a, o)),
   translation: call("json", text, TEXT, (a, o) => translation(a, o)),
-  "text-generation": call("json", text, TEXT, (a, o) => textGeneration(a, o)),
+  "text-generation": call("json", text, TEXT, (a, o) => textGeneration(withCompletionNames(a), o)),
   "feature-extraction": call("json", z.union([text, z.array(text)]), "a string or a list of strings", (a, o) => featureExtraction(a, o)),
   "sentence-similarity": call("json", z.object({ source_sentence: text, sentences: z.array(text) }), "{source_sentence, sentences}", (a, o) => sentenceSimilarity(a, o)),
   "table-question-answering": call("json", z.object({ query: text, table: columns }), "{query, table}, the table as lists of strings by column", (a, o) => tableQuestionAnswering({ ...a, inputs: wireTableInputs(a.inputs) }, o)),
