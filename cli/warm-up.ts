@@ -11,6 +11,10 @@ import type { AddressInfo } from "node:net";
  * SQL), a size range inside a bucket, and the API's list. ADR 0037 found nineteen views of every
  * shape the planner took better than six; the planner's shapes are gone (issue 33), and so are the
  * views that only it told apart.
+ *
+ * Last, one page of highlighted code: the first such page of a process makes the shared shiki
+ * highlighter and compiles its grammars (app/utils/highlight.server.ts), which took a task guide
+ * or the API docs some 0.5 s, against 10–80 ms once made.
  */
 export const WARM_PATHS = [
   "/models",
@@ -22,6 +26,7 @@ export const WARM_PATHS = [
   "/models?params=7-8&sort=trending",
   "/api/models?limit=30",
   "/api/models?search=instruct&filter=conversational&sort=createdAt&limit=30",
+  "/docs/api",
 ];
 
 /** The address the server can reach itself at, from what it listens on. */
