@@ -56,7 +56,7 @@ const FEATURE_EDGES = {
     tasks: ["task-records.ts", "task-output.ts"],
     inference: ["credentials.server.ts", "endpoints.server.ts", "gateway-config.server.ts", "task-parameters.server.ts"],
     "catalog-search": ["listing-params.ts", "search.server.ts", "snapshot.server.ts"],
-    snippets: ["inference-snippets.ts", "model-data.ts"],
+    snippets: ["inference-snippets.ts", "model-data.ts", "mask-token-note.tsx"],
   },
   // The snippets panel offers the providers a task's record names.
   snippets: {

@@ -89,6 +89,20 @@ describe("session files", () => {
     expect(seven.ok).toBe(false);
   });
 
+  it("notes, beside a column's code, a mask-token placeholder the catalogue could not fill", () => {
+    const plain = renderToStaticMarkup(<SessionView session={sample()} onClose={() => {}} />);
+    expect(plain).toContain("const c = 1;");
+    expect(plain).not.toContain("data-mask-token-note");
+    const session = sample();
+    session.columns[0]!.snippet = { language: "js", client: "huggingface.js", code: 'await client.fillMask({ inputs: "Paris is the {{MASK_TOKEN}} of France." });' };
+    const read = readSessionText(sessionFileText(session));
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    const html = renderToStaticMarkup(<SessionView session={read.session} onClose={() => {}} />);
+    expect(html.match(/data-mask-token-note/g)).toHaveLength(1);
+    expect(html).toContain("replace it with the tokenizer&#x27;s mask token");
+  });
+
   it("keeps script in strings as text: the opened session renders it inert", () => {
     const session = sample();
     const script = `<script>window.__pwned=1</script><img src=x onerror="alert(1)">`;

@@ -9,6 +9,7 @@ import { compareHref } from "#app/compare/compare-setup.ts";
 import { isCompareTask } from "#app/compare/compare-tasks.ts";
 import type { Session } from "#app/compare/session-schema.ts";
 import { newTurnId } from "#app/compare/use-compare.ts";
+import { MASK_TOKEN_PLACEHOLDER, MaskTokenNote } from "#app/snippets/mask-token-note.tsx";
 import { formatMinuteUtc } from "#app/utils/format.ts";
 
 export function SessionView({ session, onClose }: { session: Session; onClose: () => void }) {
@@ -91,6 +92,7 @@ export function SessionView({ session, onClose }: { session: Session; onClose: (
               <details className="text-xs">
                 <summary className="cursor-pointer select-none">Code ({c.snippet.client})</summary>
                 <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-gray-50 p-2 font-mono dark:bg-gray-900">{c.snippet.code}</pre>
+                {c.snippet.code.includes(MASK_TOKEN_PLACEHOLDER) ? <MaskTokenNote className="mt-1 text-xs" /> : null}
               </details>
             ) : null}
           </section>

@@ -16,7 +16,8 @@ import type { InferenceSnippet, InferenceSnippetLanguage, WidgetType } from "@hu
 import { getModelInputSnippet, inferenceSnippetLanguages } from "@huggingface/tasks";
 import { z } from "zod";
 import type { CatalogModel, ProviderMapping } from "#app/catalog/model-record.ts";
-import { isPipelineType, MASK_TOKEN_PLACEHOLDER, toModelData } from "#app/snippets/model-data.ts";
+import { MASK_TOKEN_PLACEHOLDER } from "#app/snippets/mask-token-note.tsx";
+import { isPipelineType, toModelData } from "#app/snippets/model-data.ts";
 import { correctSnippets } from "#app/snippets/snippet-corrections.ts";
 import { type VisitorParameters, withVisitorParameters } from "#app/snippets/visitor-parameters.ts";
 import {

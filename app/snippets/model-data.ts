@@ -167,13 +167,6 @@ function tokenText(token: z.output<typeof specialTokenSchema>): string | undefin
   return undefined;
 }
 
-/**
- * Stands where the mask token goes when the catalogue cannot say which one the model's tokenizer
- * uses (a list row with no config and no model-type tag): the snippets carry it, and the panel
- * says to replace it. The same {{…}} form as LOCAL_APPS' {{GGUF_FILE}}, so it cannot pass for a
- * real token such as [MASK] or <mask>.
- */
-export const MASK_TOKEN_PLACEHOLDER = "{{MASK_TOKEN}}";
 
 /** The model's mask token, or undefined when neither its config nor a model-type tag says. */
 export function maskTokenFor(config: ParsedConfig | undefined, tags: readonly string[]): string | undefined {

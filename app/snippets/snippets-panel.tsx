@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { CodeBlock } from "#app/ui/code-block.tsx";
 import { CopyButton } from "#app/ui/copy-button.tsx";
+import { MaskTokenNote } from "#app/snippets/mask-token-note.tsx";
 import type { InferencePanel, PanelLanguage } from "#app/snippets/inference-panel.server.ts";
 import { isSnippetToken, readVisitorToken } from "#app/utils/visitor-token.ts";
 
@@ -142,11 +143,7 @@ export function InferenceSnippets({ initial }: { initial: InferencePanel }) {
           </>
         )}
       </p>
-      {panel.maskTokenPlaceholder !== null ? (
-        <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-mask-token-note="">
-          This catalogue does not say which mask token this model&apos;s tokenizer uses, so the example reads <code>{panel.maskTokenPlaceholder}</code> where it goes: replace it with the tokenizer&apos;s mask token (<code>mask_token</code> in its tokenizer_config.json) before you run the code.
-        </p>
-      ) : null}
+      {panel.maskTokenPlaceholder !== null ? <MaskTokenNote /> : null}
       {panel.languages.length ? (
         <div>
           <nav aria-label="Language" className="flex gap-1 border-b border-gray-200 dark:border-gray-800">
