@@ -202,7 +202,8 @@ export type StreamChunk =
       finished: boolean;
       /** The provider's own word for why it stopped, in its dialect (TGI's "eos_token", OpenAI's "stop"), on the last chunk. */
       finishReason: string | null;
-      generatedTokens: number | null;
+      /** The provider's counts, on the chunk that carries them: TGI's details count only what it generated. */
+      usage: Usage | null;
     };
 
 export interface Usage {
@@ -254,19 +255,18 @@ export function textGenerationChunk(chunk: unknown): Extract<StreamChunk, { kind
       delta: token["special"] === true || typeof token["text"] !== "string" ? "" : token["text"],
       finished: r["generated_text"] !== null && r["generated_text"] !== undefined,
       finishReason: typeof details?.["finish_reason"] === "string" ? details["finish_reason"] : null,
-      generatedTokens: num(details?.["generated_tokens"]),
+      usage: num(details?.["generated_tokens"]) === null ? null : { promptTokens: null, completionTokens: num(details?.["generated_tokens"]), totalTokens: null },
     };
   }
   const choice: unknown = Array.isArray(r["choices"]) ? r["choices"][0] : null;
   const c = isObject(choice) ? choice : {};
   const delta = isObject(c["delta"]) ? c["delta"]["content"] : c["text"];
-  const usage = toUsage(r["usage"]);
   return {
     kind: "text",
     delta: typeof delta === "string" ? delta : "",
     finished: typeof c["finish_reason"] === "string",
     finishReason: typeof c["finish_reason"] === "string" ? c["finish_reason"] : null,
-    generatedTokens: usage?.completionTokens ?? null,
+    usage: toUsage(r["usage"]),
   };
 }
 

@@ -135,14 +135,11 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
       if (!cancelled && text !== "") sink.write(text);
     };
     const handle = (chunk: StreamChunk) => {
+      if (chunk.usage) reported = { ...chunk.usage, source: "provider" };
       if (chunk.kind === "chat") {
         if (chunk.finishReason) finishReason = chunk.finishReason;
-        if (chunk.usage) reported = { ...chunk.usage, source: "provider" };
         if (chunk.model) model = chunk.model;
-      } else {
-        if (chunk.finished) finishReason = finishReason ?? "stop";
-        if (chunk.generatedTokens !== null) reported = { promptTokens: null, completionTokens: chunk.generatedTokens, totalTokens: null, source: "provider" };
-      }
+      } else if (chunk.finished) finishReason = finishReason ?? "stop";
       emit(encoder.chunk(chunk, index));
       if (chunk.delta === "") return;
       const now = performance.now();

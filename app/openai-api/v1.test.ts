@@ -282,6 +282,18 @@ describe.each(testDialects())("/v1 on $name", (dialect) => {
     // An OpenAI-style provider's own reason, as it sent it.
     expect((await reasons("meta-llama/Llama-3.1-8B:ovhcloud", 3)).at(-1)).toBe("length");
     expect((await reasons("meta-llama/Llama-3.1-8B:ovhcloud")).at(-1)).toBe("stop");
+    // Streamed usage is the provider's count, prompt included, where its last event carries one
+    // (OpenAI-style completions); TGI's events count only the tokens generated, so none is given.
+    const usageOf = async (model: string) => {
+      const stream = await c.completions.create({ model, prompt: "Once upon a time", stream: true, stream_options: { include_usage: true } });
+      let usage: unknown = "no usage chunk";
+      for await (const chunk of stream) if (chunk.usage !== undefined) usage = chunk.usage;
+      return usage;
+    };
+    const counted = await usageOf("meta-llama/Llama-3.1-8B:ovhcloud");
+    expect(counted).toMatchObject({ prompt_tokens: 4 });
+    expect((counted as { completion_tokens: number }).completion_tokens).toBeGreaterThan(0);
+    expect(await usageOf("meta-llama/Llama-3.1-8B:hf-inference")).toBeNull();
   });
 
   it("embeds text as floats and as base64, the same vectors", async () => {
