@@ -73,7 +73,7 @@ describe("files and quantisations", () => {
     expect(ggufFileOptions(model)[1]?.label).toBe("UD-Q4_K_XL (m.UD-Q4_K_XL.gguf)");
   });
 
-  it("lists a split model once, by its first part, with every part's size; names a bare Q3_K", () => {
+  it("lists a split model once, by its first part, with every part's size; names a bare Q3_K and an fp16 file", () => {
     const model = {
       siblings: [
         { rfilename: "big-Q4_K_M-00002-of-00002.gguf", size: 3_000 },
@@ -81,14 +81,19 @@ describe("files and quantisations", () => {
         { rfilename: "big-Q8_0-00001-of-00002.gguf", size: 9_000 },
         { rfilename: "big-Q8_0-00002-of-00002.gguf", size: null },
         { rfilename: "small-Q3_K.gguf", size: 1_000 },
+        { rfilename: "qwen2-72b-instruct-fp16-00001-of-00002.gguf", size: 70_000 },
+        { rfilename: "qwen2-72b-instruct-fp16-00002-of-00002.gguf", size: 75_000 },
+        { rfilename: "mystery.gguf", size: 10 },
       ],
     };
     expect(ggufFilesWithQuant(model).map((f) => [f.rfilename, f.quant, f.size, f.parts])).toEqual([
+      ["qwen2-72b-instruct-fp16-00001-of-00002.gguf", "F16", 145_000, 2],
       ["big-Q8_0-00001-of-00002.gguf", "Q8_0", null, 2],
       ["big-Q4_K_M-00001-of-00002.gguf", "Q4_K_M", 8_000, 2],
       ["small-Q3_K.gguf", "Q3_K", 1_000, 1],
+      ["mystery.gguf", null, 10, 1],
     ]);
-    expect(ggufFileOptions(model)[1]?.label).toBe("Q4_K_M · 8.0 kB · 2 parts (big-Q4_K_M-00001-of-00002.gguf)");
+    expect(ggufFileOptions(model)[2]?.label).toBe("Q4_K_M · 8.0 kB · 2 parts (big-Q4_K_M-00001-of-00002.gguf)");
   });
 });
 
@@ -96,9 +101,9 @@ describe("the GGUF panel", () => {
   it("shows what the header holds and each file with its quantisation", () => {
     const panel = buildGgufPanel(qwen);
     expect(panel).toMatchObject({ headerImported: true, architecture: "qwen2", contextLength: "32,768", params: "494M" });
-    // "fp16" is not a label the library parses (it knows F16), so that file stays unlabelled, last.
-    expect(panel?.files.map((f) => f.quant)).toEqual(["Q8_0", "Q6_K", "Q5_K_M", "Q5_0", "Q4_K_M", "Q4_0", "Q3_K_M", "Q2_K", null]);
-    expect(panel?.files[0]?.href).toBe("/Qwen/Qwen2-0.5B-Instruct-GGUF?gguf=qwen2-0_5b-instruct-q8_0.gguf");
+    // "fp16" is not a label the library parses (it knows F16); Qwen's name for GGML's F16, first as the biggest.
+    expect(panel?.files.map((f) => f.quant)).toEqual(["F16", "Q8_0", "Q6_K", "Q5_K_M", "Q5_0", "Q4_K_M", "Q4_0", "Q3_K_M", "Q2_K"]);
+    expect(panel?.files[0]?.href).toBe("/Qwen/Qwen2-0.5B-Instruct-GGUF?gguf=qwen2-0_5b-instruct-fp16.gguf");
   });
 
   it("previews the GGUF template on the tab when it is the model's own, and compares it in the lab otherwise", () => {

@@ -92,9 +92,13 @@ function quantRank(label: string | null): number {
 // Quant schemes @huggingface/tasks' label pattern leaves out (it knows file types such as Q3_K_M,
 // not the bare scheme Q3_K that some repos name their files by).
 const BARE_QUANT = /(?:^|[-._/])(I?Q[1-8]_K|I?Q[1-8]_[01]|I?Q[1-8])(?=[-._]|$)/i;
+// Nor "fp16"/"fp32", which Qwen's own GGUF repos name their unquantised files by: GGML's F16, F32.
+const FLOAT_NAME = /(?:^|[-._/])fp(16|32)(?=[-._]|$)/i;
 
 export function quantLabelOf(filename: string): string | null {
-  return parseGGUFQuantLabel(filename) ?? BARE_QUANT.exec(filename.replace(/\.gguf$/i, ""))?.[1]?.toUpperCase() ?? null;
+  const stem = filename.replace(/\.gguf$/i, "");
+  const float = FLOAT_NAME.exec(stem)?.[1];
+  return parseGGUFQuantLabel(filename) ?? BARE_QUANT.exec(stem)?.[1]?.toUpperCase() ?? (float === undefined ? null : `F${float}`);
 }
 
 const SPLIT_PART = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
