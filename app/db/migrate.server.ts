@@ -13,6 +13,7 @@ import * as m0010 from "#app/db/migrations/0010-usage-endpoint.ts";
 import * as m0011 from "#app/db/migrations/0011-listing-index-store.ts";
 import * as m0012 from "#app/db/migrations/0012-models-without-counts.ts";
 import * as m0013 from "#app/db/migrations/0013-tasks-from-mappings.ts";
+import * as m0014 from "#app/db/migrations/0014-packed-weights-no-params.ts";
 
 interface Migration {
   name: string;
@@ -34,6 +35,7 @@ const MIGRATIONS: Migration[] = [
   { name: "0011-listing-index-store", up: m0011.up },
   { name: "0012-models-without-counts", up: m0012.up },
   { name: "0013-tasks-from-mappings", up: m0013.up },
+  { name: "0014-packed-weights-no-params", up: m0014.up },
 ];
 
 /** The migrations this build knows that the database has not applied (all of them on a new database). */
