@@ -4,7 +4,7 @@
  * pages, so a link or token made here works on every instance.
  */
 import { parseArgs } from "node:util";
-import { addPerson, createPersonalToken, parseExpiry, roleSchema, siteOrigin, tokenInputSchema } from "#app/auth/accounts.server.ts";
+import { AccountError, addPerson, createPersonalToken, parseExpiry, roleSchema, siteOrigin, tokenInputSchema } from "#app/auth/accounts.server.ts";
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
@@ -48,6 +48,7 @@ export async function runUsers(args: string[]): Promise<number> {
       try {
         result = await addPerson(db, { email, role: role.data }, siteOrigin(config, null));
       } catch (error) {
+        if (error instanceof AccountError) return fail(error.message);
         return fail(error instanceof Error && "issues" in error ? `'${email}' is not a valid e-mail address.` : String(error));
       }
       console.log(`${result.created ? "Added" : "Found"} ${result.user.email} (${result.user.role}).`);

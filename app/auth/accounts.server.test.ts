@@ -201,3 +201,33 @@ describe.each(testDialects())("accounts, sessions, tokens and quotas on $name", 
     expect((await db.selectFrom("rate_counters").select("window_start").where("key", "=", "rpm:user:x").execute()).map((r) => Number(r.window_start))).toEqual([Math.floor(now / 60_000)]);
   });
 });
+
+describe.each(testDialects())("inviting someone again on $name", (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await dialect.create();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("changes the role of a person invited again, but never leaves the site without an enabled admin", async () => {
+    const db = t.handle.db;
+    const { user: first } = await addPerson(db, { email: "first@example.com", role: "admin" }, "http://x");
+    // The only admin invited again as a member: refused, and still an admin.
+    await expect(addPerson(db, { email: "first@example.com", role: "member" }, "http://x")).rejects.toThrow("first@example.com is the last admin");
+    expect((await findUserById(db, first.id))?.role).toBe("admin");
+    // The same invitation with the same role is a new link and no change.
+    const again = await addPerson(db, { email: "first@example.com", role: "admin" }, "http://x");
+    expect(again).toMatchObject({ created: false, roleChanged: false, user: { role: "admin" } });
+    // A disabled second admin does not count: the first is still the last one.
+    const { user: second } = await addPerson(db, { email: "second@example.com", role: "admin" }, "http://x");
+    await updateUser(db, second.id, { disabled: true });
+    await expect(addPerson(db, { email: "first@example.com", role: "member" }, "http://x")).rejects.toBeInstanceOf(AccountError);
+    // Once another admin is enabled, the first may become a member, and the result says so.
+    await updateUser(db, second.id, { disabled: false });
+    const demoted = await addPerson(db, { email: "first@example.com", role: "member" }, "http://x");
+    expect(demoted).toMatchObject({ created: false, roleChanged: true, user: { role: "member" } });
+    expect((await findUserById(db, first.id))?.role).toBe("member");
+  });
+});

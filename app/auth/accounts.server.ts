@@ -10,6 +10,7 @@ import type { AuthConfig } from "#app/auth/auth-config.server.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, newApiToken, randomSecret, sha256Hex, verifyPassword } from "#app/auth/secrets.server.ts";
 import {
   consumeSignInLink,
+  countAdmins,
   createUser,
   deleteSession,
   findUserRowByEmail,
@@ -61,23 +62,37 @@ export async function createSignInLink(db: Kysely<Database>, userId: string, bas
   return { url: `${baseUrl.replace(/\/+$/, "")}/invite/${token}`, expiresAt };
 }
 
-/** Adds a person (or finds them) and makes them a one-time sign-in link. */
-export async function addPerson(db: Kysely<Database>, input: { email: string; role: Role }, baseUrl: string): Promise<{ user: User; created: boolean; link: { url: string; expiresAt: string } }> {
+/**
+ * Adds a person (or finds them, and gives them `role`) and makes them a one-time sign-in link.
+ * `roleChanged` says an existing person's role was changed by it.
+ */
+export async function addPerson(
+  db: Kysely<Database>,
+  input: { email: string; role: Role },
+  baseUrl: string,
+): Promise<{ user: User; created: boolean; roleChanged: boolean; link: { url: string; expiresAt: string } }> {
   const email = emailSchema.parse(input.email);
   const now = new Date().toISOString();
   const existing = await findUserRowByEmail(db, email);
   let user: User;
+  let roleChanged = false;
   if (existing) {
     user = toUser(existing);
     if (user.role !== input.role) {
+      // Inviting the only enabled admin again as a member left the site with no admin at all: the
+      // page's own "Set role" refuses that, and this path must too.
+      if (user.role === "admin" && !user.disabled && (await countAdmins(db)) <= 1) {
+        throw new AccountError(`${user.email} is the last admin: make someone else an admin first, or invite them again as an admin.`, "role");
+      }
       await updateUser(db, user.id, { role: input.role });
+      roleChanged = true;
       user = { ...user, role: input.role };
     }
   } else {
     user = await createUser(db, { email, role: input.role, now });
   }
   const link = await createSignInLink(db, user.id, baseUrl);
-  return { user, created: !existing, link };
+  return { user, created: !existing, roleChanged, link };
 }
 
 /** Sets the password of a link's person and uses the link up; false when it was already used or expired. */

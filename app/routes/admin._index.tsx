@@ -73,7 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
         if (error instanceof Error && "issues" in error) throw new AccountError("Enter a valid e-mail address.", "email");
         throw error;
       }
-      return data({ kind: "link" as const, email: added.user.email, url: added.link.url, expiresAt: added.link.expiresAt, created: added.created });
+      return data({ kind: "link" as const, email: added.user.email, url: added.link.url, expiresAt: added.link.expiresAt, created: added.created, roleNow: added.roleChanged ? added.user.role : null });
     }
     const id = formText(form, "id");
     const person = await findUserById(db, id);
@@ -81,11 +81,11 @@ export async function action({ request }: Route.ActionArgs) {
     const lastAdmin = person.role === "admin" && !person.disabled && (await countAdmins(db)) <= 1;
     if (intent === "link") {
       const link = await createSignInLink(db, person.id, siteOrigin(authConfig(), request.url));
-      return data({ kind: "link" as const, email: person.email, url: link.url, expiresAt: link.expiresAt, created: false });
+      return data({ kind: "link" as const, email: person.email, url: link.url, expiresAt: link.expiresAt, created: false, roleNow: null });
     }
     if (intent === "role") {
       const role = roleSchema.safeParse(form.get("role"));
-      if (!role.success) throw new AccountError("role must be admin or member", "role");
+      if (!role.success) throw new AccountError("role must be admin or member", null);
       if (role.data !== "admin" && lastAdmin) throw new AccountError("This is the last admin: make someone else an admin first.", null);
       await updateUser(db, person.id, { role: role.data });
       return data({ kind: "ok" as const, message: `${person.email} is now ${role.data === "admin" ? "an admin" : "a member"}.` });
@@ -122,7 +122,8 @@ export default function AdminPeoplePage() {
       {result?.kind === "link" ? (
         <div className="space-y-2 rounded-lg border border-green-300 bg-green-50 p-4 text-sm dark:border-green-800 dark:bg-green-950" data-sign-in-link>
           <p className="font-medium text-green-900 dark:text-green-100">
-            {result.created ? `Added ${result.email}.` : `New link for ${result.email}.`} Send them this one-time sign-in link privately; it works once, until {result.expiresAt.slice(0, 16).replace("T", " ")} UTC.
+            {result.created ? `Added ${result.email}.` : `New link for ${result.email}.`}
+            {result.roleNow ? ` They are now ${result.roleNow === "admin" ? "an admin" : "a member"}.` : ""} Send them this one-time sign-in link privately; it works once, until {result.expiresAt.slice(0, 16).replace("T", " ")} UTC.
           </p>
           <div className="flex flex-wrap items-center gap-2">
             <code className="break-all rounded bg-white px-2 py-1 font-mono text-xs dark:bg-gray-900">{result.url}</code>
@@ -179,7 +180,7 @@ export default function AdminPeoplePage() {
           <Field label="E-mail" name="invite-email" error={result?.kind === "error" && result.field === "email" ? result.message : null}>
             <input id="invite-email" name="email" type="email" required className={inputCls} />
           </Field>
-          <Field label="Role" name="invite-role">
+          <Field label="Role" name="invite-role" error={result?.kind === "error" && result.field === "role" ? result.message : null}>
             <select id="invite-role" name="role" defaultValue="member" className={inputCls}>
               <option value="member">member</option>
               <option value="admin">admin</option>
