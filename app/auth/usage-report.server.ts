@@ -1,14 +1,18 @@
 import type { Kysely } from "kysely";
-import { countUsageRecords, listUsageRecords, type UsageDimension, type UsageGroup, type UsageRecord, usageTotals } from "#app/db/queries/usage.server.ts";
+import { countUsageGroups, countUsageRecords, listUsageRecords, type UsageDimension, type UsageGroup, type UsageRecord, usageTotals } from "#app/db/queries/usage.server.ts";
 import type { Database } from "#app/db/schema.ts";
 
 export const RANGE_DAYS = [1, 7, 30, 90] as const;
 const RECORDS_PER_PAGE = 50;
+/** People, providers and models: the report lists this many with the most calls. */
+export const GROUPS_SHOWN = 12;
 
 export interface UsageReport {
   days: number;
   since: string;
   totals: Partial<Record<UsageDimension, UsageGroup[]>>;
+  /** How many groups each dimension has in the range: `totals` holds only the largest of them (all days). */
+  groupCounts: Partial<Record<UsageDimension, number>>;
   records: UsageRecordView[];
   page: number;
   last: number;
@@ -67,8 +71,13 @@ export async function buildUsageReport(db: Kysely<Database>, request: Request, o
   const since = sinceDays(days);
   const filter = { since, userId: opts.userId };
   const totals: Partial<Record<UsageDimension, UsageGroup[]>> = {};
-  for (const d of opts.dimensions) totals[d] = await usageTotals(db, d, filter, d === "day" ? 400 : 12);
+  const groupCounts: Partial<Record<UsageDimension, number>> = {};
+  for (const d of opts.dimensions) {
+    const groups = await usageTotals(db, d, filter, d === "day" ? 400 : GROUPS_SHOWN);
+    totals[d] = groups;
+    groupCounts[d] = groups.length < GROUPS_SHOWN ? groups.length : await countUsageGroups(db, d, filter);
+  }
   const count = await countUsageRecords(db, filter);
   const rows = await listUsageRecords(db, { ...filter, offset: (page - 1) * RECORDS_PER_PAGE, limit: RECORDS_PER_PAGE });
-  return { days, since, totals, records: rows.map(recordView), page, last: Math.max(1, Math.ceil(count / RECORDS_PER_PAGE)), count };
+  return { days, since, totals, groupCounts, records: rows.map(recordView), page, last: Math.max(1, Math.ceil(count / RECORDS_PER_PAGE)), count };
 }

@@ -201,6 +201,12 @@ export function UsageReportView({ report, basePath, showSubject, csvHref }: { re
                 <p className="text-sm text-gray-700 dark:text-gray-300">No calls in this range.</p>
               ) : (
                 <>
+                  {(report.groupCounts[d] ?? 0) > totals[d].length ? (
+                    <p className="text-xs text-gray-600 dark:text-gray-400" data-groups-shown>
+                      The {fmt.format(totals[d].length)} with the most calls, of {fmt.format(report.groupCounts[d] ?? 0)}
+                      {report.count > 0 && csvHref ? "; the CSV export has every call" : ""}.
+                    </p>
+                  ) : null}
                   <BarList groups={totals[d]} />
                   <GroupTable groups={totals[d]} caption={LABELS[d]} keyLabel={d === "subject" ? "Person" : d === "provider" ? "Provider" : "Model"} />
                 </>

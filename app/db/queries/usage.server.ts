@@ -104,6 +104,16 @@ export async function usageTotals(db: Db, dimension: UsageDimension, filter: Usa
   }));
 }
 
+/** How many groups `usageTotals` has for a dimension in all, so a page showing the largest few can say of how many. */
+export async function countUsageGroups(db: Db, dimension: UsageDimension, filter: UsageFilter): Promise<number> {
+  let q = db
+    .selectFrom("usage_records")
+    .select(sql<number>`count(distinct coalesce(${sql.ref(dimension)}, '(none)'))`.as("n"))
+    .where("at", ">=", filter.since);
+  if (filter.userId !== undefined) q = q.where("user_id", "=", filter.userId);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
 export async function deleteUsageBefore(db: Db, before: string): Promise<number> {
   const result = await db.deleteFrom("usage_records").where("at", "<", before).executeTakeFirst();
   return Number(result.numDeletedRows);
