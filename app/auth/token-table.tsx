@@ -16,6 +16,13 @@ export interface TokenView {
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
+/** What a page past the end of a token list says: how many tokens there are, on how many pages. */
+export function tokensPastEnd(total: number, lead: "You have" | "There are", last: number): string {
+  const count = total === 0 ? "no tokens" : total === 1 ? "1 token" : `${total.toLocaleString("en-US")} tokens`;
+  const verb = lead === "There are" && total === 1 ? "There is" : lead;
+  return total === 0 ? `${verb} ${count} yet.` : `${verb} ${count}, on ${last === 1 ? "1 page" : `${last.toLocaleString("en-US")} pages`}.`;
+}
+
 /** Tokens with their state and a revoke button; `showOwner` adds the owner's e-mail (admins). */
 export function TokenTable({ tokens, csrf, showOwner }: { tokens: readonly TokenView[]; csrf: string | null; showOwner: boolean }) {
   if (tokens.length === 0) return <p className="text-sm text-gray-700 dark:text-gray-300">No tokens yet.</p>;

@@ -20,6 +20,11 @@ export function tokenView(t: ApiTokenListing, now: string): TokenView {
 
 export const PAGE_SIZE = 25;
 
+/** The last page of a listing of `total` rows: 1 when it is empty, as page 1 shows that it is. */
+export function lastPageOf(total: number): number {
+  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+}
+
 /** ?page=N, 1-based; anything else is page 1. */
 export function pageOf(request: Request): number {
   const raw = Number(new URL(request.url).searchParams.get("page") ?? "1");

@@ -1,5 +1,6 @@
 import type { UsageRecordView, UsageReport } from "#app/auth/usage-report.server.ts";
 import { Pagination } from "#app/ui/pagination.tsx";
+import { PastEnd } from "#app/ui/past-end.tsx";
 
 type Group = { key: string; requests: number; errors: number; tokensIn: number; tokensOut: number; durationMs: number };
 
@@ -219,8 +220,19 @@ export function UsageReportView({ report, basePath, showSubject, csvHref }: { re
         <h2 id="usage-calls" className="text-lg font-semibold">
           Calls <span className="text-sm font-normal text-gray-600 dark:text-gray-400">({fmt.format(report.count)} in this range, newest first)</span>
         </h2>
-        {report.records.length === 0 ? <p className="text-sm text-gray-700 dark:text-gray-300">No calls in this range.</p> : <RecordsTable records={report.records} showSubject={showSubject} />}
-        <Pagination page={report.page} last={report.last} more={false} href={(p) => `${basePath}?days=${report.days}&page=${p}`} />
+        {report.page > report.last ? (
+          <PastEnd
+            page={report.page}
+            lastPage={report.last}
+            message={`This range has ${report.count === 1 ? "1 call" : `${fmt.format(report.count)} calls`}, on ${report.last === 1 ? "1 page" : `${fmt.format(report.last)} pages`}.`}
+            href={`${basePath}?days=${report.days}&page=${report.last}`}
+          />
+        ) : (
+          <>
+            {report.records.length === 0 ? <p className="text-sm text-gray-700 dark:text-gray-300">No calls in this range.</p> : <RecordsTable records={report.records} showSubject={showSubject} />}
+            <Pagination page={report.page} last={report.last} more={false} href={(p) => `${basePath}?days=${report.days}&page=${p}`} />
+          </>
+        )}
       </section>
     </div>
   );

@@ -1,12 +1,13 @@
 import { data, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/admin.tokens";
 import { ADMIN_TABS, AccountPage, Notice, tabsFor } from "#app/auth/form-ui.tsx";
-import { TokenTable } from "#app/auth/token-table.tsx";
-import { PAGE_SIZE, pageOf, tokenView } from "#app/auth/token-views.server.ts";
+import { TokenTable, tokensPastEnd } from "#app/auth/token-table.tsx";
+import { lastPageOf, PAGE_SIZE, pageOf, tokenView } from "#app/auth/token-views.server.ts";
 import { checkCsrf, csrfTokenOf, requireAdmin } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { countApiTokens, listApiTokens, revokeApiToken } from "#app/db/queries/accounts.server.ts";
 import { Pagination } from "#app/ui/pagination.tsx";
+import { PastEnd } from "#app/ui/past-end.tsx";
 import { formText, readFormCapped } from "#app/utils/http.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Tokens · Admin · Modelyard" }, { name: "robots", content: "noindex" }];
@@ -18,7 +19,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const page = pageOf(request);
   const now = new Date().toISOString();
   const [rows, total] = await Promise.all([listApiTokens(db, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), countApiTokens(db, {})]);
-  return { tokens: rows.map((t) => tokenView(t, now)), page, last: Math.max(1, Math.ceil(total / PAGE_SIZE)), total, csrf: csrfTokenOf(request) };
+  const last = lastPageOf(total);
+  return data({ tokens: rows.map((t) => tokenView(t, now)), page, last, total, csrf: csrfTokenOf(request) }, { status: page > last ? 404 : 200 });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -36,8 +38,14 @@ export default function AdminTokensPage() {
   return (
     <AccountPage title="Everyone’s tokens" intro={`${total} ${total === 1 ? "token" : "tokens"}, newest first. Only a short prefix of each is kept in view; the token itself is stored as a hash.`} tabs={tabsFor(ADMIN_TABS, "/admin/tokens")}>
       {result ? <Notice kind={result.ok ? "ok" : "error"}>{result.message}</Notice> : null}
-      <TokenTable tokens={tokens} csrf={csrf} showOwner />
-      <Pagination page={page} last={last} more={false} href={(n) => `/admin/tokens?page=${n}`} />
+      {page > last ? (
+        <PastEnd page={page} lastPage={last} message={tokensPastEnd(total, "There are", last)} href={`/admin/tokens?page=${last}`} />
+      ) : (
+        <>
+          <TokenTable tokens={tokens} csrf={csrf} showOwner />
+          <Pagination page={page} last={last} more={false} href={(n) => `/admin/tokens?page=${n}`} />
+        </>
+      )}
     </AccountPage>
   );
 }

@@ -1,4 +1,4 @@
-import { useLoaderData } from "react-router";
+import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/admin.usage";
 import { ADMIN_TABS, AccountPage, tabsFor } from "#app/auth/form-ui.tsx";
 import { buildUsageReport } from "#app/auth/usage-report.server.ts";
@@ -11,7 +11,9 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-stor
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return { report: await buildUsageReport(getDb().db, request, { dimensions: ["day", "subject", "provider", "model"] }), retention: authConfig().usageRetentionDays };
+  const report = await buildUsageReport(getDb().db, request, { dimensions: ["day", "subject", "provider", "model"] });
+  // A page of calls past the last one is not a page (404), as on the other listings.
+  return data({ report, retention: authConfig().usageRetentionDays }, { status: report.page > report.last ? 404 : 200 });
 }
 
 export default function AdminUsagePage() {

@@ -2,13 +2,14 @@ import { data, Form, useActionData, useLoaderData, useNavigation } from "react-r
 import type { Route } from "./+types/settings.tokens";
 import { createPersonalToken, tokenInputSchema } from "#app/auth/accounts.server.ts";
 import { AccountPage, CsrfField, Field, inputCls, Notice, primaryButtonCls, SETTINGS_TABS, tabsFor } from "#app/auth/form-ui.tsx";
-import { TokenTable } from "#app/auth/token-table.tsx";
-import { PAGE_SIZE, pageOf, tokenView } from "#app/auth/token-views.server.ts";
+import { TokenTable, tokensPastEnd } from "#app/auth/token-table.tsx";
+import { lastPageOf, PAGE_SIZE, pageOf, tokenView } from "#app/auth/token-views.server.ts";
 import { checkCsrf, csrfTokenOf, requireViewer } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { countApiTokens, listApiTokens, revokeApiToken } from "#app/db/queries/accounts.server.ts";
 import { CopyButton } from "#app/ui/copy-button.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
+import { PastEnd } from "#app/ui/past-end.tsx";
 import { formText, readFormCapped } from "#app/utils/http.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "API tokens · Modelyard" }, { name: "robots", content: "noindex" }];
@@ -20,14 +21,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   const page = pageOf(request);
   const now = new Date().toISOString();
   const [rows, total] = await Promise.all([listApiTokens(db, { userId: viewer.id, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), countApiTokens(db, { userId: viewer.id })]);
-  return {
-    tokens: rows.map((t) => tokenView(t, now)),
-    page,
-    last: Math.max(1, Math.ceil(total / PAGE_SIZE)),
-    csrf: csrfTokenOf(request),
-    welcome: new URL(request.url).searchParams.get("welcome") === "1",
-    origin: new URL(request.url).origin,
-  };
+  const last = lastPageOf(total);
+  return data(
+    {
+      tokens: rows.map((t) => tokenView(t, now)),
+      page,
+      last,
+      total,
+      csrf: csrfTokenOf(request),
+      welcome: new URL(request.url).searchParams.get("welcome") === "1",
+      origin: new URL(request.url).origin,
+    },
+    { status: page > last ? 404 : 200 },
+  );
 }
 
 const EXPIRY_CHOICES = [
@@ -65,7 +71,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function TokensPage() {
-  const { tokens, page, last, csrf, welcome, origin } = useLoaderData<typeof loader>();
+  const { tokens, page, last, total, csrf, welcome, origin } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const fieldError = (name: string) => (result?.kind === "error" && result.field === name ? result.message : null);
@@ -135,8 +141,14 @@ export default function TokensPage() {
         <h2 id="your-tokens" className="text-lg font-semibold">
           Your tokens
         </h2>
-        <TokenTable tokens={tokens} csrf={csrf} showOwner={false} />
-        <Pagination page={page} last={last} more={false} href={(p) => `/settings/tokens?page=${p}`} />
+        {page > last ? (
+          <PastEnd page={page} lastPage={last} message={tokensPastEnd(total, "You have", last)} href={`/settings/tokens?page=${last}`} />
+        ) : (
+          <>
+            <TokenTable tokens={tokens} csrf={csrf} showOwner={false} />
+            <Pagination page={page} last={last} more={false} href={(p) => `/settings/tokens?page=${p}`} />
+          </>
+        )}
       </section>
     </AccountPage>
   );

@@ -1,4 +1,4 @@
-import { useLoaderData } from "react-router";
+import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/settings.usage";
 import { AccountPage, SETTINGS_TABS, tabsFor } from "#app/auth/form-ui.tsx";
 import { buildUsageReport } from "#app/auth/usage-report.server.ts";
@@ -11,7 +11,8 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-stor
 
 export async function loader({ request }: Route.LoaderArgs) {
   const viewer = await requireViewer(request);
-  return { report: await buildUsageReport(getDb().db, request, { userId: viewer.id, dimensions: ["day", "provider", "model"] }) };
+  const report = await buildUsageReport(getDb().db, request, { userId: viewer.id, dimensions: ["day", "provider", "model"] });
+  return data({ report }, { status: report.page > report.last ? 404 : 200 });
 }
 
 export default function MyUsagePage() {
