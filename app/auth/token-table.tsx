@@ -27,7 +27,9 @@ export function tokensPastEnd(total: number, lead: "You have" | "There are", las
 export function TokenTable({ tokens, csrf, showOwner }: { tokens: readonly TokenView[]; csrf: string | null; showOwner: boolean }) {
   if (tokens.length === 0) return <p className="text-sm text-gray-700 dark:text-gray-300">No tokens yet.</p>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-800">
+    // `relative`: the header's visually hidden "Actions" is positioned absolutely, and without a
+    // positioned ancestor it escaped this scroller and widened a phone's page to 783 px.
+    <div className="relative overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-800" tabIndex={0} role="region" aria-label="API tokens">
       <table className="min-w-full text-left text-sm" data-token-table>
         <caption className="sr-only">API tokens</caption>
         <thead className="bg-gray-50 text-xs uppercase tracking-wide text-gray-600 dark:bg-gray-900 dark:text-gray-400">

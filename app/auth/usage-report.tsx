@@ -57,7 +57,8 @@ function BarList({ groups }: { groups: readonly Group[] }) {
 
 function GroupTable({ groups, caption, keyLabel }: { groups: readonly Group[]; caption: string; keyLabel: string }) {
   return (
-    <div className="overflow-x-auto">
+    // Wider than a phone (Tokens out was cut off at 390 px): the keyboard scrolls it once it has focus.
+    <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={`${caption}: table`}>
       <table className="min-w-full text-left text-xs">
         <caption className="sr-only">{caption}</caption>
         <thead className="text-gray-600 dark:text-gray-400">
@@ -90,7 +91,7 @@ function GroupTable({ groups, caption, keyLabel }: { groups: readonly Group[]; c
 function RecordsTable({ records, showSubject }: { records: readonly UsageRecordView[]; showSubject: boolean }) {
   return (
     // Wider than a phone or a narrow window: the keyboard scrolls it once it has focus.
-    <div className="overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-800" tabIndex={0} role="region" aria-label="Calls, newest first">
+    <div className="relative overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-800" tabIndex={0} role="region" aria-label="Calls, newest first">
       <table className="min-w-full text-left text-xs" data-usage-records>
         <caption className="sr-only">Calls, newest first</caption>
         <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">

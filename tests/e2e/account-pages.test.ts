@@ -1,17 +1,20 @@
 /**
  * The signed-in and admin pages with more rows than one page holds, against the real server and
- * its SQLite database: pages past the end of each listing, the usage report's busiest-12 lists,
- * and the last admin invited again.
+ * its SQLite database: pages past the end of each listing, the last admin invited again, and the
+ * token and usage pages at a phone's width in Chromium (no sideways scrolling, axe clean).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { addPerson, createPersonalToken } from "#app/auth/accounts.server.ts";
 import { sha256Hex } from "#app/auth/secrets.server.ts";
 import { findUserById } from "#app/db/queries/accounts.server.ts";
 import { insertUsageRecord } from "#app/db/queries/usage.server.ts";
-import { setupDatabase, setupServer } from "#tests/e2e/support/journey.ts";
+import { setupBrowser, setupDatabase, setupOfflinePage, setupServer } from "#tests/e2e/support/journey.ts";
+import { describeViolations, runAxe } from "#tests/e2e/support/page-audit.ts";
 
 const server = setupServer();
 const database = setupDatabase(server);
+const browser = setupBrowser();
+const { page, context } = setupOfflinePage(browser, { viewport: { width: 390, height: 844 } });
 
 let cookie = "";
 let adminId = "";
@@ -104,5 +107,19 @@ describe("inviting the last admin again", () => {
     expect(await visible(refused)).toContain("chief@example.com is the last admin: make someone else an admin first");
     expect((await findUserById(database.db, adminId))?.role).toBe("admin");
     expect((await get("/admin")).status).toBe(200);
+  });
+});
+
+describe("at a phone's width", () => {
+  it("the token lists and the usage page do not scroll sideways, and pass axe", async () => {
+    const [name, value] = cookie.split("=") as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
+    for (const path of ["/admin/tokens", "/settings/tokens", "/admin/usage?days=7", "/settings/usage?days=7"]) {
+      await page.goto(`${server.url}${path}`);
+      // The tables scroll inside their own boxes; the page itself stays 390 px wide.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(390);
+      const violations = await runAxe(page);
+      expect(violations, `${path}:\n${describeViolations(violations)}`).toEqual([]);
+    }
   });
 });
