@@ -160,8 +160,8 @@ export function sessionCookie(value: string, maxAge: number, secure: boolean): s
 
 export const tokenInputSchema = z.object({
   name: z.string({ error: "name is required" }).trim().min(1, "name is required").max(100, "name has at most 100 characters"),
-  expiresInDays: z.number().int().min(1, "expiry is at least 1 day").max(3650, "expiry is at most 3650 days").nullable(),
-  scopes: z.array(z.enum(["read", "inference"])).min(1, "choose at least one scope"),
+  expiresInDays: z.number({ error: "expiry must be a whole number of days, or none" }).int("expiry must be a whole number of days").min(1, "expiry is at least 1 day").max(3650, "expiry is at most 3650 days").nullable(),
+  scopes: z.array(z.enum(["read", "inference"], { error: "scopes are read and inference" })).min(1, "choose at least one scope"),
   rpm: z.number().int().min(1).max(1_000_000).nullable(),
   tokensPerDay: z.number().int().min(1).max(1_000_000_000_000).nullable(),
 });

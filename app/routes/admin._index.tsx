@@ -43,11 +43,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   }, { status: page > last ? 404 : 200 });
 }
 
-const optionalLimit = (value: string, field: string): number | null => {
+const fmt = new Intl.NumberFormat("en-US");
+const MAX_LIMIT = 1_000_000_000_000;
+
+/** A quota field: empty for the default, else a whole number; its error names the field as the form labels it. */
+const optionalLimit = (value: string, field: string, label: string): number | null => {
   const text = value.trim();
   if (text === "") return null;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000_000_000) throw new AccountError(`${field} must be a whole number of at least 1, or empty for the default.`, field);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) throw new AccountError(`${label} must be a whole number from 1 to ${fmt.format(MAX_LIMIT)}, or empty for the default; got “${text.slice(0, 40)}”.`, field);
   return n;
 };
 
@@ -100,8 +104,8 @@ export async function action({ request }: Route.ActionArgs) {
       return data({ kind: "ok" as const, message: `${person.email} is ${intent === "disable" ? "disabled: signed out everywhere, tokens refused" : "enabled again"}.` });
     }
     if (intent === "quota") {
-      const rpm = optionalLimit(formText(form, "rpm"), "rpm");
-      const perDay = optionalLimit(formText(form, "tokensPerDay"), "tokensPerDay");
+      const rpm = optionalLimit(formText(form, "rpm"), "rpm", "Requests/min");
+      const perDay = optionalLimit(formText(form, "tokensPerDay"), "tokensPerDay", "Tokens/day");
       await updateUser(db, person.id, { quotaRpm: rpm, quotaTokensPerDay: perDay });
       return data({ kind: "ok" as const, message: `Quotas of ${person.email} saved.` });
     }
@@ -111,8 +115,6 @@ export async function action({ request }: Route.ActionArgs) {
     throw error;
   }
 }
-
-const fmt = new Intl.NumberFormat("en-US");
 
 export default function AdminPeoplePage() {
   const { people, page, last, total, csrf, policy, defaults, viewerId, oidc } = useLoaderData<typeof loader>();

@@ -110,6 +110,24 @@ describe("inviting the last admin again", () => {
   });
 });
 
+describe("a form sent with values its page never offers", () => {
+  it("is answered on the page in the form's own words, never a validator's internals", async () => {
+    const cases = [
+      ["/settings/tokens", { intent: "create", name: "x", expires: "soon", scopes: "read" }, "expiry must be a whole number of days, or none"],
+      ["/settings/tokens", { intent: "create", name: "x", expires: "30", scopes: "admin" }, "scopes are read and inference"],
+      ["/admin", { intent: "quota", id: adminId, rpm: "abc", tokensPerDay: "" }, "Requests/min must be a whole number from 1 to 1,000,000,000,000, or empty for the default; got “abc”."],
+      ["/admin", { intent: "quota", id: adminId, rpm: "", tokensPerDay: "1.5" }, "Tokens/day must be a whole number from 1 to 1,000,000,000,000, or empty for the default; got “1.5”."],
+    ] as const;
+    for (const [path, fields, says] of cases) {
+      const answer = await post(path, fields);
+      expect(answer.status, says).toBe(400);
+      const html = await visible(answer);
+      expect(html, says).toContain(says);
+      expect(html, says).not.toMatch(/Invalid (input|option)|tokensPerDay must|rpm must/);
+    }
+  });
+});
+
 describe("at a phone's width", () => {
   it("the token lists and the usage page do not scroll sideways, and pass axe", async () => {
     const [name, value] = cookie.split("=") as [string, string];
