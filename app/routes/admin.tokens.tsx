@@ -5,7 +5,7 @@ import { TokenTable, tokensPastEnd } from "#app/auth/token-table.tsx";
 import { lastPageOf, PAGE_SIZE, pageOf, tokenView } from "#app/auth/token-views.server.ts";
 import { checkCsrf, csrfTokenOf, requireAdmin } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
-import { countApiTokens, listApiTokens, revokeApiToken } from "#app/db/queries/accounts.server.ts";
+import { countApiTokens, findApiToken, findUserById, listApiTokens, revokeApiToken } from "#app/db/queries/accounts.server.ts";
 import { Pagination } from "#app/ui/pagination.tsx";
 import { PastEnd } from "#app/ui/past-end.tsx";
 import { formText, readFormCapped } from "#app/utils/http.server.ts";
@@ -28,8 +28,13 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readFormCapped(request, 4 * 1024);
   checkCsrf(request, form);
   const id = formText(form, "id");
-  const revoked = await revokeApiToken(getDb().db, id, new Date().toISOString());
-  return data({ ok: revoked, message: revoked ? `Revoked ${id}.` : `${id} was already revoked or does not exist.` }, { status: revoked ? 200 : 404 });
+  const db = getDb().db;
+  const token = await findApiToken(db, id);
+  const owner = token ? await findUserById(db, token.user_id) : undefined;
+  // Named as the table shows it: the internal id means nothing to the admin who clicked.
+  const what = token ? `“${token.name}” (${token.display_prefix}…) of ${owner?.email ?? "a removed person"}` : "That token";
+  const revoked = await revokeApiToken(db, id, new Date().toISOString());
+  return data({ ok: revoked, message: revoked ? `Revoked ${what}: it no longer works anywhere.` : `${what} was already revoked or does not exist.` }, { status: revoked ? 200 : 404 });
 }
 
 export default function AdminTokensPage() {

@@ -19,21 +19,24 @@ async function linkPerson(token: string) {
   return peekSignInLink(getDb().db, sha256Hex(token), new Date().toISOString());
 }
 
+// Only a live link is stored as such: a used, an expired and a mistyped one are told apart by nothing here.
+const UNUSABLE = "This sign-in link does not work: it was already used, it has expired (links last 24 hours), or it was never issued. Ask an admin for a new one.";
+
 export async function loader({ params }: Route.LoaderArgs) {
   const person = await linkPerson(params.token);
-  return { email: person?.email ?? null };
+  return data({ email: person?.email ?? null }, { status: person ? 200 : 404 });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const form = await readFormCapped(request, 8 * 1024);
   const person = await linkPerson(params.token);
-  if (!person) return data({ error: "This link was already used or has expired. Ask an admin for a new one.", field: null }, { status: 410 });
+  if (!person) return data({ error: UNUSABLE, field: null }, { status: 404 });
   const password = passwordSchema.safeParse(form.get("password") ?? "");
   if (!password.success) return data({ error: password.error.issues[0]?.message ?? "password is not valid", field: "password" }, { status: 400 });
   if (form.get("confirm") !== password.data) return data({ error: "The two passwords differ.", field: "confirm" }, { status: 400 });
   const db = getDb().db;
   if (!(await setPasswordWithLink(db, params.token, person.id, password.data))) {
-    return data({ error: "This link was already used or has expired. Ask an admin for a new one.", field: null }, { status: 410 });
+    return data({ error: UNUSABLE, field: null }, { status: 404 });
   }
   const config = authConfig();
   const session = await startSession(db, person, config, secureCookies(request, config), cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
@@ -49,7 +52,7 @@ export default function InvitePage() {
       <h1 className="text-2xl font-bold tracking-tight">Set your password</h1>
       {email === null ? (
         <div className="mt-6">
-          <Notice kind="error">This sign-in link was already used or has expired (links last 24 hours). Ask an admin for a new one.</Notice>
+          <Notice kind="error">{UNUSABLE}</Notice>
         </div>
       ) : (
         <Form method="post" className="mt-6 space-y-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800">

@@ -121,9 +121,11 @@ describe("signing in and API tokens", () => {
     await page.locator("input[name=confirm]").fill("a long local password");
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await page.waitForURL(`${server.url}/settings/tokens?welcome=1`);
-    // The link is used up.
-    await page.goto(link!);
-    expect(await page.getByRole("alert").innerText()).toContain("already used or has expired");
+    // The link is used up; one never issued reads the same, as nothing tells them apart.
+    expect((await page.goto(link!))?.status()).toBe(404);
+    expect(await page.getByRole("alert").innerText()).toContain("it was already used, it has expired (links last 24 hours), or it was never issued");
+    expect((await page.goto(`${server.url}/invite/never-issued-0123456789`))?.status()).toBe(404);
+    expect(await page.getByRole("alert").innerText()).toContain("or it was never issued");
 
     // Sign out, then in with the password.
     await page.goto(`${server.url}/`);

@@ -128,6 +128,21 @@ describe("a form sent with values its page never offers", () => {
   });
 });
 
+describe("an admin revoking someone's token", () => {
+  it("is told which token of whose it revoked, in the names the table shows, not its internal id", async () => {
+    const { user } = await addPerson(database.db, { email: "dana@example.com", role: "member" }, server.url);
+    const { id } = await createPersonalToken(database.db, user.id, { name: "nightly eval", expiresInDays: 30, scopes: ["inference"], rpm: null, tokensPerDay: null });
+    const revoked = await post("/admin/tokens", { id });
+    expect(revoked.status).toBe(200);
+    const html = await visible(revoked);
+    expect(html).toMatch(/Revoked “nightly eval” \(myd_[A-Za-z0-9_-]+…\) of dana@example\.com: it no longer works anywhere\./);
+    expect(html).not.toContain(`Revoked ${id}`);
+    const again = await post("/admin/tokens", { id });
+    expect(again.status).toBe(404);
+    expect(await visible(again)).toContain("“nightly eval”");
+  });
+});
+
 describe("at a phone's width", () => {
   it("the token lists and the usage page do not scroll sideways, and pass axe", async () => {
     const [name, value] = cookie.split("=") as [string, string];
