@@ -14,7 +14,7 @@ function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** GET /admin/usage.csv?days=N: every record of the range, oldest first, streamed a page at a time. */
+/** GET /admin/usage.csv?days=N: every record of the range, in the order recorded (each at its call's end), streamed a page at a time. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const { days } = reportRange(request);

@@ -178,7 +178,10 @@ export async function deleteCountersBefore(db: Db, keyPrefix: string, windowStar
   return Number(result.numDeletedRows);
 }
 
-/** Records since a time, oldest first, after the id given: for an export that new records cannot shift. */
+/**
+ * Records since a time, in the order they were written (each when its call ended, so a long call
+ * comes after shorter ones begun later), after the id given: for an export that new records cannot shift.
+ */
 export async function usageRecordsAfter(db: Db, since: string, afterId: number, limit: number): Promise<UsageRecord[]> {
   return db.selectFrom("usage_records").selectAll().where("at", ">=", since).where("id", ">", afterId).orderBy("id").limit(limit).execute();
 }
