@@ -4,7 +4,7 @@ import { AccountError, addPerson, createPersonalToken, parseExpiry, setPasswordW
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
 import { pruneAccountData } from "#app/auth/housekeeping.server.ts";
 import { hashPassword, verifyPassword } from "#app/auth/secrets.server.ts";
-import { findUserById, revokeApiToken, updateUser } from "#app/db/queries/accounts.server.ts";
+import { countUsers, findUserById, listUsers, revokeApiToken, updateUser } from "#app/db/queries/accounts.server.ts";
 import { addToCounter, readCounter } from "#app/db/queries/usage.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 
@@ -54,6 +54,21 @@ describe.each(testDialects())("accounts, sessions, tokens and quotas on $name", 
     expect(signedIn.id).toBe(user.id);
     await expect(signInWithPassword(db, "ada@example.com", "wrong password!!", "10.0.0.1")).rejects.toThrow("The e-mail or password is wrong.");
     await expect(signInWithPassword(db, "nobody@example.com", "whatever password", "10.0.0.1")).rejects.toThrow("The e-mail or password is wrong.");
+  });
+
+  it("finds people by part of their e-mail, case folded, with % and _ taken as themselves", async () => {
+    const db = t.handle.db;
+    for (const email of ["x_1@find.test", "xa1@find.test", "Boss@Find.Test", "someone@else.test"]) await addPerson(db, { email, role: "member" }, "http://modelyard.test");
+    const found = async (emailHas: string) => (await listUsers(db, { offset: 0, limit: 50, emailHas })).map((u) => u.email);
+    expect(await found("FIND.test")).toEqual(["boss@find.test", "x_1@find.test", "xa1@find.test"]);
+    expect(await countUsers(db, "find.test")).toBe(3);
+    // Unescaped, "_" would match any one character and "%" every address.
+    expect(await found("x_")).toEqual(["x_1@find.test"]);
+    expect(await found("%")).toEqual([]);
+    expect(await countUsers(db, "%")).toBe(0);
+    expect(await listUsers(db, { offset: 1, limit: 1, emailHas: "find.test" })).toHaveLength(1);
+    expect(await countUsers(db)).toBeGreaterThanOrEqual(4);
+    expect(await found("x")).not.toContain("someone@else.test");
   });
 
   it("throttles password guesses per e-mail from one address, and more loosely across addresses, without locking the person out", async () => {

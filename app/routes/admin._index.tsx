@@ -28,11 +28,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   const db = getDb().db;
   const page = pageOf(request);
   const config = authConfig();
-  const [people, total] = await Promise.all([listUsers(db, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), countUsers(db)]);
+  // Part of an e-mail: a long list is found by who, not paged through.
+  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  const emailHas = q === "" ? undefined : q;
+  const [people, total, everyone] = await Promise.all([
+    listUsers(db, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, emailHas }),
+    countUsers(db, emailHas),
+    emailHas === undefined ? null : countUsers(db),
+  ]);
   const last = lastPageOf(total);
   return data({
     viewerId: viewer.id,
     people,
+    q,
+    everyone: everyone ?? total,
     page,
     last,
     total,
@@ -117,10 +126,11 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminPeoplePage() {
-  const { people, page, last, total, csrf, policy, defaults, viewerId, oidc } = useLoaderData<typeof loader>();
+  const { people, q, everyone, page, last, total, csrf, policy, defaults, viewerId, oidc } = useLoaderData<typeof loader>();
+  const pageHref = (n: number) => `/admin?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) }).toString()}`;
   const result = useActionData<typeof action>();
   return (
-    <AccountPage title="People" intro={`${fmt.format(total)} ${total === 1 ? "account" : "accounts"}.`} tabs={tabsFor(ADMIN_TABS, "/admin")}>
+    <AccountPage title="People" intro={`${fmt.format(everyone)} ${everyone === 1 ? "account" : "accounts"}.`} tabs={tabsFor(ADMIN_TABS, "/admin")}>
       {result?.kind === "error" ? <Notice kind="error">{result.message}</Notice> : null}
       {result?.kind === "ok" ? <Notice kind="ok">{result.message}</Notice> : null}
       {result?.kind === "link" ? (
@@ -200,9 +210,33 @@ export default function AdminPeoplePage() {
         <h2 id="people" className="text-lg font-semibold">
           Everyone
         </h2>
+        <Form method="get" role="search" className="flex flex-wrap items-end gap-2" data-people-search>
+          <label className="text-sm">
+            <span className="block text-gray-700 dark:text-gray-300">Find by e-mail</span>
+            <input name="q" type="search" defaultValue={q} placeholder="part of an address" className={`${inputCls} w-72`} />
+          </label>
+          <button type="submit" className={secondaryButtonCls}>
+            Find
+          </button>
+          {q ? (
+            <a href="/admin" className="text-sm text-indigo-700 underline dark:text-indigo-300">
+              Show everyone
+            </a>
+          ) : null}
+        </Form>
+        {q ? (
+          <p className="text-sm text-gray-700 dark:text-gray-300" data-people-found>
+            {total === 0 ? `No account’s e-mail holds “${q}”.` : `${fmt.format(total)} ${total === 1 ? "account’s e-mail holds" : "accounts’ e-mails hold"} “${q}”.`}
+          </p>
+        ) : null}
         {page > last ? (
-          <PastEnd page={page} lastPage={last} message={`There ${total === 1 ? "is 1 account" : `are ${fmt.format(total)} accounts`}, on ${last === 1 ? "1 page" : `${fmt.format(last)} pages`}.`} href={`/admin?page=${last}`} />
-        ) : (
+          <PastEnd
+            page={page}
+            lastPage={last}
+            message={`There ${total === 1 ? "is 1 account" : `are ${fmt.format(total)} accounts`}${q ? ` whose e-mail holds “${q}”` : ""}, on ${last === 1 ? "1 page" : `${fmt.format(last)} pages`}.`}
+            href={pageHref(last)}
+          />
+        ) : total === 0 ? null : (
           <>
             <ul className="divide-y divide-gray-200 rounded-lg border border-gray-200 dark:divide-gray-800 dark:border-gray-800" data-people>
               {people.map((p) => (
@@ -270,7 +304,7 @@ export default function AdminPeoplePage() {
                 </li>
               ))}
             </ul>
-            <Pagination page={page} last={last} more={false} href={(n) => `/admin?page=${n}`} />
+            <Pagination page={page} last={last} more={false} href={pageHref} />
           </>
         )}
       </section>

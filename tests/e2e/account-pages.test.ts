@@ -128,6 +128,27 @@ describe("a form sent with values its page never offers", () => {
   });
 });
 
+describe("the people list", () => {
+  it("finds accounts by part of their e-mail, says how many, and pages within the result", async () => {
+    const found = await get("/admin?q=Person1");
+    expect(found.status).toBe(200);
+    const html = await visible(found);
+    expect(html).toContain("11 accounts’ e-mails hold “Person1”.");
+    // The page's heading still counts everyone.
+    expect(html).toContain("27 accounts.");
+    expect(html.match(/data-person="[^"]+"/g)).toHaveLength(11);
+    expect(html).not.toContain('data-person="person2@example.com"');
+    const none = await visible(await get("/admin?q=nobody-here"));
+    expect(none).toContain("No account’s e-mail holds “nobody-here”.");
+    expect(none).not.toContain("data-person=");
+    const past = await get("/admin?q=person&page=3");
+    expect(past.status).toBe(404);
+    const pastHtml = await visible(past);
+    expect(pastHtml).toContain("There are 26 accounts whose e-mail holds “person”, on 2 pages.");
+    expect(pastHtml).toContain('href="/admin?q=person&amp;page=2"');
+  });
+});
+
 describe("an admin revoking someone's token", () => {
   it("is told which token of whose it revoked, in the names the table shows, not its internal id", async () => {
     const { user } = await addPerson(database.db, { email: "dana@example.com", role: "member" }, server.url);
@@ -144,10 +165,10 @@ describe("an admin revoking someone's token", () => {
 });
 
 describe("at a phone's width", () => {
-  it("the token lists and the usage page do not scroll sideways, and pass axe", async () => {
+  it("the token lists, the usage pages and the people search do not scroll sideways, and pass axe", async () => {
     const [name, value] = cookie.split("=") as [string, string];
     await context.addCookies([{ name, value, url: server.url }]);
-    for (const path of ["/admin/tokens", "/settings/tokens", "/admin/usage?days=7", "/settings/usage?days=7"]) {
+    for (const path of ["/admin/tokens", "/settings/tokens", "/admin/usage?days=7", "/settings/usage?days=7", "/admin?q=person1"]) {
       await page.goto(`${server.url}${path}`);
       // The tables scroll inside their own boxes; the page itself stays 390 px wide.
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(390);

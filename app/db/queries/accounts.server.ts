@@ -3,7 +3,7 @@
  * of secrets reach these functions; the values themselves never touch the database.
  */
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable, Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { ApiTokensTable, Database, UsersTable } from "#app/db/schema.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -74,8 +74,19 @@ export async function findUserByOidcSubject(db: Db, subject: string): Promise<Us
   return row ? toUser(row) : undefined;
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+/** A LIKE pattern matching `text` anywhere, its own % and _ taken literally. */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** People, or those whose e-mail holds `emailHas` (case folded); e-mails are stored lower-cased. */
+function usersWhere(db: Db, emailHas: string | undefined) {
+  const q = db.selectFrom("users");
+  return emailHas ? q.where(sql<boolean>`email like ${containing(emailHas)} escape '\\'`) : q;
+}
+
+export async function countUsers(db: Db, emailHas?: string): Promise<number> {
+  const row = await usersWhere(db, emailHas)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -90,8 +101,8 @@ export async function countAdmins(db: Db): Promise<number> {
 }
 
 /** One page of people, by e-mail. */
-export async function listUsers(db: Db, page: { offset: number; limit: number }): Promise<User[]> {
-  const rows = await db.selectFrom("users").selectAll().orderBy("email").offset(page.offset).limit(page.limit).execute();
+export async function listUsers(db: Db, page: { offset: number; limit: number; emailHas?: string }): Promise<User[]> {
+  const rows = await usersWhere(db, page.emailHas).selectAll().orderBy("email").offset(page.offset).limit(page.limit).execute();
   return rows.map(toUser);
 }
 
