@@ -89,7 +89,8 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
       </Section>
 
       <Section id="routes" title="Routes">
-        <div className="overflow-x-auto">
+        {/* On a phone the table scrolls sideways: a focusable region lets a keyboard scroll it too. */}
+        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Routes: table">
           <table className="w-full border-collapse text-sm">
             <thead>
               <tr>
@@ -125,7 +126,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
           Errors are OpenAI’s error object, <code className="font-mono">{"{error: {message, type, param, code}}"}</code>, so the SDKs raise their typed errors. A failure after a
           stream has started arrives as an event carrying <code className="font-mono">error</code>, which the SDKs raise too.
         </p>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Errors: table">
           <table className="w-full border-collapse text-sm">
             <thead>
               <tr>
