@@ -1,28 +1,25 @@
 import { Form, data } from "react-router";
-import { z } from "zod";
 import type { Route } from "./+types/playground._index";
 import { emptyFilters, listingHref, DEFAULT_STATE } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
+import { ListingProblems } from "#app/catalog-search/views/listing-summary.tsx";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
 import { getTaskInfo } from "#app/catalog/task-colors.ts";
 import { findPlaygroundModels } from "#app/compare/playground-models.server.ts";
-import { PICKER_MAX_PAGE, PICKER_PAGE_SIZE, type PlaygroundModel } from "#app/compare/playground-picker.ts";
+import { PICKER_MAX_PAGE, PICKER_PAGE_SIZE, type PlaygroundMatches, type PlaygroundModel } from "#app/compare/playground-picker.ts";
 import { getDb } from "#app/db/db.server.ts";
 import { WIDGET_TASKS } from "#app/tasks/task-records.ts";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
 import { configEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/format.ts";
+import { parsePageParam } from "#app/utils/page-param.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Playground · Modelyard" },
   { name: "description", content: "Try a catalogue model live through an inference provider: search the models that can run here, or open one from its page or its task's guide." },
 ];
 
-const pickerQuery = z.object({
-  q: z.string().catch("").transform((q) => q.slice(0, 200)),
-  page: z.coerce.number().int().min(1).max(PICKER_MAX_PAGE).catch(1),
-});
 
 /**
  * /playground on its own: the playground runs one model, at /playground/<org>/<name>. This page
@@ -30,14 +27,18 @@ const pickerQuery = z.object({
  * models by inference provider.
  */
 export async function loader({ url }: Route.LoaderArgs) {
-  const { q, page } = pickerQuery.parse({ q: url.searchParams.get("q") ?? "", page: url.searchParams.get("page") ?? "1" });
+  const q = (url.searchParams.get("q") ?? "").slice(0, 200);
+  const { page, problem } = parsePageParam(url.searchParams.get("page"));
+  // The picker reads no deeper than PICKER_MAX_PAGE, so a page beyond it has no models, as a page
+  // past the last has: both are the 404 below, never the first page under another number.
+  const noModels: PlaygroundMatches = { models: [], more: false, partial: false };
   const [{ facets }, picker] = await Promise.all([
     search(await openSnapshot(getDb()), emptyFilters(), { sort: "downloads", ascending: false, offset: 0, limit: 0, counts: "facets" }),
-    findPlaygroundModels(q, page, configEnv()),
+    page > PICKER_MAX_PAGE ? noModels : findPlaygroundModels(q, page, configEnv()),
   ]);
   // A page past the last one is not a page: 404, as the listing answers, with a way back.
   const pastEnd = page > 1 && picker.models.length === 0;
-  return data({ providers: facets?.providers ?? [], exact: facets?.exact ?? false, q, page, picker }, { status: pastEnd ? 404 : 200 });
+  return data({ providers: facets?.providers ?? [], exact: facets?.exact ?? false, q, page, problem, picker }, { status: pastEnd ? 404 : 200 });
 }
 
 const pickerHref = (q: string, page: number) => {
@@ -54,7 +55,7 @@ function runnersText(m: PlaygroundModel): string {
   return m.runners.length > 3 ? `${shown} and ${m.runners.length - 3} more` : shown;
 }
 
-function ModelPicker({ q, page, picker }: { q: string; page: number; picker: Route.ComponentProps["loaderData"]["picker"] }) {
+function ModelPicker({ q, page, problem, picker }: { q: string; page: number; problem: string | null; picker: Route.ComponentProps["loaderData"]["picker"] }) {
   const first = (page - 1) * PICKER_PAGE_SIZE + 1;
   return (
     <section id="pick" aria-labelledby="pick-heading" className="mt-8" data-playground-picker="">
@@ -83,6 +84,7 @@ function ModelPicker({ q, page, picker }: { q: string; page: number; picker: Rou
           Search
         </button>
       </Form>
+      <ListingProblems problems={problem ? [problem] : []} />
       {picker.models.length === 0 ? (
         <p className="mt-3 text-sm text-gray-700 dark:text-gray-300" data-playground-none="">
           {page > 1 ? (
@@ -130,7 +132,7 @@ function ModelPicker({ q, page, picker }: { q: string; page: number; picker: Rou
 }
 
 export default function PlaygroundIndex({ loaderData }: Route.ComponentProps) {
-  const { providers, exact, q, page, picker } = loaderData;
+  const { providers, exact, q, page, problem, picker } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Playground</h1>
@@ -148,7 +150,7 @@ export default function PlaygroundIndex({ loaderData }: Route.ComponentProps) {
         ))}
         .
       </p>
-      <ModelPicker q={q} page={page} picker={picker} />
+      <ModelPicker q={q} page={page} problem={problem} picker={picker} />
       <h2 className="mt-8 text-lg font-semibold">Models by inference provider</h2>
       {providers.length ? (
         <>

@@ -1,6 +1,7 @@
 import { Form, Link, data } from "react-router";
 import type { Route } from "./+types/spaces._index";
 import { getTaskInfo, isPipelineType } from "#app/catalog/task-colors.ts";
+import { ListingProblems } from "#app/catalog-search/views/listing-summary.tsx";
 import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 import { Pagination } from "#app/ui/pagination.tsx";
 import { PastEnd } from "#app/ui/past-end.tsx";
@@ -8,6 +9,7 @@ import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { ensureTaskSpaces, listSpaces } from "#app/db/queries/spaces.server.ts";
 import { formatNumber } from "#app/utils/format.ts";
+import { parsePageParam } from "#app/utils/page-param.ts";
 
 const PAGE_SIZE = 30;
 const MAX_PAGE = 500;
@@ -23,8 +25,7 @@ export async function loader({ url }: Route.LoaderArgs) {
   const model = (params.get("model") ?? "").trim().slice(0, 200) || null;
   const taskParam = (params.get("task") ?? "").trim();
   const task = taskParam && isPipelineType(taskParam) ? taskParam : null;
-  const pageNum = Number.parseInt(params.get("page") ?? "1", 10);
-  const page = Number.isFinite(pageNum) && pageNum >= 1 ? pageNum : 1;
+  const { page, problem: pageProblem } = parsePageParam(params.get("page"));
   const { db } = getDb();
   await ensureTaskSpaces(db);
   // Past MAX_PAGE nothing is read; the count is still what the view holds.
@@ -32,7 +33,7 @@ export async function loader({ url }: Route.LoaderArgs) {
   // As on /models: a page past the last one is a 404 that says where the Spaces end, never a
   // count beside "No Spaces match".
   const pastEnd = page > 1 && spaces.length === 0;
-  return data({ spaces, total, search, model, task, page, pastEnd, ignoredTask: taskParam && !task ? taskParam.slice(0, 60) : null }, { status: pastEnd ? 404 : 200 });
+  return data({ spaces, total, search, model, task, page, pastEnd, pageProblem, ignoredTask: taskParam && !task ? taskParam.slice(0, 60) : null }, { status: pastEnd ? 404 : 200 });
 }
 
 function href(q: { search: string; model: string | null; task: string | null }, page: number): string {
@@ -46,7 +47,7 @@ function href(q: { search: string; model: string | null; task: string | null }, 
 }
 
 export default function Spaces({ loaderData }: Route.ComponentProps) {
-  const { spaces, total, search, model, task, page, pastEnd, ignoredTask } = loaderData;
+  const { spaces, total, search, model, task, page, pastEnd, pageProblem, ignoredTask } = loaderData;
   const last = Math.max(1, Math.min(MAX_PAGE, Math.ceil(total / PAGE_SIZE)));
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
@@ -93,6 +94,7 @@ export default function Spaces({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       )}
+      <ListingProblems problems={pageProblem ? [pageProblem] : []} />
       <p className="mt-4 text-sm text-gray-600 dark:text-gray-400" data-testid="spaces-count">
         {total === 1 ? "1 Space" : `${formatNumber(total)} Spaces`}
       </p>

@@ -37,7 +37,14 @@ describe("Spaces", () => {
 
     const none = await html("/spaces?search=no-such-space-anywhere");
     expect(none.text).toContain('data-testid="spaces-empty"');
-    expect((await html("/spaces?page=banana&task=nope")).status).toBe(200);
+    // A page that is not a number shows the first page and says so, in /models' words.
+    const banana = await html("/spaces?page=banana&task=nope");
+    expect(banana.status).toBe(200);
+    expect(banana.text).toContain("Page “banana” is not a page number; showing the first page.");
+    // React separates the text's parts with empty comments.
+    expect(banana.text.replaceAll("<!-- -->", "")).toContain("Unknown task “nope” was ignored.");
+    expect(banana.text).toContain('data-testid="space-list"');
+    expect(all.text).not.toContain("is not a page number");
   });
 
   it("answers a page past the last one with a 404 that says where the Spaces end", async () => {

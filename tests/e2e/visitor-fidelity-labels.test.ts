@@ -154,6 +154,15 @@ describe("the playground's model picker", () => {
     const past = await page.goto(`${server.url}/playground?q=whisper-large-v3&page=40`);
     expect(past?.status()).toBe(404);
     expect(await page.locator("main").innerText()).toContain("There is no page 40 of these models");
+    // Beyond the picker's deepest page too: it was page 1 with a 200, as if page 999 existed.
+    const beyond = await page.goto(`${server.url}/playground?page=999`);
+    expect(beyond?.status()).toBe(404);
+    expect(await page.locator("main").innerText()).toContain("There is no page 999 of these models");
+    // A page that is not a number shows the first page and says so, in /models' words.
+    const notNumber = await page.goto(`${server.url}/playground?page=abc`);
+    expect(notNumber?.status()).toBe(200);
+    expect(await page.locator("[data-testid=problems]").innerText()).toBe("Page “abc” is not a page number; showing the first page.");
+    expect(await page.locator("[data-playground-models] li").count()).toBeGreaterThan(0);
   });
 });
 
