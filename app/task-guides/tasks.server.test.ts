@@ -69,6 +69,17 @@ describe("listTaskGroups", () => {
     expect(getTaskSummary("__proto__")).toBeNull();
     expect(getTaskGuideData("toString")).toBeNull();
   });
+
+  it("leaves out the package's blank example rows, which would be nameless links", () => {
+    // @huggingface/tasks ships zero-shot-image-classification with a dataset {id: "", description: ""}.
+    expect(TASKS_DATA["zero-shot-image-classification"]?.datasets.some((d) => d.id === "")).toBe(true);
+    expect(getTaskGuideData("zero-shot-image-classification")?.datasets).toEqual([]);
+    expect(getTaskGuideData("zero-shot-image-classification")?.models.length).toBeGreaterThan(0);
+    for (const id of Object.keys(TASKS_DATA)) {
+      const data = getTaskGuideData(id);
+      for (const e of [...(data?.models ?? []), ...(data?.datasets ?? []), ...(data?.spaces ?? [])]) expect(e.id.trim(), id).not.toBe("");
+    }
+  });
 });
 
 describe("loadTaskGuide", () => {

@@ -75,8 +75,20 @@ export function getTaskGuideData(id: string): TaskData | null {
   if (!isPipelineType(id)) return null;
   const data = TASKS_DATA[id];
   if (!data || data.isPlaceholder === true) return null;
-  return data;
+  return GUIDE_DATA.get(id) ?? data;
 }
+
+/**
+ * The package's examples without its blank rows: zero-shot-image-classification lists a dataset
+ * with an empty id and description, which became a nameless link to the Hub's /datasets/.
+ */
+const GUIDE_DATA = new Map<string, TaskData>(
+  Object.entries(TASKS_DATA).flatMap(([id, data]) => {
+    if (!data || data.isPlaceholder === true) return [];
+    const named = <T extends { id: string }>(list: readonly T[]) => list.filter((e) => e.id.trim() !== "");
+    return [[id, { ...data, models: named(data.models), datasets: named(data.datasets), spaces: named(data.spaces) }]];
+  }),
+);
 
 function summarize(id: PipelineType): TaskSummary {
   const info = getTaskInfo(id);
