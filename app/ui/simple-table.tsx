@@ -2,7 +2,8 @@
 export function SimpleTable({ rows, caption, size = "sm" }: { rows: readonly (readonly string[])[]; caption: string; size?: "sm" | "xs" }) {
   const [header = [], ...body] = rows;
   return (
-    <div className="overflow-x-auto">
+    // A wide table scrolls sideways on a phone; a focusable region lets a keyboard scroll it too.
+    <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={caption}>
       <table className={`min-w-full border-collapse text-left ${size === "xs" ? "text-xs" : "text-sm"}`}>
         <caption className="sr-only">{caption}</caption>
         <thead>
