@@ -1,6 +1,6 @@
 /** Adds a column: searches the catalogue for models that can run the task here, then a provider. */
 import { type FormEvent, useEffect, useId, useState } from "react";
-import type { CompareCandidate } from "#app/compare/compare-info.ts";
+import type { CompareCandidates } from "#app/compare/compare-info.ts";
 import type { CompareTask } from "#app/compare/compare-tasks.ts";
 import { buttonCls, fieldCls } from "#app/compare/compare-styles.ts";
 
@@ -8,14 +8,14 @@ export function AddColumn({ task, onAdd, disabled, initialQuery = "" }: { task: 
   const id = useId();
   const [query, setQuery] = useState(initialQuery);
   // The term the shown results are for: the box may have changed since.
-  const [found, setFound] = useState<{ term: string; candidates: CompareCandidate[] } | null>(null);
+  const [found, setFound] = useState<({ term: string } & CompareCandidates) | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function search(term: string) {
     setError(null);
     try {
       const res = await fetch(`/api/compare/candidates?task=${encodeURIComponent(task)}&q=${encodeURIComponent(term)}`);
       if (!res.ok) throw new Error(`The search failed (${res.status}).`);
-      setFound({ term: term.trim(), candidates: ((await res.json()) as { candidates: CompareCandidate[] }).candidates });
+      setFound({ term: term.trim(), ...((await res.json()) as CompareCandidates) });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
@@ -52,18 +52,25 @@ export function AddColumn({ task, onAdd, disabled, initialQuery = "" }: { task: 
             {found.term ? <>No model matching “{found.term}” can run this task here.</> : <>No model can run this task here.</>}
           </p>
         ) : (
-          <ul className="mt-2 space-y-1" data-candidates="">
-            {found.candidates.map((c) => (
-              <li key={c.modelId} className="flex flex-wrap items-center gap-1">
-                <span className="mr-1 break-all font-medium">{c.modelId}</span>
-                {c.choices.map((choice) => (
-                  <button key={choice.route} type="button" className={buttonCls} onClick={() => onAdd(c.modelId, choice.route)} aria-label={`Add ${c.modelId} on ${choice.label}`}>
-                    {choice.label}
-                  </button>
-                ))}
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="mt-2 space-y-1" data-candidates="">
+              {found.candidates.map((c) => (
+                <li key={c.modelId} className="flex flex-wrap items-center gap-1">
+                  <span className="mr-1 break-all font-medium">{c.modelId}</span>
+                  {c.choices.map((choice) => (
+                    <button key={choice.route} type="button" className={buttonCls} onClick={() => onAdd(c.modelId, choice.route)} aria-label={`Add ${c.modelId} on ${choice.label}`}>
+                      {choice.label}
+                    </button>
+                  ))}
+                </li>
+              ))}
+            </ul>
+            {found.more ? (
+              <p className="mt-2 text-xs text-gray-600 dark:text-gray-400" data-candidates-more="">
+                The first {found.candidates.length} that can run here, most downloaded first: type more of a name to find others.
+              </p>
+            ) : null}
+          </>
         )
       ) : null}
     </section>

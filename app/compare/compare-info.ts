@@ -41,3 +41,9 @@ export interface CompareCandidate {
   modelId: string;
   choices: Array<{ route: string; label: string }>;
 }
+
+/** What "Add a column" shows for a search: the first matches, and whether a longer search would find more. */
+export interface CompareCandidates {
+  candidates: CompareCandidate[];
+  more: boolean;
+}

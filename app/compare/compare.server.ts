@@ -8,7 +8,7 @@ import type { CatalogModel } from "#app/catalog/model-record.ts";
 import { emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
 import { openSnapshot } from "#app/catalog-search/snapshot.server.ts";
-import type { CompareCandidate, CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
+import type { CompareCandidate, CompareCandidates, CompareColumnInfo, CompareInfo } from "#app/compare/compare-info.ts";
 import { type ColumnSpec, parseCompareSetup } from "#app/compare/compare-setup.ts";
 import { COMPARE_TASKS, type CompareTask } from "#app/compare/compare-tasks.ts";
 import { isWidgetTask } from "#app/tasks/task-records.ts";
@@ -147,7 +147,7 @@ async function comparedFrom(raw: string | null, task: CompareTask, env: EnvLike,
 // Twenty: with the newest chat models filed under text generation (migration 0013), a search as
 // broad as "llama" holds more runnable models than twelve, and the newest, which have no download
 // count, came last and fell off.
-const CANDIDATE_LIMIT = 20;
+export const CANDIDATE_LIMIT = 20;
 const CANDIDATE_PAGE = 200;
 // Bounded, so a search matching most of a large catalogue still answers at once.
 const CANDIDATE_SCAN_LIMIT = 5_000;
@@ -157,9 +157,10 @@ const CANDIDATE_SCAN_LIMIT = 5_000;
  * providers and endpoints that can run it. The matches are read page by page until enough can run:
  * the newest mapped models have no download count, so a first page of the best-downloaded matches
  * held none of them ("llama" found no Llama 3). Without configured endpoints, a match no provider
- * maps is passed over by its listing row, without loading its record.
+ * maps is passed over by its listing row, without loading its record. `more` says the list stops
+ * at CANDIDATE_LIMIT with other runnable matches after it (or unread past the scan's bound).
  */
-export async function compareCandidates(task: CompareTask, query: string, env: EnvLike): Promise<CompareCandidate[]> {
+export async function compareCandidates(task: CompareTask, query: string, env: EnvLike): Promise<CompareCandidates> {
   const snapshot = await openSnapshot(getDb());
   // Chat searches text-generation models (its route is "conversational", no pipeline tag); the rest their route's pipeline.
   const pipelineTag = task === "text-generation" ? task : COMPARE_TASKS[task].mappingTask;
@@ -167,10 +168,16 @@ export async function compareCandidates(task: CompareTask, query: string, env: E
   // Without configured endpoints, only a provider mapping can make a model runnable here.
   const endpointsConfigured = (env["MODELYARD_ENDPOINTS"] ?? "").trim() !== "";
   const out: CompareCandidate[] = [];
-  for (let offset = 0; out.length < CANDIDATE_LIMIT && offset < CANDIDATE_SCAN_LIMIT; offset += CANDIDATE_PAGE) {
+  // One past the limit, so the answer can say whether a longer search would find more.
+  let unread = false;
+  for (let offset = 0; out.length <= CANDIDATE_LIMIT; offset += CANDIDATE_PAGE) {
+    if (offset >= CANDIDATE_SCAN_LIMIT) {
+      unread = true;
+      break;
+    }
     const page = await search(snapshot, filters, { sort: "downloads", ascending: false, offset, limit: CANDIDATE_PAGE, counts: "none" });
     for (const summary of page.models) {
-      if (out.length >= CANDIDATE_LIMIT) break;
+      if (out.length > CANDIDATE_LIMIT) break;
       if (summary.providers.length === 0 && !endpointsConfigured) continue;
       const model = await getModelById(snapshot.handle.db, summary.id);
       if (!model) continue;
@@ -179,5 +186,5 @@ export async function compareCandidates(task: CompareTask, query: string, env: E
     }
     if (page.models.length < CANDIDATE_PAGE) break;
   }
-  return out;
+  return { candidates: out.slice(0, CANDIDATE_LIMIT), more: out.length > CANDIDATE_LIMIT || unread };
 }

@@ -118,6 +118,28 @@ describe("Add a column", () => {
     expect(ids).toEqual(expect.arrayContaining([LLAMA, "meta-llama/Llama-3.1-8B-Instruct"]));
     for (const c of candidates) expect(c.choices.length).toBeGreaterThan(0);
   });
+
+  it("says when a search holds more runnable models than it lists", async () => {
+    // "llama" matches more chat models that can run than the 20 listed; the list said nothing of them.
+    const broad = (await (await fetch(`${server.url}/api/compare/candidates?task=text-generation&q=llama`)).json()) as { candidates: unknown[]; more: boolean };
+    expect(broad.candidates).toHaveLength(20);
+    expect(broad.more).toBe(true);
+    const narrow = (await (await fetch(`${server.url}/api/compare/candidates?task=text-generation&q=Llama-3.3-70B-Instruct`)).json()) as { candidates: unknown[]; more: boolean };
+    expect(narrow.candidates.length).toBeGreaterThan(0);
+    expect(narrow.more).toBe(false);
+
+    await page.goto(`${server.url}/compare`);
+    await waitForHydration(page, "[data-add-column] input[name=q]");
+    const add = page.locator("[data-add-column]");
+    await add.locator("input[name=q]").fill("llama");
+    await add.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => add.locator("[data-candidates] li").count()).toBe(20);
+    expect(await add.locator("[data-candidates-more]").innerText()).toBe("The first 20 that can run here, most downloaded first: type more of a name to find others.");
+    await add.locator("input[name=q]").fill("Llama-3.3-70B-Instruct");
+    await add.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => add.locator("[data-candidates] li").count()).toBeLessThan(20);
+    expect(await add.locator("[data-candidates-more]").count()).toBe(0);
+  });
 });
 
 describe("the home page's tasks", () => {
