@@ -8,6 +8,7 @@ import { PastEnd } from "#app/ui/past-end.tsx";
 import { TaskChip } from "#app/ui/task-chip.tsx";
 import { getDb } from "#app/db/db.server.ts";
 import { ensureTaskSpaces, listSpaces } from "#app/db/queries/spaces.server.ts";
+import { findCatalogueModelIds } from "#app/db/queries/task-counts.server.ts";
 import { formatNumber } from "#app/utils/format.ts";
 import { parsePageParam } from "#app/utils/page-param.ts";
 
@@ -28,12 +29,14 @@ export async function loader({ url }: Route.LoaderArgs) {
   const { page, problem: pageProblem } = parsePageParam(params.get("page"));
   const { db } = getDb();
   await ensureTaskSpaces(db);
+  // A model the catalogue lacks gets no link to a model page that would be a 404.
+  const modelKnown = model === null || (await findCatalogueModelIds(db, [model])).has(model);
   // Past MAX_PAGE nothing is read; the count is still what the view holds.
   const { spaces, total } = await listSpaces(db, { search: search || null, model, task, offset: (Math.min(page, MAX_PAGE + 1) - 1) * PAGE_SIZE, limit: page > MAX_PAGE ? 0 : PAGE_SIZE });
   // As on /models: a page past the last one is a 404 that says where the Spaces end, never a
   // count beside "No Spaces match".
   const pastEnd = page > 1 && spaces.length === 0;
-  return data({ spaces, total, search, model, task, page, pastEnd, pageProblem, ignoredTask: taskParam && !task ? taskParam.slice(0, 60) : null }, { status: pastEnd ? 404 : 200 });
+  return data({ spaces, total, search, model, task, page, pastEnd, pageProblem, modelKnown, ignoredTask: taskParam && !task ? taskParam.slice(0, 60) : null }, { status: pastEnd ? 404 : 200 });
 }
 
 function href(q: { search: string; model: string | null; task: string | null }, page: number): string {
@@ -47,7 +50,7 @@ function href(q: { search: string; model: string | null; task: string | null }, 
 }
 
 export default function Spaces({ loaderData }: Route.ComponentProps) {
-  const { spaces, total, search, model, task, page, pastEnd, pageProblem, ignoredTask } = loaderData;
+  const { spaces, total, search, model, task, page, pastEnd, pageProblem, modelKnown, ignoredTask } = loaderData;
   const last = Math.max(1, Math.min(MAX_PAGE, Math.ceil(total / PAGE_SIZE)));
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
@@ -78,7 +81,8 @@ export default function Spaces({ loaderData }: Route.ComponentProps) {
       </Form>
       {(model || task || ignoredTask) && (
         <p className="mt-3 text-sm text-gray-700 dark:text-gray-300">
-          {model && (
+          {model && !modelKnown && <>There is no model “{model}” in this catalogue, so no Space here uses it. </>}
+          {model && modelKnown && (
             <>
               Spaces that use{" "}
               <Link to={`/${model}`} className="font-mono text-indigo-700 hover:underline dark:text-indigo-300">
@@ -115,11 +119,23 @@ export default function Spaces({ loaderData }: Route.ComponentProps) {
         </div>
       ) : spaces.length === 0 ? (
         <div className="mt-4 rounded-lg border border-dashed border-gray-300 px-6 py-10 text-center dark:border-gray-700" data-testid="spaces-empty">
-          <p className="font-semibold">No Spaces match.</p>
-          <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">Search matches any part of a Space id, such as “whisper” or “stabilityai/”.</p>
-          <Link to="/spaces" className="mt-4 inline-block text-sm text-indigo-700 hover:underline dark:text-indigo-300">
-            Clear the search
-          </Link>
+          {search ? (
+            <>
+              <p className="font-semibold">No Spaces match.</p>
+              <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">Search matches any part of a Space id, such as “whisper” or “stabilityai/”.</p>
+              <Link to={href({ search: "", model, task }, 1)} className="mt-4 inline-block text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+                Clear the search
+              </Link>
+            </>
+          ) : (
+            <>
+              {/* Only a model or task filter is left: "No Spaces match" and a search hint would blame a search nobody made. */}
+              <p className="font-semibold">{model ? `No Space in this catalogue uses ${model}.` : "There are no Spaces in this view."}</p>
+              <Link to="/spaces" className="mt-4 inline-block text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+                Show all Spaces
+              </Link>
+            </>
+          )}
         </div>
       ) : (
         <ul className="mt-4 space-y-2" data-testid="space-list">

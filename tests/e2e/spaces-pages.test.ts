@@ -47,6 +47,24 @@ describe("Spaces", () => {
     expect(all.text).not.toContain("is not a page number");
   });
 
+  it("says when a model filter names a model the catalogue lacks, or one no Space uses, without blaming a search", async () => {
+    // It linked "Spaces that use bogus/x" to /bogus/x, a 404, and said "No Spaces match" with a search hint.
+    const unknown = (await html("/spaces?model=bogus/x")).text.replaceAll("<!-- -->", "");
+    expect(unknown).toContain("There is no model “bogus/x” in this catalogue, so no Space here uses it.");
+    expect(unknown).not.toContain('href="/bogus/x"');
+    expect(unknown).not.toContain("No Spaces match.");
+    expect(unknown).not.toContain("Search matches any part of a Space id");
+    // A list-API row that no Space names: the page links the model and says no Space uses it.
+    const none = (await html("/spaces?model=deepseek-ai/DeepSeek-V3")).text.replaceAll("<!-- -->", "");
+    expect(none).toContain('href="/deepseek-ai/DeepSeek-V3"');
+    expect(none).toContain("No Space in this catalogue uses deepseek-ai/DeepSeek-V3.");
+    expect(none).not.toContain("Search matches any part of a Space id");
+    // A search still gets the hint, and clearing it keeps the model filter.
+    const searched = (await html("/spaces?model=deepseek-ai/DeepSeek-V3&search=zzz")).text;
+    expect(searched).toContain("Search matches any part of a Space id");
+    expect(searched).toContain('href="/spaces?model=deepseek-ai%2FDeepSeek-V3"');
+  });
+
   it("answers a page past the last one with a 404 that says where the Spaces end", async () => {
     const all = await html("/spaces");
     const total = Number(/data-testid="spaces-count">([\d,]+) Spaces</.exec(all.text)![1]!.replace(/,/g, ""));
