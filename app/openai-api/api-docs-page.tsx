@@ -19,7 +19,7 @@ const ERRORS: Array<[string, string, string]> = [
   ["403", "permission_error", "The token lacks the inference scope, or billTo is not allowed."],
   ["404", "not_found_error", "model_not_found: the catalogue lacks the model, or nothing here serves it for that route."],
   ["429", "rate_limit_error", "Your quota or the provider's limit; Retry-After says when to try again."],
-  ["502, 503, 504", "api_error", "The provider failed, is loading, or did not answer in time."],
+  ["502, 503, 504", "api_error", "The provider failed, is loading, or did not answer in time; or (503, code database_unavailable or server_shutting_down, with Retry-After) this server's database is not answering or the server is stopping: send the request again."],
 ];
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {

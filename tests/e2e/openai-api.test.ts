@@ -73,6 +73,9 @@ describe("/docs/api and the model page's code", () => {
     }
     expect(main).toMatch(/x-inference-provider/);
     expect(main).toMatch(/authentication_error/);
+    // The server's own 503s, which a client should retry, not only the provider's failures.
+    expect(main).toContain("database_unavailable");
+    expect(main).toContain("server_shutting_down");
     expect(describeViolations(await runAxe(page))).toBe("");
     for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
       for (const scheme of ["light", "dark"] as const) {
