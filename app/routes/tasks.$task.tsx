@@ -88,7 +88,8 @@ export default function Task({ loaderData }: Route.ComponentProps) {
           Tasks
         </a>
         <span aria-hidden="true"> / </span>
-        <a href={`/tasks?q=${encodeURIComponent(task.modalityLabel)}`} className="hover:underline">
+        {/* The modality's own section: a text filter by its name also matched other modalities' tasks ("Other" found 6, of three modalities). */}
+        <a href={`/tasks#modality-${task.modality}`} className="hover:underline">
           {task.modalityLabel}
         </a>
       </nav>

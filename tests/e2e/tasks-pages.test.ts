@@ -352,6 +352,22 @@ describe("/tasks/<id>", () => {
     await noJs.context.close();
   });
 
+  it("links the breadcrumb's modality to that modality's section of /tasks", async () => {
+    const { page, context } = await newPage();
+    for (const [id, modality] of [["graph-ml", "other"], ["fill-mask", "nlp"]] as const) {
+      await page.goto(`${server.url}/tasks/${id}`);
+      const crumb = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").nth(1);
+      expect(await crumb.getAttribute("href")).toBe(`/tasks#modality-${modality}`);
+      await crumb.click();
+      await page.waitForURL(`${server.url}/tasks#modality-${modality}`);
+      // The section holds the task, and only tasks of that modality.
+      const section = page.locator(`section[data-modality=${modality}]`);
+      expect(await section.locator("h2").getAttribute("id")).toBe(`modality-${modality}`);
+      expect(await section.locator(`a[href="/tasks/${id}"]`).count()).toBe(1);
+    }
+    await context.close();
+  });
+
   it("passes axe on a phone where a demo's table scrolls sideways or the package lists a blank dataset", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     await allowOnlyLoopback(context);
