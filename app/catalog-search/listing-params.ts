@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isLanguageCode } from "#app/catalog/languages.ts";
 import { isCatalogueTask } from "#app/catalog/task-colors.ts";
 import { SORT_KEYS, type SortKey } from "#app/catalog/sort-keys.ts";
+import { parsePageParam } from "#app/utils/page-param.ts";
 
 /**
  * The /models view state, read from and written to the URL so a copied link reproduces the view.
@@ -102,9 +103,6 @@ const slug = z.string().trim().min(1).max(100).regex(/^[\w.+:-]+$/, "letters, di
 // ("PyTorch, Transformers"), so every printable text is taken, matched exactly.
 const librarySchema = z.string().trim().min(1).max(100).regex(/^[^\u0000-\u001f\u007f<>"'`]+$/, "no control characters, quotes or angle brackets");
 const tagSchema = z.string().trim().min(1).max(200).regex(/^[^\s<>"'`]+$/, "no spaces or quotes");
-// Any page number parses: whether it lies past the end depends on the count, so the page answers
-// that (a 404 that links to the last page) rather than a message guessing at the range.
-const pageSchema = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** The Hub's user and organisation names: the org part of a model id (app/catalog/model-id.ts). */
 export const authorSchema = z
   .string()
@@ -195,12 +193,9 @@ export function parseListingState(params: URLSearchParams): { state: ListingStat
     else problems.push(`Unknown sort “${sort.slice(0, 30)}”; showing ${SORT_LABELS.trending.toLowerCase()}.`);
   }
 
-  const page = one("page");
-  if (page !== null) {
-    const r = pageSchema.safeParse(page);
-    if (r.success) state.page = r.data;
-    else problems.push(`Page “${page.slice(0, 12)}” is not a page number; showing the first page.`);
-  }
+  const page = parsePageParam(one("page"));
+  state.page = page.page;
+  if (page.problem) problems.push(page.problem);
   return { state, problems };
 }
 

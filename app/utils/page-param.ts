@@ -5,8 +5,8 @@ import { z } from "zod";
 const pageSchema = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /**
- * A listing's `?page=`: the page, or the first page with a notice to show when the value is not a
- * page number, in the words /models uses (app/catalog-search/listing-params.ts).
+ * A listing's `?page=` (/models, /spaces, /playground): the page, or the first page with a notice
+ * to show when the value is not a page number.
  */
 export function parsePageParam(raw: string | null): { page: number; problem: string | null } {
   if (raw === null) return { page: 1, problem: null };
