@@ -116,7 +116,7 @@ export default function Task({ loaderData }: Route.ComponentProps) {
         <p className="mt-3 text-sm">
           {task.hideInModels ? (
             <span className="text-gray-600 dark:text-gray-400">
-              {formatNumber(count)} catalogue {count === 1 ? "model carries" : "models carry"} this task (not offered as a models filter).
+              {count === 0 ? "No model in this catalogue carries" : `${formatNumber(count)} catalogue ${count === 1 ? "model carries" : "models carry"}`} this task (not offered as a models filter).
             </span>
           ) : count === 0 ? (
             <span className="text-gray-600 dark:text-gray-400">No model in this catalogue carries this task.</span>

@@ -88,6 +88,9 @@ describe("/tasks", () => {
     expect(await alias.getAttribute("href")).toBe("/tasks/text-generation");
     const subtasks = await page.locator('li[data-task="text-classification"] ul li').allTextContents();
     expect(subtasks.slice(0, 4)).toEqual(PIPELINE_DATA["text-classification"].subtasks.slice(0, 4).map((s) => s.name));
+    // A task the Hub keeps out of its models filter, which no catalogue model carries, says so in words.
+    await page.goto(`${server.url}/tasks/multiple-choice`);
+    expect(await page.locator("main").innerText()).toContain("No model in this catalogue carries this task (not offered as a models filter).");
     await context.close();
   });
 
