@@ -4,6 +4,7 @@ import { AccountError, addPerson, createSignInLink, roleSchema, siteOrigin } fro
 import { serverHoldsKeys } from "#app/auth/auth-config.server.ts";
 import { POLICY_TTL_MS, policyOverride, setPolicyOverride } from "#app/auth/policy.server.ts";
 import { ADMIN_TABS, AccountPage, CsrfField, Field, inputCls, Notice, primaryButtonCls, secondaryButtonCls, tabsFor } from "#app/auth/form-ui.tsx";
+import { PersonRow } from "#app/auth/person-row.tsx";
 import { lastPageOf, PAGE_SIZE, pageOf } from "#app/auth/token-views.server.ts";
 import { authConfig, checkCsrf, csrfTokenOf, requireAdmin } from "#app/auth/viewer.server.ts";
 import { getDb } from "#app/db/db.server.ts";
@@ -240,68 +241,7 @@ export default function AdminPeoplePage() {
           <>
             <ul className="divide-y divide-gray-200 rounded-lg border border-gray-200 dark:divide-gray-800 dark:border-gray-800" data-people>
               {people.map((p) => (
-                <li key={p.id} className="space-y-2 p-3 text-sm" data-person={p.email}>
-                  <div className="flex flex-wrap items-center gap-2">
-                    <span className="font-medium">{p.email}</span>
-                    <span className="rounded-full bg-gray-100 px-2 py-0.5 text-xs dark:bg-gray-800">{p.role}</span>
-                    {p.disabled ? <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs text-red-900 dark:bg-red-900 dark:text-red-100">disabled</span> : null}
-                    <span className="text-xs text-gray-600 dark:text-gray-400">
-                      {[p.hasPassword ? "password" : null, p.oidc ? "OpenID Connect" : null].filter(Boolean).join(" + ") || "has not signed in yet"}
-                      {p.lastSignInAt ? ` · last sign-in ${p.lastSignInAt.slice(0, 10)}` : ""}
-                    </span>
-                  </div>
-                  <div className="flex flex-wrap items-end gap-2">
-                    <Form method="post" className="flex items-end gap-1">
-                      <CsrfField token={csrf} />
-                      <input type="hidden" name="intent" value="role" />
-                      <input type="hidden" name="id" value={p.id} />
-                      <label className="text-xs">
-                        <span className="sr-only">Role of {p.email}</span>
-                        <select name="role" defaultValue={p.role} className={`${inputCls} py-1`}>
-                          <option value="member">member</option>
-                          <option value="admin">admin</option>
-                        </select>
-                      </label>
-                      <button type="submit" className={secondaryButtonCls}>
-                        Set role
-                      </button>
-                    </Form>
-                    <Form method="post" className="flex items-end gap-1">
-                      <CsrfField token={csrf} />
-                      <input type="hidden" name="intent" value="quota" />
-                      <input type="hidden" name="id" value={p.id} />
-                      <label className="text-xs">
-                        <span className="block text-gray-600 dark:text-gray-400">Requests/min</span>
-                        <input name="rpm" inputMode="numeric" defaultValue={p.quotaRpm ?? ""} placeholder={String(defaults.rpm)} className={`${inputCls} w-24 py-1`} />
-                      </label>
-                      <label className="text-xs">
-                        <span className="block text-gray-600 dark:text-gray-400">Tokens/day</span>
-                        <input name="tokensPerDay" inputMode="numeric" defaultValue={p.quotaTokensPerDay ?? ""} placeholder={defaults.tokensPerDay === null ? "no limit" : String(defaults.tokensPerDay)} className={`${inputCls} w-28 py-1`} />
-                      </label>
-                      <button type="submit" className={secondaryButtonCls}>
-                        Save quotas
-                      </button>
-                    </Form>
-                    <Form method="post">
-                      <CsrfField token={csrf} />
-                      <input type="hidden" name="intent" value="link" />
-                      <input type="hidden" name="id" value={p.id} />
-                      <button type="submit" className={secondaryButtonCls}>
-                        New sign-in link
-                      </button>
-                    </Form>
-                    {p.id !== viewerId ? (
-                      <Form method="post">
-                        <CsrfField token={csrf} />
-                        <input type="hidden" name="intent" value={p.disabled ? "enable" : "disable"} />
-                        <input type="hidden" name="id" value={p.id} />
-                        <button type="submit" className={secondaryButtonCls}>
-                          {p.disabled ? "Enable" : "Disable"}
-                        </button>
-                      </Form>
-                    ) : null}
-                  </div>
-                </li>
+                <PersonRow key={p.id} p={p} csrf={csrf} defaults={defaults} isViewer={p.id === viewerId} />
               ))}
             </ul>
             <Pagination page={page} last={last} more={false} href={pageHref} />
