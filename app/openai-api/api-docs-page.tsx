@@ -36,7 +36,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 const th = "border-b border-gray-200 px-2 py-1.5 text-left font-semibold dark:border-gray-800";
 const td = "border-b border-gray-100 px-2 py-1.5 align-top dark:border-gray-900";
 
-/** /docs/api: how to point OpenAI's clients at this server. */
+/** /docs/api: how to point OpenAI's clients at this server, and Hub clients at its catalogue. */
 export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
   const base = `${docs.origin}/v1`;
   return (
@@ -146,6 +146,56 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
             </tbody>
           </table>
         </div>
+      </Section>
+
+      <Section id="hub" title="Hub-compatible catalogue API">
+        <p>
+          The catalogue answers the Hugging Face Hub’s own model API, read-only, so Hub clients can list and read it: <code className="font-mono">@huggingface/hub</code>’s{" "}
+          <code className="font-mono">listModels</code> and <code className="font-mono">modelInfo</code> with <code className="font-mono">hubUrl</code> set to{" "}
+          <code className="font-mono">{docs.origin}</code>, and <code className="font-mono">@huggingface/inference</code> reading a model’s providers. Items have the
+          Hub’s field names; a field the catalogue does not hold for a model (its downloads, say) is left out, never sent as zero. On a private site, send a Modelyard API
+          token with the <code className="font-mono">read</code> scope.
+        </p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <code className="font-mono">GET /api/models</code>: a page of models, with the parameters below. The next page is the URL in the{" "}
+            <code className="font-mono">Link: &lt;…&gt;; rel="next"</code> header, as on the Hub; there is none after the last page.
+          </li>
+          <li>
+            <code className="font-mono">GET /api/models/{"{org}/{name}"}</code> (and <code className="font-mono">…/revision/{"{rev}"}</code>, which answers with the one
+            revision the catalogue keeps): one model, or 404 “Repository not found”.
+          </li>
+          <li>
+            <code className="font-mono">GET /api/tasks</code>: the tasks, in the shape of the Hub’s <code className="font-mono">/api/tasks</code>.
+          </li>
+        </ul>
+        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="/api/models parameters: table">
+          <table className="w-full border-collapse text-sm">
+            <thead>
+              <tr>
+                <th className={th}>Parameter</th>
+                <th className={th}>What it takes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {docs.hub.parameters.map(({ name, accepts }) => (
+                <tr key={name}>
+                  <td className={`${td} font-mono whitespace-nowrap`}>{name}</td>
+                  <td className={td}>{accepts}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p>
+          A parameter it cannot use is a 400 naming it, in the Hub’s error shape with two more fields:{" "}
+          <code className="font-mono">{"{error, parameter, allowed}"}</code>. Parameters it does not know are ignored.
+        </p>
+        {docs.hub.examples.map((e) => (
+          <div key={e.id} id={`example-${e.id}`}>
+            <CodeBlock html={e.html} text={e.text} title={e.title} copyDescription={`${e.title} example for the Hub-compatible API`} />
+          </div>
+        ))}
       </Section>
     </div>
   );

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/docs.api";
+import { HUB_LIST_PARAMETERS } from "#app/catalog-search/views/hub-params.server.ts";
 import { buildApiDocs } from "#app/openai-api/api-docs.server.ts";
 import { ApiDocsPage } from "#app/openai-api/api-docs-page.tsx";
 import { snippetOrigin } from "#app/snippets/inference-panel.server.ts";
@@ -6,11 +7,11 @@ import { GeneralErrorBoundary } from "#app/ui/general-error-boundary.tsx";
 
 export const meta: Route.MetaFunction = () => [
   { title: "OpenAI-compatible API · Modelyard" },
-  { name: "description", content: "Point the openai SDKs, curl, LangChain or a chat UI at this server's /v1: base URL, tokens, provider routing and errors." },
+  { name: "description", content: "Point the openai SDKs, curl, LangChain or a chat UI at this server's /v1: base URL, tokens, provider routing and errors; and Hub clients at its catalogue: /api/models and its parameters." },
 ];
 
 export function loader({ request }: Route.LoaderArgs) {
-  return { docs: buildApiDocs(snippetOrigin(request.url)) };
+  return { docs: buildApiDocs(snippetOrigin(request.url), HUB_LIST_PARAMETERS) };
 }
 
 export default function ApiDocsRoute({ loaderData }: Route.ComponentProps) {

@@ -28,7 +28,7 @@ export function SiteFooter() {
           <a className="hover:underline" href="/docs/api">
             OpenAI-compatible API
           </a>
-          <a className="hover:underline" href="/api/models?limit=5">
+          <a className="hover:underline" href="/docs/api#hub">
             Hub-compatible API
           </a>
           {/* The one way to reach it other than a token error: where a visitor's Hub token is kept. */}

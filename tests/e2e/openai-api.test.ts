@@ -92,6 +92,30 @@ describe("/docs/api and the model page's code", () => {
     }
   });
 
+  it("the footer's Hub-compatible API link leads to /docs/api's catalogue section, whose curl example answers as it says", async () => {
+    await page.goto(`${server.url}/models`);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Hub-compatible API" }).click();
+    await page.waitForURL(/\/docs\/api#hub$/);
+    const section = page.locator("section[aria-labelledby=hub]");
+    const text = await section.innerText();
+    for (const name of ["search", "pipeline_tag", "inference_provider", "sort", "limit", "expand[]", "cursor"]) expect(text).toContain(name);
+    expect(text).toContain("@huggingface/hub (JavaScript)");
+    // The curl example's requests, as its text gives them: five models, a Link to the next five, and one model's providers.
+    const curl = await section.locator("[data-code-block]").first().innerText();
+    const urls = [...curl.matchAll(/curl -s(I?) "([^"]+)"/g)].map((m) => ({ head: m[1] === "I", url: m[2]! }));
+    expect(urls).toHaveLength(3);
+    const [list, head, one] = urls as [(typeof urls)[0], (typeof urls)[0], (typeof urls)[0]];
+    const res = await fetch(list.url);
+    expect(res.status).toBe(200);
+    const models = (await res.json()) as Array<{ id: string }>;
+    expect(models).toHaveLength(5);
+    for (const m of models) expect(m.id.toLowerCase()).toContain("llama");
+    expect(head.head).toBe(true);
+    expect((await fetch(head.url, { method: "HEAD" })).headers.get("link")).toMatch(/rel="next"/);
+    const model = (await (await fetch(one.url)).json()) as { inferenceProviderMapping?: Record<string, unknown> };
+    expect(Object.keys(model.inferenceProviderMapping ?? {}).length).toBeGreaterThan(1);
+  });
+
   it(`${LLAMA}'s code has an "OpenAI-compatible (this server)" tab calling this server's /v1 with the chosen provider`, async () => {
     await page.goto(`${server.url}/${LLAMA}?tab=inference&provider=together&lang=v1`);
     const panel = page.locator("[data-inference-panel]");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hubListPage } from "#app/catalog-search/views/hub-list.server.ts";
-import { ParamError, parseListParams } from "#app/catalog-search/views/hub-params.server.ts";
+import { HUB_LIST_PARAMETERS, ParamError, parseListParams } from "#app/catalog-search/views/hub-params.server.ts";
 import { emptyFilters } from "#app/catalog-search/listing-params.ts";
 import { search } from "#app/catalog-search/search.server.ts";
 import { openSnapshot, startBackgroundWork } from "#app/catalog-search/snapshot.server.ts";
@@ -17,6 +17,49 @@ import { type TestDatabase, testDialects } from "#tests/support/test-databases.t
  */
 
 const row = (id: string, likes: number) => ({ id, pipeline_tag: "text-classification", library_name: "transformers", likes, downloads: 10, tags: ["transformers"], createdAt: "2024-01-01T00:00:00.000Z" });
+
+describe("the parameters /docs/api lists", () => {
+  // A value each documented parameter refuses, and the name its 400 gives it.
+  const refused: Record<string, { value: string; named?: string }> = {
+    search: { value: "x".repeat(201) },
+    author: { value: "two words" },
+    pipeline_tag: { value: "not-a-task" },
+    filter: { value: "a<b" },
+    library: { value: "two words" },
+    license: { value: "two words" },
+    language: { value: "xx9" },
+    inference_provider: { value: "together,groq" },
+    sort: { value: "stars" },
+    direction: { value: "2" },
+    limit: { value: "1001" },
+    full: { value: "maybe" },
+    cardData: { value: "maybe" },
+    config: { value: "maybe" },
+    "expand[]": { value: "secrets", named: "expand" },
+    cursor: { value: "not-a-cursor" },
+  };
+
+  it("are the ones the parser reads: each refuses a bad value with a 400 naming it", () => {
+    expect(HUB_LIST_PARAMETERS.map((p) => p.name).sort()).toEqual(Object.keys(refused).sort());
+    for (const { name } of HUB_LIST_PARAMETERS) {
+      const bad = refused[name]!;
+      let thrown: unknown = null;
+      try {
+        parseListParams(new URLSearchParams([[name, bad.value]]));
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown, name).toBeInstanceOf(ParamError);
+      expect((thrown as ParamError).parameter, name).toBe(bad.named ?? name);
+    }
+  });
+
+  it("take the values the docs' examples use", () => {
+    const p = parseListParams(new URLSearchParams("search=llama&sort=downloads&limit=5&expand[]=inferenceProviderMapping"));
+    expect(p).toMatchObject({ sort: "downloads", limit: 5, ascending: false, expand: ["inferenceProviderMapping"] });
+    expect(p.filters.search).toBe("llama");
+  });
+});
 
 describe.each(testDialects())("Hub list pages on $name", (dialect) => {
   let db: TestDatabase;

@@ -88,6 +88,29 @@ function parseToken(params: URLSearchParams, name: string, allowed: string): str
   return r.data;
 }
 
+/**
+ * What /docs/api says of each parameter `parseListParams` reads, in its words; a test holds the
+ * two together (hub-list.server.test.ts).
+ */
+export const HUB_LIST_PARAMETERS: ReadonlyArray<{ name: string; accepts: string }> = [
+  { name: "search", accepts: `Part of the model id, any case, up to ${MAX_SEARCH_LENGTH} characters.` },
+  { name: "author", accepts: "A user or organisation: its models only." },
+  { name: "pipeline_tag", accepts: "A task id, such as text-generation." },
+  { name: "filter", accepts: "Tags every model carries (a library, license:mit, a language, a task), comma-separated or repeated; up to 10." },
+  { name: "library", accepts: "A library, such as transformers or gguf." },
+  { name: "license", accepts: "A licence id, such as apache-2.0." },
+  { name: "language", accepts: "An ISO 639-1 code, such as en." },
+  { name: "inference_provider", accepts: "One provider, such as together: the models the catalogue maps to it." },
+  { name: "sort", accepts: `${Object.keys(HUB_SORTS).join(", ")}; trendingScore when left out.` },
+  { name: "direction", accepts: "-1 (the default: largest or newest first) or 1." },
+  { name: "limit", accepts: `Models a page, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when left out.` },
+  { name: "full", accepts: "true adds author, gated, lastModified, disabled, sha and siblings where the catalogue holds them." },
+  { name: "cardData", accepts: "true adds the model card's metadata where the catalogue holds it." },
+  { name: "config", accepts: "true adds the model's config where the catalogue holds it." },
+  { name: "expand[]", accepts: "Repeated (as expand[] or expand): exactly these fields instead of the default set; also on /api/models/{id}." },
+  { name: "cursor", accepts: "The next page's place: take it from the Link header, never make it." },
+];
+
 export function parseListParams(params: URLSearchParams): ListParams {
   const filters = emptyFilters();
   const search = single(params, "search");
