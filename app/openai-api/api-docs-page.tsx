@@ -36,6 +36,39 @@ function Section({ id, title, children }: { id: string; title: string; children:
 const th = "border-b border-gray-200 px-2 py-1.5 text-left font-semibold dark:border-gray-800";
 const td = "border-b border-gray-100 px-2 py-1.5 align-top dark:border-gray-900";
 
+/**
+ * A table of the page, keyed by its first column. On a phone it scrolls sideways: a focusable
+ * region lets a keyboard scroll it too.
+ */
+function DocTable({ label, columns, rows, mono, nowrap }: { label: string; columns: string[]; rows: ReadonlyArray<readonly string[]>; mono: number[]; nowrap: number[] }) {
+  return (
+    <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={`${label}: table`}>
+      <table className="w-full border-collapse text-sm">
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} className={th}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.join("\u0000")}>
+              {row.map((cell, i) => (
+                <td key={i} className={`${td}${mono.includes(i) ? " font-mono" : ""}${nowrap.includes(i) ? " whitespace-nowrap" : ""}`}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** /docs/api: how to point OpenAI's clients at this server, and Hub clients at its catalogue. */
 export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
   const base = `${docs.origin}/v1`;
@@ -89,27 +122,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
       </Section>
 
       <Section id="routes" title="Routes">
-        {/* On a phone the table scrolls sideways: a focusable region lets a keyboard scroll it too. */}
-        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Routes: table">
-          <table className="w-full border-collapse text-sm">
-            <thead>
-              <tr>
-                <th className={th}>Method</th>
-                <th className={th}>Path</th>
-                <th className={th}>What it does</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ROUTES.map(([method, path, what]) => (
-                <tr key={path}>
-                  <td className={`${td} font-mono`}>{method}</td>
-                  <td className={`${td} font-mono whitespace-nowrap`}>{path}</td>
-                  <td className={td}>{what}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DocTable label="Routes" columns={["Method", "Path", "What it does"]} rows={ROUTES} mono={[0, 1]} nowrap={[1]} />
         <p>Fields the pinned inference library cannot pass to a provider are refused by name with a 400, never dropped silently.</p>
       </Section>
 
@@ -126,26 +139,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
           Errors are OpenAI’s error object, <code className="font-mono">{"{error: {message, type, param, code}}"}</code>, so the SDKs raise their typed errors. A failure after a
           stream has started arrives as an event carrying <code className="font-mono">error</code>, which the SDKs raise too.
         </p>
-        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Errors: table">
-          <table className="w-full border-collapse text-sm">
-            <thead>
-              <tr>
-                <th className={th}>Status</th>
-                <th className={th}>type</th>
-                <th className={th}>When</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ERRORS.map(([status, type, when]) => (
-                <tr key={status}>
-                  <td className={`${td} font-mono whitespace-nowrap`}>{status}</td>
-                  <td className={`${td} font-mono`}>{type}</td>
-                  <td className={td}>{when}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DocTable label="Errors" columns={["Status", "type", "When"]} rows={ERRORS} mono={[0, 1]} nowrap={[0]} />
       </Section>
 
       <Section id="hub" title="Hub-compatible catalogue API">
@@ -169,24 +163,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
             <code className="font-mono">GET /api/tasks</code>: the tasks, in the shape of the Hub’s <code className="font-mono">/api/tasks</code>.
           </li>
         </ul>
-        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="/api/models parameters: table">
-          <table className="w-full border-collapse text-sm">
-            <thead>
-              <tr>
-                <th className={th}>Parameter</th>
-                <th className={th}>What it takes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {docs.hub.parameters.map(({ name, accepts }) => (
-                <tr key={name}>
-                  <td className={`${td} font-mono whitespace-nowrap`}>{name}</td>
-                  <td className={td}>{accepts}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DocTable label="/api/models parameters" columns={["Parameter", "What it takes"]} rows={docs.hub.parameters.map((p) => [p.name, p.accepts])} mono={[0]} nowrap={[0]} />
         <p>
           A parameter it cannot use is a 400 naming it, in the Hub’s error shape with two more fields:{" "}
           <code className="font-mono">{"{error, parameter, allowed}"}</code>. Parameters it does not know are ignored.
