@@ -6,10 +6,10 @@
 import { InferenceOutputError } from "@huggingface/inference";
 import { describe, expect, it } from "vitest";
 import { classifyError, DeadlineExceededError } from "#app/inference/errors.server.ts";
-import { MissingCredentialError, refusalMessage } from "#app/inference/hub-fetch.server.ts";
+import { MissingCredentialError, refusalMessage, retryAfterSeconds } from "#app/inference/hub-fetch.server.ts";
 
 const ctx = (status: number | null = null) => ({
-  observation: { status, estimatedTimeSec: null, host: null, requests: 0, refusal: null },
+  observation: { status, estimatedTimeSec: null, host: null, requests: 0, refusal: null, retryAfterSec: null },
   deadline: null,
   clientClosed: false,
   secrets: ["hf_secretSecret123"],
@@ -30,7 +30,6 @@ describe("classifyError", () => {
     ["Server x/y does not seem to support chat completion. Error: undefined", 502],
     ["Server does not support event stream content type, it returned text/html", 502],
     ["Error forwarded from backend: overloaded", 502],
-    ["Server response contains error: 500", 502],
   ])("%s -> %i with the message unchanged", (message, status) => {
     const out = classifyError(new Error(message), ctx());
     expect(out.status).toBe(status);
@@ -57,7 +56,7 @@ describe("classifyError", () => {
       hint: expect.stringMatching(/refused the request as sent/) as unknown,
       field: null,
     });
-    expect(classifyError(new Error("Server response contains error: 413"), refused(413, null))).toMatchObject({ status: 400, upstreamStatus: 413, message: "together refused the request (413): Server response contains error: 413" });
+    expect(classifyError(new Error("Server response contains error: 413"), refused(413, null))).toMatchObject({ status: 400, upstreamStatus: 413, message: "together refused the request (413 Payload Too Large) without saying why." });
     expect(classifyError(new Error('{"message":"temperature out of range"}'), refused(422, null))).toMatchObject({ status: 400, message: "together refused the request (422): temperature out of range" });
     // A refusal of the model itself (a stale mapping) is the provider's, so /v1 may try the next one.
     expect(classifyError(new Error("Server response contains error: 400"), refused(400, "Model meta-llama/x does not exist"))).toMatchObject({ status: 502, code: "upstream_error", upstreamStatus: 400 });
@@ -69,6 +68,41 @@ describe("classifyError", () => {
     expect(cut.length).toBeLessThanOrEqual(2_001);
     // A chat endpoint's 404 still says the server has no chat.
     expect(classifyError(new Error("Server x/y does not seem to support chat completion. Error: undefined"), refused(404, null))).toMatchObject({ status: 502, code: "chat_not_supported" });
+  });
+
+  it("an error answer whose words 3.13.1 lost keeps its status and says the provider's words, or that it gave none", () => {
+    const said = (status: number, refusal: string | null, retryAfterSec: number | null = null) => ({ ...ctx(status), observation: { ...ctx(status).observation, refusal, retryAfterSec } });
+    // A chat call's 500 is worded as if the server had no chat; it is the provider's own failure.
+    expect(classifyError(new Error("Server x/y does not seem to support chat completion. Error: [object Object]"), said(500, "Internal boom"))).toEqual({
+      status: 502,
+      code: "upstream_error",
+      message: "Internal boom",
+      upstreamStatus: 500,
+      hint: "The provider answered with an error (500).",
+    });
+    // A chat call's 404 that refuses the model is a stale mapping, which the next provider may not have.
+    expect(classifyError(new Error("Server x/y does not seem to support chat completion. Error: [object Object]"), said(404, "The model `x` does not exist"))).toMatchObject({ status: 502, code: "upstream_error", message: "together refused the model (404): The model `x` does not exist" });
+    // `{"message": …}` bodies (3.13.1: "[object Object]"), HTML pages and empty bodies.
+    expect(classifyError(new Error("[object Object]"), said(429, "slow down", 7))).toMatchObject({ status: 429, code: "provider_rate_limited", message: "slow down", retryAfterSec: 7 });
+    expect(classifyError(new Error("An error occurred while fetching the blob"), said(500, null))).toMatchObject({ status: 502, code: "upstream_error", message: "together answered 500 Internal Server Error without saying why." });
+    expect(classifyError(new Error("Server response contains error: 500"), said(500, null))).toMatchObject({ status: 502, message: "together answered 500 Internal Server Error without saying why." });
+    // An empty or broken JSON error body: 3.13.1's response.json() throws; the status is what went wrong.
+    expect(classifyError(new SyntaxError("Unexpected end of JSON input"), said(401, null))).toMatchObject({ status: 401, code: "token_rejected", message: "together answered 401 Unauthorized without saying why." });
+    expect(classifyError(new SyntaxError("Unexpected end of JSON input"), said(429, null))).toMatchObject({ status: 429, code: "provider_rate_limited" });
+    expect(classifyError(new SyntaxError("Unexpected end of JSON input"), said(200, null))).toMatchObject({ status: 502, code: "unexpected_output" });
+  });
+
+  it.each([
+    ["1", 1],
+    ["120", 120],
+    ["", null],
+    ["soon", null],
+  ])("reads Retry-After %j as %j seconds", (value, seconds) => {
+    expect(retryAfterSeconds(value)).toBe(seconds);
+  });
+
+  it("reads an HTTP-date Retry-After as the seconds until it", () => {
+    expect(retryAfterSeconds("Wed, 01 Jan 2025 00:00:30 GMT", Date.parse("2025-01-01T00:00:00Z"))).toBe(30);
   });
 
   it.each([

@@ -6,6 +6,7 @@
  * 502, deadlines 504, unknown models 404. `hint` says the
  * same thing in plain words for the demo. Messages pass through redactSecrets before leaving.
  */
+import { STATUS_CODES } from "node:http";
 import { InferenceOutputError } from "@huggingface/inference";
 import { type CredentialSource, providerKeyVariable, redactSecrets } from "#app/inference/credentials.server.ts";
 import { MissingCredentialError, REQUEST_REFUSED_STATUSES, UpstreamRefusedError, type UpstreamObservation, refusalMessage } from "#app/inference/hub-fetch.server.ts";
@@ -187,6 +188,9 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     return { status: 502, code: "unexpected_output", message, hint: `The provider's ${what} is not in the shape the inference library expects.` };
   }
   // The library parses a JSON answer with response.json(): a body cut short or not JSON at all.
+  // An error status's body is parsed so too (an empty `application/json` 429 or 401): the status
+  // is what went wrong, not the body.
+  if (error instanceof SyntaxError && ctx.observation.status !== null && ctx.observation.status >= 400) return upstreamStatusError(ctx.observation.status, "", ctx);
   if (error instanceof SyntaxError) {
     const what = ctx.task ? `${ctx.task} answer` : "answer";
     return { status: 502, code: "unexpected_output", message: `The provider's ${what} is not valid JSON (${message}).`, hint: "The provider sent a broken answer. Try again, or try another provider." };
@@ -213,9 +217,12 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     return { status: 502, code: "tasks_unavailable", message, hint: "The task definitions could not be loaded, so no default model could be chosen; pick a model." };
   }
   if (/^Server .* does not seem to support chat completion\./.test(message)) {
-    // 3.13.1 words a chat call's 400 and 422 so too, but those refuse this request, not chat.
+    // 3.13.1 words a chat call's 400, 422 and 500 so too, but those refuse this request or are the
+    // provider's own fault, not a server without chat; so is a 404 whose words refuse the model.
     const status = ctx.observation.status;
-    if (status !== null && REQUEST_REFUSED_STATUSES.has(status)) return upstreamStatusError(status, message, ctx);
+    if (status !== null && (REQUEST_REFUSED_STATUSES.has(status) || status >= 500 || (status === 404 && REFUSES_THE_MODEL.test(ctx.observation.refusal ?? "")))) {
+      return upstreamStatusError(status, "", ctx);
+    }
     return { status: 502, code: "chat_not_supported", message, hint: "This server does not speak the chat-completion API.", ...upstream(ctx) };
   }
   if (/^Server does not support event stream content type/.test(message)) {
@@ -258,16 +265,35 @@ const REFUSES_THE_MODEL = /\bmodel\b[^.]{0,200}?\b(?:does not exist|doesn't exis
 /** Longest message sent back, cut after its secrets are removed (a provider's error body may be long). */
 const MAX_MESSAGE_CHARS = 2_000;
 
-function upstreamStatusError(status: number, message: string, ctx: ClassifyContext): GatewayErrorBody {
+/** What 3.13.1 says of an error answer whose words it could not read: nothing of the provider's. */
+const WORDLESS = /^(?:|undefined|null|\[object Object\]|An error occurred while fetching the blob|Server response contains error: \d+)$/;
+
+/**
+ * The words for an error answer: the library's message, unless it lost the provider's (then what
+ * the gateway's fetch read from the body); a refusal of the request is always the provider's own
+ * (3.13.1 words a chat call's "does not seem to support chat completion"). Null when nothing says
+ * anything, so no answer reads "[object Object]".
+ */
+function providerWords(status: number, message: string, ctx: ClassifyContext): string | null {
+  const library = plainUpstreamMessage(message);
+  const said = REQUEST_REFUSED_STATUSES.has(status) || WORDLESS.test(library.trim()) ? (ctx.observation.refusal ?? library) : library;
+  return WORDLESS.test(said.trim()) ? null : said;
+}
+
+function upstreamStatusError(status: number, libraryMessage: string, ctx: ClassifyContext): GatewayErrorBody {
+  const who = ctx.provider ?? "The provider";
+  const said = providerWords(status, libraryMessage, ctx);
+  const message = said ?? `${who} answered ${status} ${STATUS_CODES[status] ?? "error"} without saying why.`;
+  // A provider whose mapping went stale refuses the model, not the request: the next provider may serve it.
+  if ((REQUEST_REFUSED_STATUSES.has(status) || status === 404) && said !== null && REFUSES_THE_MODEL.test(said)) {
+    return { status: 502, code: "upstream_error", message: `${who} refused the model (${status}): ${said}`, upstreamStatus: status, hint: "This provider does not serve the model now. Try another provider." };
+  }
   if (REQUEST_REFUSED_STATUSES.has(status)) {
     // The same request would be refused again, by this provider or (too long, a bad value) the next.
-    const said = ctx.observation.refusal ?? plainUpstreamMessage(message);
-    // A provider whose mapping went stale refuses the model, not the request: the next provider may serve it.
-    if (REFUSES_THE_MODEL.test(said)) return { status: 502, code: "upstream_error", message: `${ctx.provider ?? "The provider"} refused the model (${status}): ${said}`, upstreamStatus: status, hint: "This provider does not serve the model now. Try another provider." };
     return {
       status: 400,
       code: "upstream_bad_request",
-      message: `${ctx.provider ?? "The provider"} refused the request (${status}): ${said}`,
+      message: said !== null ? `${who} refused the request (${status}): ${said}` : `${who} refused the request (${status} ${STATUS_CODES[status] ?? "error"}) without saying why.`,
       upstreamStatus: status,
       hint: "The provider refused the request as sent: the input may be too long for the model, or a parameter out of its range.",
       field: null,
@@ -288,7 +314,9 @@ function upstreamStatusError(status: number, message: string, ctx: ClassifyConte
     return { status, code: "token_rejected", message, upstreamStatus: status, hint: "The provider rejected the token. Check it in Settings, or use the provider's own key." };
   }
   if (status === 429) {
-    return { status: 429, code: "provider_rate_limited", message, upstreamStatus: status, hint: "The provider is rate-limiting this token. Wait a little and try again." };
+    // The provider's Retry-After is passed on, so a client (the openai SDK among them) waits as long as asked.
+    const wait = ctx.observation.retryAfterSec;
+    return { status: 429, code: "provider_rate_limited", message, upstreamStatus: status, hint: "The provider is rate-limiting this token. Wait a little and try again.", ...(wait !== null ? { retryAfterSec: wait } : {}) };
   }
   if (status === 503) {
     return { status: 503, code: "model_loading", message, upstreamStatus: status, hint: "The model is still loading on the provider. Try again in a minute." };

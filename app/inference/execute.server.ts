@@ -176,7 +176,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     ctx.signal.removeEventListener("abort", onClientAbort);
   };
 
-  const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0, refusal: null };
+  const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0, refusal: null, retryAfterSec: null };
   const gatewayFetch = createGatewayFetch({
     catalog: ctx.catalog,
     override: config.override,
@@ -208,7 +208,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
   const classify = (error: unknown): GatewayErrorBody => {
     const out = classifyError(error, { observation, deadline, clientClosed, shuttingDown, secrets: ctx.secrets, provider: target.provider, task: target.task, credential: target.credential.source });
     if (out.code === "model_loading") {
-      out.retryAfterSec = Math.max(1, Math.ceil(observation.estimatedTimeSec ?? 30));
+      out.retryAfterSec = Math.max(1, Math.ceil(observation.estimatedTimeSec ?? observation.retryAfterSec ?? 30));
       out.message = `${out.message} (gave up after ${retries + 1} attempt${retries === 0 ? "" : "s"})`;
     }
     return out;

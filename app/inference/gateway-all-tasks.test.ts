@@ -336,8 +336,8 @@ describe("provider faults, per task and provider", () => {
     sim.scriptFault(match, { kind: "error", status: 500 });
     const failed = await call(gw, bodyOf(c), c.file ? { bytes: c.file } : undefined, c.token);
     expect(failed.status).toBe(502);
-    // 3.13.1 reads a 500 to a chat call as "does not seem to support chat completion".
-    expect(errorOf(failed).code).toBe(c.task === "conversational" ? "chat_not_supported" : "upstream_error");
+    // 3.13.1 words a 500 to a chat call "does not seem to support chat completion": it is still the provider's 500.
+    expect(errorOf(failed)).toMatchObject({ code: "upstream_error", upstreamStatus: 500 });
 
     sim.scriptFault(match, { kind: "loading", estimatedTime: 3 });
     const loading = await call(gwNoRetry, bodyOf(c), c.file ? { bytes: c.file } : undefined, c.token);

@@ -423,7 +423,8 @@ describe("every library error maps to a status and a clear message", () => {
     sim.scriptFault({ provider: "together" }, { kind: "error", status: 500, style: "text", message: "boom" });
     const s = await streamEvents(gw, chat({ provider: "together" }), VISITOR_TOKEN);
     expect(s.status).toBe(502);
-    expect(JSON.parse(s.text)).toMatchObject({ error: { code: "upstream_error", message: "Server response contains error: 500" } });
+    // The provider's words, which 3.13.1 drops from a streamed call's error ("Server response contains error: 500").
+    expect(JSON.parse(s.text)).toMatchObject({ error: { code: "upstream_error", message: "boom" } });
   });
 
   it("a provider rejecting the token -> 401 token_rejected; rate limiting -> 429", async () => {
@@ -435,6 +436,32 @@ describe("every library error maps to a status and a clear message", () => {
     const b = await post(gw, chat({ provider: "together" }), { token: VISITOR_TOKEN });
     expect(b.status).toBe(429);
     expect(errorOf(b).code).toBe("provider_rate_limited");
+  });
+
+  it("an error answer 3.13.1 cannot read keeps its status, the provider's words and its Retry-After", async () => {
+    // A chat call's 500 (3.13.1: "does not seem to support chat completion"), streamed or not.
+    for (const stream of [false, true]) {
+      sim.scriptFault({ provider: "together" }, { kind: "error", status: 500, message: "CUDA out of memory" });
+      const a = await post(gw, chat({ provider: "together", stream }), { token: VISITOR_TOKEN });
+      expect(a.status).toBe(502);
+      expect(errorOf(a)).toMatchObject({ code: "upstream_error", message: "CUDA out of memory", upstreamStatus: 500 });
+    }
+    // A `{"message"}` body (3.13.1: "[object Object]") and the provider's Retry-After, passed on.
+    sim.scriptFault({ provider: "together" }, { kind: "error", status: 429, style: "message", message: "Slow down", retryAfterSec: 7 });
+    const limited = await post(gw, chat({ provider: "together" }), { token: VISITOR_TOKEN });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("7");
+    expect(errorOf(limited)).toMatchObject({ code: "provider_rate_limited", message: "Slow down" });
+    // An empty JSON body (3.13.1's response.json() throws): still the provider's 401, not a broken answer.
+    sim.scriptFault({ provider: "hf-inference" }, { kind: "error", status: 401, style: "empty-json" });
+    const rejected = await post(gw, { model: CLASSIFIER, inputs: "x" }, { token: VISITOR_TOKEN });
+    expect(rejected.status).toBe(401);
+    expect(errorOf(rejected)).toMatchObject({ code: "token_rejected", message: "hf-inference answered 401 Unauthorized without saying why." });
+    // An HTML error page (3.13.1: "An error occurred while fetching the blob").
+    sim.scriptFault({ provider: "hf-inference" }, { kind: "error", status: 502, style: "html", message: "Bad Gateway" });
+    const page = await post(gw, { model: CLASSIFIER, inputs: "x" }, { token: VISITOR_TOKEN });
+    expect(page.status).toBe(502);
+    expect(errorOf(page)).toMatchObject({ code: "upstream_error", message: "hf-inference answered 502 Bad Gateway without saying why.", upstreamStatus: 502 });
   });
 
   it("a provider refusing the server's own key -> 502 server_key_rejected naming the key, not the caller's 401", async () => {

@@ -80,10 +80,53 @@ export interface UpstreamObservation {
   host: string | null;
   requests: number;
   /**
-   * The provider's own words when it refused the request as sent (400, 413, 422): the library
-   * drops them on a chat call ("does not seem to support chat completion. Error: [object Object]").
+   * The provider's own words in an error answer (any 4xx or 5xx), read from its body: 3.13.1
+   * often drops them ("[object Object]" for a `{"message"}` body, "An error occurred while
+   * fetching the blob" for a text/html or untyped one, "Server response contains error: 500"
+   * when streaming, "does not seem to support chat completion" on a chat call's 500). Null for an
+   * HTML page or a body that says nothing.
    */
   refusal: string | null;
+  /** The seconds a 429 or 503 answer's Retry-After asked the client to wait, if it said. */
+  retryAfterSec: number | null;
+}
+
+/** The most of an error body read for its words: a provider's error page may be any size. */
+const ERROR_BODY_READ_BYTES = 64 * 1024;
+
+/** The first `limit` bytes of a body as text; the rest is never read. */
+async function leadingText(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  try {
+    while (bytes < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  return text;
+}
+
+/** The words of an error answer's body; an HTML page (a proxy's or a CDN's) carries none worth showing. */
+async function errorWords(response: Response): Promise<string | null> {
+  if (/^text\/html\b/i.test(response.headers.get("content-type") ?? "")) return null;
+  const text = await leadingText(response.clone().body, ERROR_BODY_READ_BYTES).catch(() => "");
+  return refusalMessage(text);
+}
+
+/** Retry-After as seconds from now: a delay in seconds, or an HTTP date; null when absent or unreadable. */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === "") return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Statuses with which a provider refuses the request itself (too long, a bad parameter), not its own state. */
@@ -192,13 +235,9 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
     opts.observation.status = response.status;
     opts.observation.estimatedTimeSec = null;
     opts.observation.refusal = null;
-    if (REQUEST_REFUSED_STATUSES.has(response.status)) {
-      opts.observation.refusal = await response
-        .clone()
-        .text()
-        .then(refusalMessage)
-        .catch(() => null);
-    }
+    opts.observation.retryAfterSec = null;
+    if (response.status >= 400) opts.observation.refusal = await errorWords(response);
+    if (response.status === 429 || response.status === 503) opts.observation.retryAfterSec = retryAfterSeconds(response.headers.get("retry-after"));
     if (response.status === 503 && response.headers.get("content-type")?.includes("json")) {
       opts.observation.estimatedTimeSec = await response
         .clone()

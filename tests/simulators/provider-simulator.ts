@@ -388,7 +388,8 @@ export async function startProviderSimulator(opts: ProviderSimulatorOptions = {}
       return;
     }
     if (fault?.kind === "error") {
-      return sendError(ctx, fault.status, fault.message ?? defaultFaultMessage(fault.status), fault.style);
+      const extra: Record<string, string> = fault.retryAfterSec !== undefined ? { "Retry-After": String(fault.retryAfterSec) } : {};
+      return sendError(ctx, fault.status, fault.message ?? defaultFaultMessage(fault.status), fault.style, extra);
     }
     if (fault?.kind === "loading") {
       const model = record.model ?? "the model";

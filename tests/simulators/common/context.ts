@@ -130,7 +130,7 @@ export function sendJson(ctx: Ctx, status: number, body: unknown, contentType = 
   send(ctx, status, contentType, JSON.stringify(body));
 }
 
-export function sendError(ctx: Ctx, status: number, message: string, style?: ErrorStyle): void {
+export function sendError(ctx: Ctx, status: number, message: string, style?: ErrorStyle, extraHeaders: Record<string, string> = {}): void {
   const reply = errorReply(style ?? ctx.errorStyle, status, message);
-  send(ctx, reply.status, reply.contentType, reply.body);
+  send(ctx, reply.status, reply.contentType, reply.body, extraHeaders);
 }

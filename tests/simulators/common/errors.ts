@@ -40,6 +40,9 @@ export function errorReply(style: ErrorStyle, status: number, message: string): 
       return { status, contentType: "application/json", body: JSON.stringify({ detail: message }) };
     case "text":
       return { status, contentType: "text/plain; charset=utf-8", body: message };
+    case "empty-json":
+      // A proxy's or an overloaded server's error: typed as JSON, with nothing in it.
+      return { status, contentType: "application/json", body: "" };
     case "html":
       return { status, contentType: "text/html; charset=utf-8", body: `<html><head><title>${status} ${httpTitle(status)}</title></head><body><h1>${message}</h1></body></html>` };
   }

@@ -5,7 +5,7 @@ import { z } from "zod";
 
 const timesSchema = z.union([z.number().int().positive(), z.literal("forever")]);
 
-export const errorStyleSchema = z.enum(["hf-inference", "openai", "message", "replicate", "fal", "text", "html"]);
+export const errorStyleSchema = z.enum(["hf-inference", "openai", "message", "replicate", "fal", "text", "html", "empty-json"]);
 export type ErrorStyle = z.infer<typeof errorStyleSchema>;
 
 export const faultMatchSchema = z.strictObject({
@@ -28,6 +28,8 @@ export const faultSchema = z.discriminatedUnion("kind", [
     status: z.number().int().min(400).max(599),
     message: z.string().optional(),
     style: errorStyleSchema.optional(),
+    /** A Retry-After header, in seconds, as rate limiters send with a 429. */
+    retryAfterSec: z.number().int().nonnegative().optional(),
     times: timesSchema.optional(),
   }),
   // hf-inference's 503 "model is loading". times: N gives a burst then success; "forever" never ends.
