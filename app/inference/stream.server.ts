@@ -103,6 +103,10 @@ const SHUTTING_DOWN = { status: 503, code: "server_shutting_down", message: new 
  */
 export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: StreamEncoder = GATEWAY_STREAM): () => void {
   let cancelled = false;
+  // Set once the stream has ended by itself (its onEnd called): a visitor whose socket closes
+  // before the last bytes were flushed to it then cancels nothing, and the call is not recorded,
+  // charged and counted a second time as cancelled.
+  let ended = false;
   let counted = 0;
   let firstTokenAt: number | null = null;
   let open = true;
@@ -177,6 +181,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
         }),
       );
       settle();
+      ended = true;
       opts.onEnd({ outcome: "ok", tokens: counted, ttftMs: ttft, totalMs: end - opts.startedAt, promptTokens: usage.promptTokens, completionTokens: completion });
       sink.close();
     } catch (error) {
@@ -191,6 +196,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
       }
       const body = opts.toError(error);
       settle();
+      ended = true;
       emit(encoder.error(body));
       opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code });
       sink.close();
@@ -198,7 +204,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
   };
   void run();
   return () => {
-    if (cancelled) return;
+    if (cancelled || ended) return;
     cancelled = true;
     settle();
     opts.abortUpstream();
