@@ -286,7 +286,10 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
       // Most streams carry no usage (nothing here asks for it upstream): the prompt was still read.
       const promptEstimate = s.promptTokens === null || s.promptTokens === undefined ? estimatedTokens(call, undefined) : undefined;
       ctx.logLine({
-        status: s.outcome === "cancelled" ? 499 : 200,
+        // The call's status, not the HTTP one (200, sent with the first token): a stream cut by a
+        // provider error or the deadline is that error in the usage records, so their error
+        // counts and /v1's "fastest" routing (successful calls only) do not take it for a success.
+        status: s.outcome === "cancelled" ? 499 : s.outcome === "error" ? (s.errorStatus ?? 502) : 200,
         ...baseLog,
         outcome: s.outcome,
         code: s.errorCode,

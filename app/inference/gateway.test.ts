@@ -6,6 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { listUsageRecords } from "#app/db/queries/usage.server.ts";
 import { createInferenceGateway, type GatewayDeps } from "#app/inference/gateway.server.ts";
 import { gatewayLabelSets } from "#app/inference/resolve-target.server.ts";
 import { type GatewayObservation, gatewayObserver, metricsText } from "#app/utils/metrics.server.ts";
@@ -489,6 +490,16 @@ describe("every library error maps to a status and a clear message", () => {
     expect(types.slice(-2)).toEqual(["error", "done"]);
     const err = s.events.find((e) => e.type === "error");
     expect(err).toMatchObject({ type: "error", error: { status: 502, code: "backend_error", message: "Error forwarded from backend: GPU fell over" } });
+  });
+
+  it("records a stream cut by a provider error with that error's status, not the 200 its first token went out with", async () => {
+    const since = new Date().toISOString();
+    sim.scriptFault({ provider: "together" }, { kind: "mid-stream-error", afterChunks: 2, message: "GPU fell over" });
+    const s = await streamEvents(gw, chat({ provider: "together", messages: [{ role: "user", content: "a stream cut short" }] }), VISITOR_TOKEN);
+    expect(s.events.at(-2)).toMatchObject({ type: "error", error: { status: 502 } });
+    await expect.poll(() => logs.find((l) => l.includes("code=backend_error"))).toMatch(/status=502 .*outcome=error/);
+    // The usage record is what the usage pages count as an error and /v1's "fastest" routing skips.
+    await expect.poll(async () => (await listUsageRecords(catalogue.database(), { since, offset: 0, limit: 10 })).map((r) => r.status)).toEqual([502]);
   });
 
   it("a dropped connection -> 502 upstream_unreachable (before headers) or an error event (mid-stream)", async () => {

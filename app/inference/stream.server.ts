@@ -63,7 +63,7 @@ export interface StreamPumpOptions {
   /** Classifies a failure after the stream started (redacted). */
   toError: (error: unknown) => { status: number; code: string; message: string; hint?: string };
   /** Called once with how the stream ended, for the log line. */
-  onEnd: (summary: { outcome: "ok" | "error" | "cancelled"; tokens: number; ttftMs: number | null; totalMs: number; errorCode?: string; promptTokens?: number | null; completionTokens?: number | null }) => void;
+  onEnd: (summary: { outcome: "ok" | "error" | "cancelled"; tokens: number; ttftMs: number | null; totalMs: number; errorCode?: string; errorStatus?: number; promptTokens?: number | null; completionTokens?: number | null }) => void;
   /** Aborts the upstream request (the visitor went away). */
   abortUpstream: () => void;
   /** True once the visitor has gone (the request was aborted before the body was cancelled). */
@@ -123,7 +123,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
     settle();
     opts.abortUpstream();
     opts.rest.return().catch(() => {});
-    opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: SHUTTING_DOWN.code });
+    opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: SHUTTING_DOWN.code, errorStatus: SHUTTING_DOWN.status });
     sink.close();
   };
   inFlight.add(cutShort);
@@ -198,7 +198,7 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
       settle();
       ended = true;
       emit(encoder.error(body));
-      opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code });
+      opts.onEnd({ outcome: "error", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt, errorCode: body.code, errorStatus: body.status });
       sink.close();
     }
   };
