@@ -8,9 +8,13 @@ import { pumpStream, type StreamPumpOptions } from "#app/inference/stream.server
 
 const chunk = (delta: string): StreamChunk => ({ kind: "chat", delta, finishReason: null, usage: null, model: null, raw: null });
 
-async function* chunks(deltas: string[], failWith?: Error): ChunkStream {
-  for (const d of deltas) yield chunk(d);
-  if (failWith) throw failWith;
+function chunks(deltas: string[], failWith?: Error): ChunkStream {
+  const gen = (async function* (): AsyncGenerator<StreamChunk, undefined> {
+    for (const d of deltas) yield chunk(d);
+    if (failWith) throw failWith;
+    return undefined;
+  })();
+  return { next: () => gen.next(), return: () => gen.return(undefined) };
 }
 
 type End = Parameters<StreamPumpOptions["onEnd"]>[0];
