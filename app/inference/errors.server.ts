@@ -70,11 +70,19 @@ export class GatewayError extends Error {
   }
 }
 
+/** Milliseconds as seconds to a tenth, for messages. */
+export function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
+}
+
 /** The deadline controller aborts with this reason. */
 export class DeadlineExceededError extends Error {
   override name = "DeadlineExceededError";
-  constructor(readonly deadlineMs: number) {
-    super(`The inference call did not finish within ${Math.round(deadlineMs / 100) / 10} s.`);
+  constructor(
+    readonly deadlineMs: number,
+    message = `The inference call did not finish within ${seconds(deadlineMs)} s.`,
+  ) {
+    super(message);
   }
 }
 

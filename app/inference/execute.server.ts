@@ -6,7 +6,7 @@
 import { type CostCaps, largestBounded } from "#app/inference/cost-caps.server.ts";
 import type { EnvLike } from "#app/inference/credentials.server.ts";
 import { endpointOrigins } from "#app/inference/endpoints.server.ts";
-import { ClientClosedError, classifyError, DeadlineExceededError, type GatewayErrorBody, ShuttingDownError } from "#app/inference/errors.server.ts";
+import { ClientClosedError, classifyError, DeadlineExceededError, type GatewayErrorBody, ShuttingDownError, seconds } from "#app/inference/errors.server.ts";
 import type { GatewayConfig } from "#app/inference/gateway-config.server.ts";
 import { createGatewayFetch, runWithGatewayFetch, type UpstreamObservation } from "#app/inference/hub-fetch.server.ts";
 import type { GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
@@ -159,11 +159,13 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
   };
   waiting.add(onShutdown);
   if (stopping) onShutdown();
+  const cut = (why: DeadlineExceededError) => {
+    deadline = why;
+    controller.abort(why);
+  };
   // The deadline counts from the request's arrival: reading its body spent part of it.
-  const timer = setTimeout(() => {
-    deadline = new DeadlineExceededError(config.deadlineMs);
-    controller.abort(deadline);
-  }, Math.max(0, config.deadlineMs - (performance.now() - startedAt)));
+  let timer = setTimeout(() => cut(new DeadlineExceededError(config.deadlineMs)), Math.max(0, config.deadlineMs - (performance.now() - startedAt)));
+  let streamTimer: ReturnType<typeof setTimeout> | undefined = undefined;
   const onClientAbort = () => {
     clientClosed = true;
     controller.abort(new ClientClosedError("The client closed the request."));
@@ -172,6 +174,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
   else ctx.signal.addEventListener("abort", onClientAbort, { once: true });
   const cleanup = () => {
     clearTimeout(timer);
+    clearTimeout(streamTimer);
     waiting.delete(onShutdown);
     ctx.signal.removeEventListener("abort", onClientAbort);
   };
@@ -262,9 +265,27 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
   }
   // Begun: shutdown now ends it as a stream, with an error event (stream.server.ts).
   waiting.delete(onShutdown);
+  // From the first chunk the deadline bounds each silence, and the stream as a whole has
+  // streamMaxMs: 4096 tokens at 40 a second outlast 60 s, and were cut off (ADR 0006).
+  clearTimeout(timer);
+  timer = setTimeout(() => cut(new DeadlineExceededError(config.deadlineMs, `The provider sent nothing for ${seconds(config.deadlineMs)} s.`)), config.deadlineMs);
+  streamTimer = setTimeout(
+    () => cut(new DeadlineExceededError(config.streamMaxMs, `The streamed answer did not finish within ${seconds(config.streamMaxMs)} s, the server's limit.`)),
+    Math.max(0, config.streamMaxMs - (performance.now() - startedAt)),
+  );
+  const gen = started.gen;
+  const rest: ChunkStream = {
+    // refresh() restarts the silence timer in place: no timer made per token.
+    next: () =>
+      gen.next().then((r) => {
+        if (!r.done) timer.refresh();
+        return r;
+      }),
+    return: () => gen.return(),
+  };
   const streamOptions: StreamPumpOptions = {
     first: started.first,
-    rest: started.gen,
+    rest,
     startedAt,
     provider: providerLabel,
     model,

@@ -5,6 +5,7 @@ import { type EnvLike, readConfig } from "#app/utils/env.server.ts";
 const GATEWAY_VARS = [
   "MODELYARD_UPSTREAM_OVERRIDE",
   "MODELYARD_INFERENCE_DEADLINE_MS",
+  "MODELYARD_INFERENCE_STREAM_MAX_MS",
   "MODELYARD_INFERENCE_MAX_RETRIES",
   "MODELYARD_INFERENCE_RETRY_BASE_MS",
   "MODELYARD_INFERENCE_MAX_BODY_BYTES",
@@ -20,7 +21,10 @@ const GATEWAY_VARS = [
 
 export interface GatewayConfig {
   override: string | null;
+  /** A whole answer; for a stream, its first chunk and then each gap between chunks. */
   deadlineMs: number;
+  /** A stream as a whole: a long answer at a provider's pace outlasts the deadline (ADR 0006). */
+  streamMaxMs: number;
   maxRetries: number;
   retryBaseMs: number;
   maxBodyBytes: number;
@@ -35,6 +39,7 @@ export function readGatewayConfig(env: EnvLike): GatewayConfig {
   return {
     override: c.MODELYARD_UPSTREAM_OVERRIDE ?? null,
     deadlineMs: c.MODELYARD_INFERENCE_DEADLINE_MS,
+    streamMaxMs: c.MODELYARD_INFERENCE_STREAM_MAX_MS,
     maxRetries: c.MODELYARD_INFERENCE_MAX_RETRIES,
     retryBaseMs: c.MODELYARD_INFERENCE_RETRY_BASE_MS,
     maxBodyBytes: c.MODELYARD_INFERENCE_MAX_BODY_BYTES,

@@ -595,7 +595,7 @@ describe("503 is bounded", () => {
 });
 
 /** A provider stand-in that never finishes its answer and records when the client hangs up. */
-async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean } = {}) {
+async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean; stallAfter?: boolean } = {}) {
   let closed = false;
   let resolveClosed: () => void = () => {};
   const closedPromise = new Promise<void>((r) => (resolveClosed = r));
@@ -611,9 +611,10 @@ async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean } = {})
     if (opts.tokens === undefined) return; // headers never come
     res.writeHead(200, { "Content-Type": "text/event-stream" });
     const timer = setInterval(() => {
-      if (opts.dropAfter && chunksSent >= (opts.tokens ?? 0)) {
+      if ((opts.dropAfter || opts.stallAfter) && chunksSent >= (opts.tokens ?? 0)) {
         clearInterval(timer);
-        res.socket?.destroy();
+        // Dropped: the connection goes. Stalled: it stays open, and nothing more comes.
+        if (opts.dropAfter) res.socket?.destroy();
         return;
       }
       chunksSent += 1;
@@ -668,6 +669,46 @@ describe("streaming", () => {
     expect(final?.timing.tokensPerSecond).toBeGreaterThan(5);
     expect(final?.timing.tokensPerSecond).toBeLessThan(60);
     expect(providerRequests()[0]?.bodyJson).toMatchObject({ max_tokens: 6, temperature: 0.5, top_p: 0.9, stream: true });
+  });
+
+  it("lets a stream run past the deadline while chunks keep coming: the deadline bounds each silence", async () => {
+    const patient = await start({ MODELYARD_INFERENCE_DEADLINE_MS: "300" });
+    // Tokens 60 ms apart: more than six of them outlast the deadline.
+    sim.scriptFault({ provider: "together" }, { kind: "slow", tokenDelayMs: 60 });
+    const s = await streamEvents(patient, chat({ provider: "together", parameters: { max_tokens: 12 } }), VISITOR_TOKEN);
+    expect(s.events.filter((e) => e.type === "error")).toEqual([]);
+    const final = s.events.find((e): e is Extract<StreamEvent, { type: "final" }> => e.type === "final");
+    expect(final?.usage.completionTokens).toBeGreaterThan(6);
+    expect(final?.timing.totalMs).toBeGreaterThan(300);
+    expect(s.events.at(-1)).toEqual({ type: "done" });
+  });
+
+  it("cuts a stream that falls silent for the deadline, and one that outlasts the stream limit", async () => {
+    const stalled = await slowUpstream({ tokens: 3, stallAfter: true });
+    const endless = await slowUpstream({ tokens: 100_000 });
+    try {
+      for (const [upstream, env, said] of [
+        [stalled, {}, /^The provider sent nothing for 0\.3 s\.$/],
+        [endless, { MODELYARD_INFERENCE_STREAM_MAX_MS: "1000" }, /^The streamed answer did not finish within 1 s, the server's limit\.$/],
+      ] as const) {
+        const url = await start({ MODELYARD_UPSTREAM_OVERRIDE: upstream.url, MODELYARD_INFERENCE_DEADLINE_MS: "300", ...env });
+        const before = logs.length;
+        const s = await streamEvents(url, chat({ provider: "together" }), VISITOR_TOKEN);
+        expect(s.status).toBe(200);
+        expect(s.events.filter((e) => e.type === "token").length).toBeGreaterThanOrEqual(3);
+        const error = s.events.find((e): e is Extract<StreamEvent, { type: "error" }> => e.type === "error");
+        expect(error?.error).toMatchObject({ status: 504, code: "deadline_exceeded" });
+        expect(error?.error.message).toMatch(said);
+        await expect.poll(() => logs.slice(before).find((l) => l.includes("code=deadline_exceeded"))).toMatch(/status=504 .*outcome=error/);
+        await upstream.closed;
+        expect(upstream.sawClose()).toBe(true);
+      }
+      // The endless one ran past the deadline many times over before the stream limit cut it.
+      expect(endless.chunksSent()).toBeGreaterThan(6);
+    } finally {
+      await stalled.stop();
+      await endless.stop();
+    }
   });
 
   it("logs a visitor who stops before the first token as cancelled, as one who stops after it", async () => {

@@ -144,7 +144,13 @@ export const CONFIG_VARS = {
   },
   MODELYARD_BILL_TO_ALLOWED: { group: "providers", schema: list, default: "", description: "Comma-separated organisations `billTo` may name on the server's keys." },
 
-  MODELYARD_INFERENCE_DEADLINE_MS: { group: "gateway", schema: int(100, 3_600_000), default: "60000", description: "Overall deadline for one inference request." },
+  MODELYARD_INFERENCE_DEADLINE_MS: {
+    group: "gateway",
+    schema: int(100, 3_600_000),
+    default: "60000",
+    description: "Deadline for one inference request: a whole answer, or a stream's first chunk and then each silence between its chunks.",
+  },
+  MODELYARD_INFERENCE_STREAM_MAX_MS: { group: "gateway", schema: int(1_000, 86_400_000), default: "600000", description: "Longest a streamed answer may run, from the request's arrival." },
   MODELYARD_INFERENCE_MAX_RETRIES: { group: "gateway", schema: int(0, 20), default: "4", description: "Retries of a call the provider answered 503 \"model is loading\", within the deadline." },
   MODELYARD_INFERENCE_RETRY_BASE_MS: { group: "gateway", schema: int(1, 60_000), default: "1000", description: "First wait before such a retry; it doubles each time (longer when the provider estimates a load time)." },
   MODELYARD_INFERENCE_MAX_BODY_BYTES: { group: "gateway", schema: int(1_024, 256 * 1024 * 1024), default: "8388608", description: "Largest request body `/api/inference` reads (413 past it)." },
