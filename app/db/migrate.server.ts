@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { runExclusively } from "#app/db/queries/job-lock.server.ts";
 import * as m0001 from "#app/db/migrations/0001-catalogue.ts";
 import * as m0002 from "#app/db/migrations/0002-catalogue-listing.ts";
 import * as m0003 from "#app/db/migrations/0003-explicit-search-index.ts";
@@ -15,7 +16,7 @@ import * as m0012 from "#app/db/migrations/0012-models-without-counts.ts";
 import * as m0013 from "#app/db/migrations/0013-tasks-from-mappings.ts";
 import * as m0014 from "#app/db/migrations/0014-packed-weights-no-params.ts";
 
-interface Migration {
+export interface Migration {
   name: string;
   up(db: Kysely<unknown>, dialect: DatabaseHandle["dialect"]): Promise<void>;
 }
@@ -53,20 +54,38 @@ export async function pendingMigrations(handle: DatabaseHandle): Promise<string[
 /**
  * Applies pending migrations, each in its own transaction, and returns the names applied.
  * Kysely's Migrator is not used because its provider cannot pass the dialect our DDL needs.
+ *
+ * Instances started at the same moment on one database all migrate at start: on PostgreSQL they
+ * take turns under an advisory lock (two creating the same table at once made one fail on
+ * pg_type's unique index and stop), and on both engines a migration is claimed by writing its
+ * row first in its transaction, so one that another process applied after this one read the list
+ * is skipped rather than applied twice.
  */
 export async function migrate(handle: DatabaseHandle): Promise<string[]> {
-  const db = handle.db as unknown as Kysely<unknown>;
-  await sql`create table if not exists modelyard_migrations (name text primary key, applied_at text not null)`.execute(db);
-  const rows = await sql<{ name: string }>`select name from modelyard_migrations`.execute(db);
-  const done = new Set(rows.rows.map((r) => r.name));
-  const applied: string[] = [];
-  for (const m of MIGRATIONS) {
-    if (done.has(m.name)) continue;
-    await db.transaction().execute(async (trx) => {
-      await m.up(trx, handle.dialect);
-      await sql`insert into modelyard_migrations (name, applied_at) values (${m.name}, ${new Date().toISOString()})`.execute(trx);
-    });
-    applied.push(m.name);
-  }
-  return applied;
+  return runExclusively(handle, "migrate", async (kdb) => {
+    const db = kdb as unknown as Kysely<unknown>;
+    await sql`create table if not exists modelyard_migrations (name text primary key, applied_at text not null)`.execute(db);
+    const rows = await sql<{ name: string }>`select name from modelyard_migrations`.execute(db);
+    const done = new Set(rows.rows.map((r) => r.name));
+    const applied: string[] = [];
+    for (const m of MIGRATIONS) {
+      if (done.has(m.name)) continue;
+      if (await applyMigration(db, handle.dialect, m)) applied.push(m.name);
+    }
+    return applied;
+  });
+}
+
+/**
+ * Applies one migration unless it is recorded as applied, in one transaction that records it
+ * first: the insert waits for, then yields to, another process applying the same migration.
+ * Resolves with whether this call applied it.
+ */
+export async function applyMigration(db: Kysely<unknown>, dialect: DatabaseHandle["dialect"], m: Migration): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await sql`insert into modelyard_migrations (name, applied_at) values (${m.name}, ${new Date().toISOString()}) on conflict (name) do nothing`.execute(trx);
+    if (Number(claimed.numAffectedRows ?? 0n) === 0) return false;
+    await m.up(trx, dialect);
+    return true;
+  });
 }

@@ -13,11 +13,11 @@ export interface TestDatabase {
 
 export interface TestDialect {
   name: "sqlite" | "postgres";
-  /** A fresh, migrated, empty database. */
-  create(): Promise<TestDatabase>;
+  /** A fresh, empty database, migrated unless `migrated` is false (for tests of migrating). */
+  create(options?: { migrated?: boolean }): Promise<TestDatabase>;
 }
 
-async function createPostgres(adminUrl: string): Promise<TestDatabase> {
+async function createPostgres(adminUrl: string, migrated = true): Promise<TestDatabase> {
   const name = `modelyard_t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -27,7 +27,7 @@ async function createPostgres(adminUrl: string): Promise<TestDatabase> {
   u.pathname = `/${name}`;
   const url = u.toString();
   const handle = openDatabase(url);
-  await migrate(handle);
+  if (migrated) await migrate(handle);
   return {
     handle,
     url,
@@ -41,11 +41,11 @@ async function createPostgres(adminUrl: string): Promise<TestDatabase> {
   };
 }
 
-async function createSqlite(): Promise<TestDatabase> {
+async function createSqlite(migrated = true): Promise<TestDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-test-"));
   const url = `sqlite:${path.join(dir, "test.db")}`;
   const handle = openDatabase(url);
-  await migrate(handle);
+  if (migrated) await migrate(handle);
   return {
     handle,
     url,
@@ -61,8 +61,8 @@ async function createSqlite(): Promise<TestDatabase> {
  * TEST_DATABASE_URL points at a server (each test database is created and dropped there).
  */
 export function testDialects(): TestDialect[] {
-  const dialects: TestDialect[] = [{ name: "sqlite", create: createSqlite }];
+  const dialects: TestDialect[] = [{ name: "sqlite", create: (o) => createSqlite(o?.migrated) }];
   const pgUrl = process.env["TEST_DATABASE_URL"];
-  if (pgUrl?.startsWith("postgres")) dialects.push({ name: "postgres", create: () => createPostgres(pgUrl) });
+  if (pgUrl?.startsWith("postgres")) dialects.push({ name: "postgres", create: (o) => createPostgres(pgUrl, o?.migrated) });
   return dialects;
 }

@@ -6,8 +6,9 @@
  * (pg_try_advisory_lock), so a long run is never overlapped by another instance's. SQLite needs no
  * lock: its writes are serialised, and the claim is atomic.
  */
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
+import type { Database } from "#app/db/schema.ts";
 import { claimPeriod } from "#app/db/queries/meta.server.ts";
 
 // The advisory lock's first key: Modelyard's jobs, apart from any other application's locks.
@@ -42,6 +43,25 @@ export async function runOnceAcrossInstances(handle: DatabaseHandle, name: strin
       if (!(await claimPeriod(conn, `job:${name}`, now, everyMs))) return false;
       await job();
       return true;
+    } finally {
+      await sql`select pg_advisory_unlock(${LOCK_CLASS}, ${key})`.execute(conn);
+    }
+  });
+}
+
+/**
+ * Runs `work` while no other instance runs work under the same name, waiting its turn: start-up
+ * work that instances started at the same moment must not do at once (migrations). On PostgreSQL,
+ * a session advisory lock held on one pooled connection, which `work` is given so that it runs on
+ * the connection holding the lock; SQLite gets its one handle, its writes being serialised.
+ */
+export async function runExclusively<T>(handle: DatabaseHandle, name: string, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (handle.dialect !== "postgres") return work(handle.db);
+  return handle.db.connection().execute(async (conn) => {
+    const key = jobLockKey(name);
+    await sql`select pg_advisory_lock(${LOCK_CLASS}, ${key})`.execute(conn);
+    try {
+      return await work(conn);
     } finally {
       await sql`select pg_advisory_unlock(${LOCK_CLASS}, ${key})`.execute(conn);
     }
