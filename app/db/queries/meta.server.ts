@@ -24,10 +24,20 @@ export async function getCatalogueGeneration(db: Db): Promise<number> {
   return Number((await getMeta(db, "generation")) ?? "0");
 }
 
+/**
+ * Moves the generation on by one and returns the new one, in one statement: two imports committing
+ * at once (the CLI's and an instance's live details) each get a generation of their own. Read,
+ * then written, both got the same one on PostgreSQL, and a listing index built between the two
+ * commits was saved and loaded as the later one's, without its rows, until the next import.
+ */
 export async function bumpCatalogueGeneration(db: Db): Promise<number> {
-  const next = (await getCatalogueGeneration(db)) + 1;
-  await setMeta(db, "generation", String(next));
-  return next;
+  const row = await db
+    .insertInto("meta")
+    .values({ key: "generation", value: "1" })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: sql<string>`cast(cast(meta.value as bigint) + 1 as text)` }))
+    .returning("value")
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
 }
 
 export async function deleteMeta(db: Db, key: string): Promise<void> {
