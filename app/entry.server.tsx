@@ -29,7 +29,7 @@ export { setDb } from "#app/db/db.server.ts";
 export { migrate } from "#app/db/migrate.server.ts";
 export { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
 export { countModels } from "#app/db/queries/stats.server.ts";
-export { importPaths } from "#app/import/importer.server.ts";
+export { importIntoEmptyCatalogue } from "#app/import/first-load.server.ts";
 export { configuredEndpoints } from "#app/inference/endpoints.server.ts";
 export { serveInference } from "#app/inference/node-adapter.server.ts";
 export { endActiveStreams } from "#app/inference/stream.server.ts";

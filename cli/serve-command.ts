@@ -104,7 +104,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     migrate,
     setDb,
     countModels,
-    importPaths,
+    importIntoEmptyCatalogue,
     validateChatTemplate,
     syncTaskSpaces,
     startBackgroundWork,
@@ -137,16 +137,21 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   if (applied.length) logger.info({ applied }, `Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
   setDb(handle);
 
-  if ((await countModels(handle.db)) === 0 && !env.MODELYARD_SKIP_BUNDLED) {
-    logger.info("The catalogue is empty: loading the bundled catalogue (the most downloaded Hub models of 2024-07-11, and every model with an inference-provider mapping)…");
+  if (!env.MODELYARD_SKIP_BUNDLED) {
+    // Once across instances: another one starting on the same new database waits, then finds it loaded.
     const progress = createProgressReporter(process.stderr, (fields, message) => logger.info(fields, message));
-    const summary = await importPaths(handle, [BUNDLED_CATALOGUE], {
-      statsAsOf: BUNDLED_STATS_DATE,
-      onProgress: (p) => progress.update(p),
-      // The sandbox's worker threads start only when a record carries a template.
-      validateTemplate: (source, bos, eos) => validateChatTemplate(source, bos, eos),
-    }).finally(() => progress.done());
-    logger.info({ rows: summary.rows, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged, rejected: summary.rejected }, formatSummary(summary));
+    const summary = await importIntoEmptyCatalogue(
+      handle,
+      [BUNDLED_CATALOGUE],
+      {
+        statsAsOf: BUNDLED_STATS_DATE,
+        onProgress: (p) => progress.update(p),
+        // The sandbox's worker threads start only when a record carries a template.
+        validateTemplate: (source, bos, eos) => validateChatTemplate(source, bos, eos),
+      },
+      () => logger.info("The catalogue is empty: loading the bundled catalogue (the most downloaded Hub models of 2024-07-11, and every model with an inference-provider mapping)…"),
+    ).finally(() => progress.done());
+    if (summary) logger.info({ rows: summary.rows, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged, rejected: summary.rejected }, formatSummary(summary));
   }
 
   const app = createApp(build, BUILD_CLIENT);

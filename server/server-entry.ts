@@ -21,7 +21,7 @@ const EXPORTS = {
   migrate: true,
   syncTaskSpaces: true,
   countModels: true,
-  importPaths: true,
+  importIntoEmptyCatalogue: true,
   configuredEndpoints: true,
   serveInference: true,
   serveOpenAi: true,
