@@ -34,6 +34,7 @@ export { configuredEndpoints } from "#app/inference/endpoints.server.ts";
 export { serveInference } from "#app/inference/node-adapter.server.ts";
 export { endActiveStreams } from "#app/inference/stream.server.ts";
 export { abortWaitingCalls } from "#app/inference/execute.server.ts";
+export { gatewayWritesSettled } from "#app/inference/gateway.server.ts";
 export { serveOpenAi } from "#app/openai-api/v1-handler.server.ts";
 export { getEnv } from "#app/utils/env.server.ts";
 export { startDraining } from "#app/utils/health.server.ts";

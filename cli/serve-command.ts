@@ -116,6 +116,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     startDraining,
     endActiveStreams,
     abortWaitingCalls,
+    gatewayWritesSettled,
     configuredEndpoints,
   } = serverEntryOf(build);
   const env = getEnv();
@@ -243,7 +244,8 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
           );
         }
         metricsServer?.close();
-        return handle.close();
+        // The calls that ended last are still writing their usage records and settling their quotas.
+        return gatewayWritesSettled().then(() => handle.close());
       })
       .then(
         () => logger.info("Stopped."),

@@ -47,6 +47,7 @@ const EXPORTS = {
   requestIdFor: true,
   endActiveStreams: true,
   abortWaitingCalls: true,
+  gatewayWritesSettled: true,
 } as const satisfies Record<keyof ServerEntry, true>;
 
 export function serverEntryOf(build: ServerBuild): ServerEntry {

@@ -110,6 +110,24 @@ export interface InferenceGateway {
 
 const API_INFERENCE: RunOptions = { endpoint: "/api/inference" };
 
+/**
+ * The writes a call makes once it has answered (its quota settled, its usage record), which no
+ * request waits for. Shutdown waits for them before closing the database (gatewayWritesSettled):
+ * it closed it as soon as the last stream ended, so the calls ending last lost their records and
+ * kept their worst case held against the day's quota.
+ */
+const pendingWrites = new Set<Promise<void>>();
+
+function trackWrite(write: Promise<void>): void {
+  const tracked = write.finally(() => pendingWrites.delete(tracked));
+  pendingWrites.add(tracked);
+}
+
+/** Resolves once every write of the calls that have ended is done (or failed, which it logs). */
+export async function gatewayWritesSettled(): Promise<void> {
+  while (pendingWrites.size > 0) await Promise.allSettled([...pendingWrites]);
+}
+
 function gatewayErrorText(body: GatewayErrorBody): string {
   const details: Record<string, unknown> = { code: body.code };
   if (body.hint) details["hint"] = body.hint;
@@ -172,8 +190,10 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     const settle = (charged: number) => {
       const held = reservation;
       reservation = null;
-      settleTokens(deps.database(), caller, held, charged, access).catch((error: unknown) =>
-        processLog().error(`[inference] token quota not settled: ${error instanceof Error ? error.message : String(error)}`),
+      trackWrite(
+        settleTokens(deps.database(), caller, held, charged, access).catch((error: unknown) =>
+          processLog().error(`[inference] token quota not settled: ${error instanceof Error ? error.message : String(error)}`),
+        ),
       );
     };
 
@@ -190,7 +210,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
       const charged = (tokensIn ?? 0) + (tokensOut ?? 0) + (num(fields["tokens_est"]) ?? 0);
       settle(charged);
       deps.metrics?.({ provider: target?.providerLabel ?? "none", task: target?.task ?? "none", outcome: outcomeOf(fields, status), paidBy: paid, seconds: durationMs / 1000, ttftSeconds: ttftMs === null ? null : ttftMs / 1000 });
-      void insertUsageRecord(db, {
+      const written = insertUsageRecord(db, {
         at: at.toISOString(),
         day: at.toISOString().slice(0, 10),
         user_id: caller.kind === "anonymous" ? null : caller.user.id,
@@ -208,6 +228,7 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
         bill_to: target?.call.billTo ?? null,
         endpoint: options.endpoint,
       }).catch((error: unknown) => processLog().error(`[inference] usage record not written: ${error instanceof Error ? error.message : String(error)}`));
+      trackWrite(written);
     };
     const logLine = (fields: LogFields) => {
       const who = caller.kind === "anonymous" ? "anonymous" : caller.kind === "token" ? `token:${caller.token.id}` : `user:${caller.user.id}`;
