@@ -52,7 +52,7 @@ export function PlaygroundSessionBar({
         {
           info: { modelId, route: conversation.provider, snippet },
           overrides: {},
-          turns: conversation.turns.map((t) => ({ role: t.role, content: t.content, status: t.status, metrics: metricsOf(t.final), error: null })),
+          turns: conversation.turns.map((t) => ({ role: t.role, content: t.content, status: t.status, metrics: metricsOf(t.final), error: t.error ?? null })),
           result: null,
         },
       ],

@@ -1,7 +1,7 @@
 /**
  * Chat demo journeys in Chromium against the real server (`modelyard serve`) with the provider
  * SIMULATOR as MODELYARD_UPSTREAM_OVERRIDE: a streamed reply, stop mid-stream, an error shown in
- * place with the input kept, edit-and-resend, the playground's session saved and opened again, the
+ * place with the input kept, a reply cut off mid-stream kept and marked, edit-and-resend, the playground's session saved and opened again, the
  * model page's demo slot, and the settings token flow. Screenshots of the demo (light and dark) go to test-results/screenshots/.
  */
 import fs from "node:fs";
@@ -106,6 +106,26 @@ describe("chat demo", () => {
     // Sending again (the fault was used up) works and clears the error.
     await page.locator("textarea[name=message]").press("Enter");
     await page.waitForSelector('[data-turn="assistant"][data-status="done"]');
+    expect(await page.locator("[data-chat-error]").count()).toBe(0);
+  });
+
+  it("keeps a reply cut off after it began, marked with why, and Regenerate asks again", async () => {
+    sim.scriptFault({ path: "chat/completions" }, { kind: "mid-stream-error", afterChunks: 3, message: "GPU fell over" });
+    await openPlayground();
+    await typeAndSend("Start, then fail");
+    await page.waitForSelector('[data-turn="assistant"][data-status="error"]');
+    const reply = assistantTurns().last();
+    expect((await reply.locator("[data-chat-markdown]").innerText()).length).toBeGreaterThan(0);
+    expect(await reply.locator("[data-cut-off]").innerText()).toBe("Cut off here.");
+    // Why, once, below the conversation.
+    expect(await page.locator("[data-chat-error]").innerText()).toContain("GPU fell over");
+    // The message stays in the conversation, so it is not put back in the box as well.
+    expect(await page.locator('[data-turn="user"]').count()).toBe(1);
+    expect(await page.locator("textarea[name=message]").inputValue()).toBe("");
+    await page.screenshot({ path: screenshot("chat-demo-cut-off.png") });
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    await page.waitForSelector('[data-turn="assistant"][data-status="done"]');
+    expect(await assistantTurns().count()).toBe(1);
     expect(await page.locator("[data-chat-error]").count()).toBe(0);
   });
 

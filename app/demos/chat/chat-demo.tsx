@@ -21,8 +21,10 @@ interface Turn {
   id: number;
   role: "user" | "assistant";
   content: string;
-  status: "streaming" | "done" | "stopped";
+  status: "streaming" | "done" | "stopped" | "error";
   final?: Final;
+  /** Why a reply that had begun was cut off (status "error"). */
+  error?: DemoError;
   /** Images attached to a user message, as data: URLs. */
   images?: string[];
 }
@@ -46,7 +48,7 @@ export interface ChatConversation {
   system: string;
   provider: string;
   parameters: { temperature: number; max_tokens: number; top_p: number };
-  turns: ReadonlyArray<Pick<Turn, "role" | "content" | "status" | "final">>;
+  turns: ReadonlyArray<Pick<Turn, "role" | "content" | "status" | "final" | "error">>;
 }
 
 let nextId = 1;
@@ -189,7 +191,12 @@ export function ChatDemo({
       setBusy(false);
     }
     if (!failed) setTurns((ts) => ts.map((t) => (t.id === assistant.id && t.status === "streaming" ? { ...t, status: "done" } : t)));
-    if (failed) {
+    if (failed && content !== "") {
+      // Cut off after it began: what arrived stays, marked, with the message that asked for it.
+      const cause = failed;
+      setTurns((ts) => ts.map((t) => (t.id === assistant.id ? { ...t, content, status: "error", error: cause } : t)));
+      setError(failed);
+    } else if (failed) {
       // Shown where the reply would have been; the message goes back in the box so nothing is lost.
       setTurns(history.slice(0, -1));
       setInput(restoreInput);
@@ -341,6 +348,11 @@ export function ChatDemo({
             <div key={t.id} className="mr-6 rounded-lg bg-white px-3 py-2 ring-1 ring-gray-200 dark:bg-gray-950 dark:ring-gray-800" data-turn="assistant" data-status={t.status}>
               {t.content === "" && t.status === "streaming" ? <p className="animate-pulse text-gray-500 dark:text-gray-400">Waiting for the first token…</p> : <ChatMarkdown source={t.content} />}
               {t.status === "stopped" ? <p className="mt-1 text-xs text-gray-500 dark:text-gray-400">Stopped.</p> : null}
+              {t.status === "error" ? (
+                <p className="mt-1 text-xs text-red-700 dark:text-red-300" data-cut-off="" title={t.error?.message}>
+                  Cut off here.
+                </p>
+              ) : null}
               {t.final ? <Metrics final={t.final} /> : null}
             </div>
           ),
