@@ -254,8 +254,11 @@ export function createInferenceGateway(deps: GatewayDeps): InferenceGateway {
     };
     const fail = (body: GatewayErrorBody, extra: LogFields = {}, headers: Record<string, string> = {}): GatewayOutcome => {
       // A visitor who stops before the first token has cancelled as surely as one who stops
-      // after it (stream.server.ts logs that): one outcome for both in the log.
-      const outcome = body.code === "client_closed" ? "cancelled" : undefined;
+      // after it (stream.server.ts logs that): one outcome for both in the log. A provider's error
+      // answer (a 429, a key it rejects) is its failure, not this server refusing the call, so an
+      // operator alerting on errors sees it; a provider refusing the request as sent stays refused.
+      const outcome =
+        body.code === "client_closed" ? "cancelled" : body.upstreamStatus !== undefined && body.code !== "upstream_bad_request" ? "error" : undefined;
       logLine({ status: body.status, code: body.code, outcome, ms: Math.round(performance.now() - startedAt), ...extra });
       return errorOutcome(body, format, headers);
     };

@@ -317,6 +317,24 @@ describe("the library's validation rules reach the visitor unchanged (400)", () 
     expect((await metricsText()).body).not.toContain("3f9a0c");
   });
 
+  it("counts a provider's error answer as an error, and its refusal of the request as sent as refused", async () => {
+    const observed: GatewayObservation[] = [];
+    const url = await start({}, { metrics: (o) => observed.push(o) });
+    for (const [status, outcome] of [
+      [429, "error"],
+      [401, "error"],
+      [500, "error"],
+      [400, "refused"],
+    ] as const) {
+      sim.scriptFault({ provider: "together" }, { kind: "error", status });
+      const before = observed.length;
+      const a = await post(url, chat({ provider: "together" }), { token: VISITOR_TOKEN });
+      expect(errorOf(a).upstreamStatus, String(status)).toBe(status);
+      await expect.poll(() => observed.length).toBe(before + 1);
+      expect(observed.at(-1), String(status)).toMatchObject({ provider: "together", outcome });
+    }
+  });
+
   it("a model id lacking the provider prefix", async () => {
     const a = await post(gwServerToken, { provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "x" }] });
     expect(a.status).toBe(400);
