@@ -84,6 +84,23 @@ export async function ensureBuild(): Promise<void> {
 }
 
 /**
+ * Listens on host:port, or rejects with what the operator can do about it: Node's own
+ * "listen EADDRINUSE: address already in use" names neither the setting nor a way out.
+ */
+export async function listenOn(server: Server, port: number, host: string, setting: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`;
+      if (error.code === "EADDRINUSE") reject(new Error(`Cannot listen on ${where}: the port is already in use (another Modelyard, or another program). Stop it, or set ${setting} to a free port.`));
+      else if (error.code === "EACCES") reject(new Error(`Cannot listen on ${where}: permission denied (ports below 1024 need privileges). Set ${setting} to a port above 1023.`));
+      else if (error.code === "EADDRNOTAVAIL") reject(new Error(`Cannot listen on ${where}: this machine has no such address. Set HOST to one of its addresses, or 0.0.0.0.`));
+      else reject(new Error(`Cannot listen on ${where}: ${error.message}`));
+    });
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+/**
  * Builds if needed, then runs everything from the build: the process holds the bundle's copy of
  * app/ and no other, so the database handle, the gateway and the facet index are plain module
  * state (ADR 0019). Nothing of app/ is imported here but types.
@@ -158,10 +175,9 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   const app = createApp(build, BUILD_CLIENT);
   const total = await countModels(handle.db);
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(port, env.HOST, () => resolve(s));
-    s.once("error", reject);
-  });
+  // Not app.listen: Express 5 calls its callback with the error too, so a port already in use
+  // was announced as "running" by a process that listened on nothing and never exited.
+  const server = await listenOn(http.createServer(app), port, env.HOST, "PORT (or --port)");
   // Headers and a whole request body must arrive within these, so a client trickling bytes
   // cannot hold a connection for minutes (Node's defaults are 60 s and 300 s).
   server.headersTimeout = 20_000;
@@ -171,10 +187,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   if (env.MODELYARD_METRICS_PORT !== undefined) {
     const endpoint = createMetricsEndpoint({ token: env.MODELYARD_METRICS_TOKEN, metricsText });
     const s = http.createServer((req, res) => ((req.url ?? "").split("?")[0] === "/metrics" ? endpoint(req, res) : void res.writeHead(404, { "Content-Type": "text/plain" }).end("Only /metrics is served here.\n")));
-    metricsServer = await new Promise<Server>((resolve, reject) => {
-      s.once("error", reject);
-      s.listen(env.MODELYARD_METRICS_PORT, env.HOST, () => resolve(s));
-    });
+    metricsServer = await listenOn(s, env.MODELYARD_METRICS_PORT, env.HOST, "MODELYARD_METRICS_PORT");
     logger.info(`Metrics on http://${env.HOST}:${env.MODELYARD_METRICS_PORT}/metrics.`);
   }
   for (const note of await accessStartNotes(handle.db)) logger.info(note);
