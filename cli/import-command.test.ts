@@ -52,6 +52,24 @@ describe("modelyard import", () => {
     expect(cli(["frobnicate"]).code).toBe(2);
   });
 
+  it("refuses a date that does not exist, from --stats-as-of or the file name, before touching the database", () => {
+    const file = path.join(tmp, "dated.jsonl");
+    fs.writeFileSync(file, '{"id":"d/one","downloads":3,"createdAt":"2024-01-01T00:00:00.000Z"}\n');
+    const flag = cli(["import", file, "--stats-as-of", "2024-13-45"], { DATABASE_URL: `sqlite:${path.join(tmp, "dates.db")}` });
+    expect(flag.code, flag.out).toBe(2);
+    expect(flag.out).toContain("--stats-as-of must be a date like 2024-07-11, got '2024-13-45'");
+    expect(cli(["import", file, "--stats-as-of", "2023-02-29"]).code).toBe(2);
+    const named = path.join(tmp, "dump-2024-02-30.jsonl");
+    fs.copyFileSync(file, named);
+    const fromName = cli(["import", named], { DATABASE_URL: `sqlite:${path.join(tmp, "dates.db")}` });
+    expect(fromName.code, fromName.out).toBe(2);
+    expect(fromName.out).toMatch(/dump-2024-02-30\.jsonl: its name holds '2024-02-30', which is not a date.*--stats-as-of YYYY-MM-DD, or --live/);
+    expect(fs.existsSync(path.join(tmp, "dates.db"))).toBe(false);
+    // A real date on the flag overrides the name's, and --live ignores it.
+    expect(cli(["import", named, "--stats-as-of", "2024-02-29"]).code).toBe(0);
+    expect(cli(["import", named, "--live"]).code).toBe(0);
+  });
+
   it("rejects a DATABASE_URL it cannot use, naming the accepted forms", () => {
     const { code, out } = cli(["migrate"], { DATABASE_URL: "mysql://x" });
     expect(code).toBe(1);

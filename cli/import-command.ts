@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { openDatabase } from "#app/db/client.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type ImportSummary, importPaths } from "#app/import/importer.server.ts";
@@ -10,6 +11,7 @@ import { closeTemplateValidator, loadTemplateValidator } from "#cli/template-val
 import { createProgressReporter, formatSummary } from "#cli/progress.ts";
 
 const DATE_IN_NAME = /(\d{4}-\d{2}-\d{2})/;
+const calendarDate = z.iso.date();
 
 /** A dump named like `hub-models-2024-07-11.jsonl.gz` carries counts from that day, not live ones. */
 export function statsDateFor(file: string, opts: { statsAsOf?: string; live: boolean }): string | null {
@@ -26,9 +28,18 @@ export async function runImport(
     console.error("Usage: modelyard import <path>...  (a .jsonl/.json/.gz file, a folder of <org>__<name>.md cards, or a model folder)");
     return 2;
   }
-  if (opts.statsAsOf && !/^\d{4}-\d{2}-\d{2}$/.test(opts.statsAsOf)) {
+  // A calendar date, not just its shape: '2024-13-45' reached the trending score as NaN, and the
+  // import stopped on its first batch with the database's "NOT NULL constraint failed".
+  if (opts.statsAsOf && !calendarDate.safeParse(opts.statsAsOf).success) {
     console.error(`--stats-as-of must be a date like 2024-07-11, got '${opts.statsAsOf}'`);
     return 2;
+  }
+  for (const p of paths) {
+    const date = statsDateFor(p, opts);
+    if (date !== null && !calendarDate.safeParse(date).success) {
+      console.error(`${p}: its name holds '${date}', which is not a date, so it cannot say when the counts were taken. Pass --stats-as-of YYYY-MM-DD, or --live.`);
+      return 2;
+    }
   }
   if (opts.batch !== undefined && (!Number.isInteger(opts.batch) || opts.batch < 1 || opts.batch > 50_000)) {
     console.error("--batch must be a whole number from 1 to 50000");
