@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { statsDateFor } from "#cli/import-command.ts";
 
@@ -50,6 +51,29 @@ describe("modelyard import", () => {
     expect(cli(["import"]).code).toBe(2);
     expect(cli(["import", "x.jsonl", "--stats-as-of", "yesterday"]).out).toMatch(/--stats-as-of must be a date/);
     expect(cli(["frobnicate"]).code).toBe(2);
+  });
+
+  it("imports the files it can read when others cannot be read, names each one that failed and why, and exits 1", () => {
+    const dir = path.join(tmp, "mixed");
+    fs.mkdirSync(dir);
+    const rows = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `${prefix}/m${i}`, downloads: i })).join("\n") + "\n";
+    fs.writeFileSync(path.join(dir, "first.jsonl"), rows("first", 3));
+    fs.writeFileSync(path.join(dir, "table.csv"), "id,downloads\na/b,3\n");
+    const gz = zlib.gzipSync(rows("cut", 5000));
+    fs.writeFileSync(path.join(dir, "cut.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
+    fs.writeFileSync(path.join(dir, "last.jsonl"), rows("last", 2));
+    const files = ["first.jsonl", "table.csv", "cut.jsonl.gz", "missing.jsonl", "last.jsonl"].map((f) => path.join(dir, f));
+    const { code, out } = cli(["import", ...files], { DATABASE_URL: `sqlite:${path.join(tmp, "mixed.db")}` });
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/Imported 5 rows .*: 5 inserted, 0 updated, 0 unchanged, 0 rejected\./);
+    expect(out).toContain("Not imported (3 of 5 paths; the summary above counts the others):");
+    expect(out).toMatch(/table\.csv: is not JSON/);
+    expect(out).toMatch(/cut\.jsonl\.gz: cannot be read after line \d+ \(unexpected end of file\): it is damaged or cut short/);
+    expect(out).toMatch(/missing\.jsonl: does not exist/);
+    expect(out).not.toMatch(/^\s+at /m);
+    // The files after the bad ones landed too: importing them again changes nothing.
+    const again = cli(["import", files[0]!, files[4]!], { DATABASE_URL: `sqlite:${path.join(tmp, "mixed.db")}` });
+    expect(again.out).toMatch(/0 inserted, 0 updated, 5 unchanged, 0 rejected/);
   });
 
   it("refuses a date that does not exist, from --stats-as-of or the file name, before touching the database", () => {

@@ -50,16 +50,31 @@ export async function runImport(
     await migrate(handle);
     const validateTemplate = await loadTemplateValidator();
     const total: ImportSummary = { rows: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, source: "", elapsedMs: 0, rejections: [] };
+    // A file that cannot be read stops only itself, as a bad row does: the others are imported,
+    // and the summary and the exit code say which were not. Before, the first such file ended the
+    // command with no summary of the files before it, which had landed, and none of those after.
+    const failed: ImportFileError[] = [];
     for (const p of paths) {
       const progress = createProgressReporter(process.stderr, (fields, message) => log().info(fields, message));
-      const s = await importPaths(handle, [p], {
-        statsAsOf: statsDateFor(p, opts),
-        batchSize: opts.batch,
-        onProgress: opts.quiet ? undefined : (p) => progress.update(p),
-        validateTemplate,
-      }).finally(() => progress.done());
+      let s: ImportSummary;
+      try {
+        s = await importPaths(handle, [p], {
+          statsAsOf: statsDateFor(p, opts),
+          batchSize: opts.batch,
+          onProgress: opts.quiet ? undefined : (p) => progress.update(p),
+          validateTemplate,
+        }).finally(() => progress.done());
+      } catch (e) {
+        if (!(e instanceof ImportFileError)) throw e;
+        failed.push(e);
+        continue;
+      }
       for (const k of ["rows", "inserted", "updated", "unchanged", "rejected", "elapsedMs"] as const) total[k] += s[k];
       total.rejections.push(...s.rejections);
+    }
+    if (failed.length === paths.length && failed.length === 1) {
+      console.error(`Import failed: ${failed[0]!.message}`);
+      return 1;
     }
     console.log(formatSummary(total));
     if (total.rejections.length > 200) {
@@ -69,13 +84,12 @@ export async function runImport(
       fs.writeFileSync(file, total.rejections.map((r) => `${r.source}:${r.line}${r.id ? ` (${r.id})` : ""}: ${r.reason}`).join("\n") + "\n");
       console.log(`Full list of rejected rows: ${file}`);
     }
-    return 0;
-  } catch (e) {
-    if (e instanceof ImportFileError) {
-      console.error(`Import failed: ${e.message}`);
+    if (failed.length) {
+      console.error(`Not imported (${failed.length} of ${paths.length} paths; the summary above counts the others):`);
+      for (const e of failed) console.error(`  ${e.message}`);
       return 1;
     }
-    throw e;
+    return 0;
   } finally {
     await closeTemplateValidator();
     await handle.close();

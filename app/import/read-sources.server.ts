@@ -41,6 +41,19 @@ function openText(file: string): Readable {
   return isGzip(file) ? raw.pipe(zlib.createGunzip()) : raw;
 }
 
+/**
+ * A read that failed part-way (gzip's "unexpected end of file" or "incorrect data check") as an
+ * ImportFileError naming the file and the line reached: zlib's own message names neither.
+ */
+function damaged(file: string, linesRead: number, e: unknown): ImportFileError {
+  const cause = e instanceof Error ? e.message : String(e);
+  const where = linesRead ? `after line ${linesRead}` : "at its start";
+  return new ImportFileError(
+    file,
+    `cannot be read ${where} (${cause}): it is damaged or cut short. Rows from it already committed are kept; fetch a whole copy and import it again (imports are idempotent).`,
+  );
+}
+
 async function firstNonSpaceChar(file: string): Promise<string | null> {
   const stream = openText(file);
   try {
@@ -50,6 +63,8 @@ async function firstNonSpaceChar(file: string): Promise<string | null> {
       if (m) return m[0];
     }
     return null;
+  } catch (e) {
+    throw damaged(file, 0, e);
   } finally {
     stream.destroy();
   }
@@ -61,7 +76,11 @@ export async function* readJsonFile(file: string): AsyncGenerator<SourceItem> {
   if (first === null) return;
   if (first === "[") {
     const chunks: string[] = [];
-    for await (const c of openText(file)) chunks.push(String(c));
+    try {
+      for await (const c of openText(file)) chunks.push(String(c));
+    } catch (e) {
+      throw damaged(file, 0, e);
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(chunks.join(""));
@@ -80,18 +99,24 @@ export async function* readJsonFile(file: string): AsyncGenerator<SourceItem> {
   }
   const rl = readline.createInterface({ input: openText(file), crlfDelay: Infinity });
   let line = 0;
-  for await (const text of rl) {
-    line++;
-    if (!text.trim()) continue;
-    if (text.length > MAX_LINE_BYTES) {
-      yield { kind: "reject", source: file, line, reason: `line is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB` };
-      continue;
+  // Only the read can throw here: JSON errors are caught below, and a consumer that stops early
+  // ends the generator through its return, which runs no catch.
+  try {
+    for await (const text of rl) {
+      line++;
+      if (!text.trim()) continue;
+      if (text.length > MAX_LINE_BYTES) {
+        yield { kind: "reject", source: file, line, reason: `line is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB` };
+        continue;
+      }
+      try {
+        yield { kind: "record", source: file, line, value: JSON.parse(text) };
+      } catch (e) {
+        yield { kind: "reject", source: file, line, reason: `malformed JSON: ${(e as Error).message}` };
+      }
     }
-    try {
-      yield { kind: "record", source: file, line, value: JSON.parse(text) };
-    } catch (e) {
-      yield { kind: "reject", source: file, line, reason: `malformed JSON: ${(e as Error).message}` };
-    }
+  } catch (e) {
+    throw damaged(file, line, e);
   }
 }
 
