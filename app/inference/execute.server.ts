@@ -268,7 +268,11 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
   // From the first chunk the deadline bounds each silence, and the stream as a whole has
   // streamMaxMs: 4096 tokens at 40 a second outlast 60 s, and were cut off (ADR 0006).
   clearTimeout(timer);
-  timer = setTimeout(() => cut(new DeadlineExceededError(config.deadlineMs, `The provider sent nothing for ${seconds(config.deadlineMs)} s.`)), config.deadlineMs);
+  // Whether the pump is waiting on the provider; when it is not, it is waiting for a visitor that
+  // stopped reading (it reads nothing upstream meanwhile, stream.server.ts), and the silence is theirs.
+  let reading = false;
+  const silence = () => (reading ? `The provider sent nothing for ${seconds(config.deadlineMs)} s.` : `The client read nothing for ${seconds(config.deadlineMs)} s.`);
+  timer = setTimeout(() => cut(new DeadlineExceededError(config.deadlineMs, silence())), config.deadlineMs);
   streamTimer = setTimeout(
     () => cut(new DeadlineExceededError(config.streamMaxMs, `The streamed answer did not finish within ${seconds(config.streamMaxMs)} s, the server's limit.`)),
     Math.max(0, config.streamMaxMs - (performance.now() - startedAt)),
@@ -276,11 +280,16 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
   const gen = started.gen;
   const rest: ChunkStream = {
     // refresh() restarts the silence timer in place: no timer made per token.
-    next: () =>
-      gen.next().then((r) => {
-        if (!r.done) timer.refresh();
-        return r;
-      }),
+    next: () => {
+      reading = true;
+      return gen
+        .next()
+        .finally(() => (reading = false))
+        .then((r) => {
+          if (!r.done) timer.refresh();
+          return r;
+        });
+    },
     return: () => gen.return(),
   };
   const streamOptions: StreamPumpOptions = {
@@ -296,6 +305,7 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
       return e;
     },
     clientGone: () => ctx.signal.aborted,
+    upstreamSignal: controller.signal,
     abortUpstream: () => {
       if (!controller.signal.aborted) {
         clientClosed = true;

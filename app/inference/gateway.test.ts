@@ -612,22 +612,50 @@ describe("503 is bounded", () => {
   });
 });
 
-/** A provider stand-in that never finishes its answer and records when the client hangs up. */
-async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean; stallAfter?: boolean } = {}) {
+/**
+ * A provider stand-in that never finishes its answer and records when the client hangs up. With
+ * `flood`, it sends its `tokens` (each `tokenChars` long) as fast as the connection takes them,
+ * waiting for drain as a real server does, and then ends the stream.
+ */
+async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean; stallAfter?: boolean; flood?: boolean; tokenChars?: number } = {}) {
   let closed = false;
+  let finished = false;
   let resolveClosed: () => void = () => {};
   const closedPromise = new Promise<void>((r) => (resolveClosed = r));
+  let resolveBlocked: () => void = () => {};
+  const blockedPromise = new Promise<void>((r) => (resolveBlocked = r));
   let chunksSent = 0;
   let requests = 0;
+  const chunkText = (n: number) => {
+    const content = `t${n} `.padEnd(opts.tokenChars ?? 0, "x");
+    return `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+  };
   const server = http.createServer((req, res) => {
     requests += 1;
     req.resume();
+    res.on("finish", () => (finished = true));
     res.on("close", () => {
       closed = true;
       resolveClosed();
     });
     if (opts.tokens === undefined) return; // headers never come
     res.writeHead(200, { "Content-Type": "text/event-stream" });
+    if (opts.flood) {
+      const total = opts.tokens;
+      const send = () => {
+        while (chunksSent < total && !res.destroyed) {
+          chunksSent += 1;
+          if (!res.write(chunkText(chunksSent))) {
+            resolveBlocked();
+            res.once("drain", send);
+            return;
+          }
+        }
+        if (!res.destroyed) res.end("data: [DONE]\n\n");
+      };
+      send();
+      return;
+    }
     const timer = setInterval(() => {
       if ((opts.dropAfter || opts.stallAfter) && chunksSent >= (opts.tokens ?? 0)) {
         clearInterval(timer);
@@ -636,7 +664,7 @@ async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean; stallA
         return;
       }
       chunksSent += 1;
-      res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content: `t${chunksSent} ` }, finish_reason: null }] })}\n\n`);
+      res.write(chunkText(chunksSent));
     }, 50);
     res.on("close", () => clearInterval(timer));
   });
@@ -644,7 +672,11 @@ async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean; stallA
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     closed: closedPromise,
+    /** Settles the first time a write finds the connection full (flood only). */
+    blocked: blockedPromise,
     sawClose: () => closed,
+    /** Whether the whole answer was handed to the connection. */
+    finished: () => finished,
     chunksSent: () => chunksSent,
     requests: () => requests,
     stop: () =>
@@ -653,6 +685,22 @@ async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean; stallA
         server.close(() => r());
       }),
   };
+}
+
+/** A streamed call whose answer the test reads only once `readFrom` settles; its SSE events, as text. */
+async function streamReadLater(base: string, body: unknown, readFrom: Promise<unknown>): Promise<{ status: number; events: StreamEvent[] }> {
+  const url = new URL(`${base}/api/inference`);
+  const req = http.request(url, { method: "POST", headers: { "Content-Type": "application/json", "X-Provider-Token": VISITOR_TOKEN } });
+  req.end(JSON.stringify({ ...(body as object), stream: true }));
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => req.once("response", resolve).once("error", reject));
+  // Nothing is read until then: the socket's receive window fills, and the gateway's writes back up.
+  res.pause();
+  await readFrom;
+  const events: StreamEvent[] = [];
+  const parse = createStreamEventParser((e) => events.push(e));
+  res.setEncoding("utf8");
+  for await (const text of res) parse(text as string);
+  return { status: res.statusCode ?? 0, events };
 }
 
 describe("streaming", () => {
@@ -726,6 +774,45 @@ describe("streaming", () => {
     } finally {
       await stalled.stop();
       await endless.stop();
+    }
+  });
+
+  it("reads nothing more from the provider while the visitor is not reading, and ends the stream at the deadline", async () => {
+    // 100,000 chunks of about 1.1 kB: some 110 MB of answer, far more than the sockets between can
+    // hold (about 9 MB were sent here before the provider's connection filled).
+    const upstream = await slowUpstream({ tokens: 100_000, flood: true, tokenChars: 1_000 });
+    try {
+      const url = await start({ MODELYARD_UPSTREAM_OVERRIDE: upstream.url, MODELYARD_INFERENCE_DEADLINE_MS: "1000" });
+      const before = logs.length;
+      const s = await streamReadLater(url, chat({ provider: "together" }), upstream.closed);
+      // Before, the gateway read the whole answer into its own memory while the visitor read nothing.
+      expect(upstream.finished()).toBe(false);
+      expect(upstream.chunksSent()).toBeLessThan(50_000);
+      const tokens = s.events.filter((e): e is Extract<StreamEvent, { type: "token" }> => e.type === "token");
+      expect(tokens.length).toBeGreaterThan(0);
+      expect(tokens.length).toBeLessThanOrEqual(upstream.chunksSent());
+      expect(tokens.map((t) => t.delta.split(" ")[0])).toEqual(tokens.map((_, i) => `t${i + 1}`));
+      expect(s.events.find((e) => e.type === "error")).toMatchObject({ error: { status: 504, code: "deadline_exceeded", message: "The client read nothing for 1 s." } });
+      expect(s.events.at(-1)).toEqual({ type: "done" });
+      await expect.poll(() => logs.slice(before).find((l) => l.includes("code=deadline_exceeded"))).toMatch(/status=504 .*outcome=error/);
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  it("resumes reading from the provider once a slow visitor drains: the whole answer arrives, in order", async () => {
+    const upstream = await slowUpstream({ tokens: 4_000, flood: true, tokenChars: 1_000 });
+    try {
+      const url = await start({ MODELYARD_UPSTREAM_OVERRIDE: upstream.url });
+      const s = await streamReadLater(url, chat({ provider: "together" }), upstream.blocked);
+      expect(s.events.filter((e) => e.type === "error")).toEqual([]);
+      const tokens = s.events.filter((e): e is Extract<StreamEvent, { type: "token" }> => e.type === "token");
+      expect(tokens).toHaveLength(4_000);
+      expect(tokens.map((t) => t.delta.split(" ")[0])).toEqual(tokens.map((_, i) => `t${i + 1}`));
+      expect(s.events.at(-1)).toEqual({ type: "done" });
+      expect(upstream.finished()).toBe(true);
+    } finally {
+      await upstream.stop();
     }
   });
 

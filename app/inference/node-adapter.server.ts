@@ -147,7 +147,10 @@ export async function writeOutcome(
 
 /**
  * Pumps the stream into `res`. Events produced in the same tick (the library parses a whole
- * upstream read at once) go out in one write; a lone token goes out on its own, at once.
+ * upstream read at once) go out in one write; a lone token goes out on its own, at once. Once a
+ * write finds the socket's buffer past its high-water mark, the pump reads nothing more from the
+ * provider until the socket drains: a visitor that stops reading would otherwise have the whole
+ * answer buffered here.
  */
 function pipeEvents(
   stream: StreamPumpOptions,
@@ -157,12 +160,24 @@ function pipeEvents(
   let pending = "";
   let scheduled = false;
   let ended = false;
+  // Set while the socket holds more than its high-water mark; `drained` settles once it does not.
+  let drained: { promise: Promise<void>; resolve: () => void } | null = null;
+  const release = () => {
+    const waiting = drained;
+    drained = null;
+    waiting?.resolve();
+  };
+  res.on("drain", release);
   const flush = () => {
     scheduled = false;
     if (pending === "" || res.destroyed) return;
     const text = pending;
     pending = "";
-    res.write(text);
+    if (!res.write(text) && drained === null) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      drained = { promise, resolve };
+    }
   };
   const cancel = pumpStream(
     stream,
@@ -183,10 +198,13 @@ function pipeEvents(
         if (res.destroyed) return;
         res.end(text);
       },
+      ready: () => drained?.promise,
     },
     encoder,
   );
   res.once("close", () => {
+    res.off("drain", release);
+    release();
     if (!res.writableFinished) {
       ended = true;
       cancel();

@@ -36,8 +36,9 @@ async function pumpToTheEnd(rest: ChunkStream) {
       onEnd: (s) => ends.push(s),
       abortUpstream: () => (aborted += 1),
       clientGone: () => false,
+      upstreamSignal: new AbortController().signal,
     },
-    { write: () => {}, close: () => closed() },
+    { write: () => {}, close: () => closed(), ready: () => undefined },
   );
   await wasClosed;
   return { cancel, ends, aborted: () => aborted };

@@ -51,6 +51,12 @@ export const GATEWAY_STREAM: StreamEncoder = {
 export interface StreamSink {
   write(text: string): void;
   close(): void;
+  /**
+   * Undefined while the visitor takes what is written; otherwise a promise that settles once it
+   * has drained what it holds (or has gone). The pump asks before each read from the provider, so
+   * a visitor that stops reading stops the reads, and TCP backpressure reaches the provider.
+   */
+  ready(): Promise<void> | undefined;
 }
 
 export interface StreamPumpOptions {
@@ -68,6 +74,11 @@ export interface StreamPumpOptions {
   abortUpstream: () => void;
   /** True once the visitor has gone (the request was aborted before the body was cancelled). */
   clientGone: () => boolean;
+  /**
+   * Aborts when the upstream call is cut (a deadline, the visitor gone): a pump waiting for a
+   * visitor that does not drain stops waiting, and its next read fails with the cut's reason.
+   */
+  upstreamSignal: AbortSignal;
 }
 
 export const SSE_HEADERS: Record<string, string> = {
@@ -156,6 +167,9 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
     try {
       if (!opts.first.done) handle(opts.first.value);
       while (!cancelled) {
+        const wait = sink.ready();
+        if (wait) await settledOrAborted(wait, opts.upstreamSignal);
+        if (cancelled) break;
         const next = await opts.rest.next();
         if (next.done) break;
         handle(next.value);
@@ -213,6 +227,19 @@ export function pumpStream(opts: StreamPumpOptions, sink: StreamSink, encoder: S
     // The tokens streamed before the visitor left were generated, and a daily quota counts them.
     opts.onEnd({ outcome: "cancelled", tokens: counted, ttftMs: firstTokenAt === null ? null : firstTokenAt - opts.startedAt, totalMs: performance.now() - opts.startedAt });
   };
+}
+
+/** Resolves when `wait` settles or `signal` aborts, whichever is first, leaving no listener behind. */
+function settledOrAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    wait.then(done, done);
+  });
 }
 
 function round(n: number): number {
