@@ -9,7 +9,7 @@ import { classifyError, DeadlineExceededError } from "#app/inference/errors.serv
 import { MissingCredentialError, refusalMessage, retryAfterSeconds } from "#app/inference/hub-fetch.server.ts";
 
 const ctx = (status: number | null = null) => ({
-  observation: { status, estimatedTimeSec: null, host: null, requests: 0, refusal: null, retryAfterSec: null },
+  observation: { status, estimatedTimeSec: null, host: null, requests: 0, refusal: null, retryAfterSec: null, tooLarge: null },
   deadline: null,
   clientClosed: false,
   secrets: ["hf_secretSecret123"],

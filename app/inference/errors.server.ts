@@ -36,6 +36,7 @@ export type GatewayErrorCode =
   | "upstream_bad_request"
   | "upstream_unreachable"
   | "upstream_refused"
+  | "answer_too_large"
   | "deadline_exceeded"
   | "server_shutting_down"
   | "rate_limited"
@@ -178,6 +179,14 @@ function classifyUnredacted(error: unknown, ctx: ClassifyContext): GatewayErrorB
     };
   }
   if (error instanceof UpstreamRefusedError) return { status: 502, code: "upstream_refused", message: error.message };
+  if (ctx.observation.tooLarge) {
+    return {
+      status: 502,
+      code: "answer_too_large",
+      message: ctx.observation.tooLarge.message,
+      hint: "Ask for a smaller answer (fewer or smaller images, a shorter video, audio or text), or an admin can raise MODELYARD_INFERENCE_MAX_ANSWER_BYTES.",
+    };
+  }
 
   const message = error instanceof Error ? error.message : String(error);
 

@@ -179,13 +179,14 @@ export async function executeCall(target: InferenceTarget, ctx: ExecuteContext):
     ctx.signal.removeEventListener("abort", onClientAbort);
   };
 
-  const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0, refusal: null, retryAfterSec: null };
+  const observation: UpstreamObservation = { status: null, estimatedTimeSec: null, host: null, requests: 0, refusal: null, retryAfterSec: null, tooLarge: null };
   const gatewayFetch = createGatewayFetch({
     catalog: ctx.catalog,
     override: config.override,
     signal: controller.signal,
     endpointOrigins: endpointOrigins(ctx.env),
     requireCredential: target.requireCredential,
+    maxAnswerBytes: config.maxAnswerBytes,
     observation,
   });
   // The scoped global-fetch hook costs every promise in the process while active, so only calls

@@ -9,6 +9,7 @@ const GATEWAY_VARS = [
   "MODELYARD_INFERENCE_MAX_RETRIES",
   "MODELYARD_INFERENCE_RETRY_BASE_MS",
   "MODELYARD_INFERENCE_MAX_BODY_BYTES",
+  "MODELYARD_INFERENCE_MAX_ANSWER_BYTES",
   "MODELYARD_CAP_MAX_TOKENS",
   "MODELYARD_CAP_CHOICES",
   "MODELYARD_CAP_IMAGE_SIDE",
@@ -28,6 +29,8 @@ export interface GatewayConfig {
   maxRetries: number;
   retryBaseMs: number;
   maxBodyBytes: number;
+  /** The most of one provider answer the gateway reads (hub-fetch.server.ts). */
+  maxAnswerBytes: number;
   caps: CostCaps;
   /** The /v1 routing policy and failover bound (ADR 0040). */
   v1Routing: "fastest" | "listed";
@@ -43,6 +46,7 @@ export function readGatewayConfig(env: EnvLike): GatewayConfig {
     maxRetries: c.MODELYARD_INFERENCE_MAX_RETRIES,
     retryBaseMs: c.MODELYARD_INFERENCE_RETRY_BASE_MS,
     maxBodyBytes: c.MODELYARD_INFERENCE_MAX_BODY_BYTES,
+    maxAnswerBytes: c.MODELYARD_INFERENCE_MAX_ANSWER_BYTES,
     caps: {
       maxTokens: c.MODELYARD_CAP_MAX_TOKENS,
       choices: c.MODELYARD_CAP_CHOICES,

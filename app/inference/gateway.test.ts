@@ -687,6 +687,49 @@ async function slowUpstream(opts: { tokens?: number; dropAfter?: boolean; stallA
   };
 }
 
+/** A provider stand-in whose chat answer is `bytes` long, written as fast as the connection takes it. */
+async function largeAnswerUpstream(bytes: number) {
+  let finished = false;
+  let bytesSent = 0;
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  const head = '{"id":"x","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"';
+  const tail = '"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}';
+  const block = "x".repeat(64 * 1024);
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.on("finish", () => (finished = true));
+    res.on("close", () => resolveClosed());
+    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": String(bytes) });
+    res.write(head);
+    bytesSent = head.length;
+    const send = () => {
+      while (!res.destroyed && bytesSent < bytes - tail.length) {
+        const part = block.slice(0, bytes - tail.length - bytesSent);
+        bytesSent += part.length;
+        if (!res.write(part)) {
+          res.once("drain", send);
+          return;
+        }
+      }
+      if (!res.destroyed) res.end(tail);
+    };
+    send();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    closed,
+    finished: () => finished,
+    bytesSent: () => bytesSent,
+    stop: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
 /** A streamed call whose answer the test reads only once `readFrom` settles; its SSE events, as text. */
 async function streamReadLater(base: string, body: unknown, readFrom: Promise<unknown>): Promise<{ status: number; events: StreamEvent[] }> {
   const url = new URL(`${base}/api/inference`);
@@ -905,6 +948,43 @@ describe("limits", () => {
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body)).toMatchObject({ error: { code: "body_too_large" } });
     expect(sim.requests).toEqual([]);
+  });
+
+  it("fails an answer past MODELYARD_INFERENCE_MAX_ANSWER_BYTES with 502 answer_too_large, and stops reading it", async () => {
+    // A chat answer of 64 MiB, sent as fast as the connection takes it; the gateway reads 1 MiB.
+    const upstream = await largeAnswerUpstream(64 * 1024 * 1024);
+    try {
+      const url = await start({ MODELYARD_UPSTREAM_OVERRIDE: upstream.url, MODELYARD_INFERENCE_MAX_ANSWER_BYTES: "1048576" });
+      const a = await post(url, chat({ provider: "together" }), { token: VISITOR_TOKEN });
+      // Before, the library read all of it with response.json() and the call answered 200.
+      expect(a.status).toBe(502);
+      expect(errorOf(a)).toMatchObject({
+        code: "answer_too_large",
+        message: "The answer from router.huggingface.co is larger than 1.0 MB (1048576 bytes), the limit MODELYARD_INFERENCE_MAX_ANSWER_BYTES sets, so the gateway stopped reading it.",
+      });
+      expect(errorOf(a).hint).toMatch(/raise MODELYARD_INFERENCE_MAX_ANSWER_BYTES/);
+      // The upstream request was aborted: the stand-in never got to hand over its whole answer.
+      await upstream.closed;
+      expect(upstream.finished()).toBe(false);
+      expect(upstream.bytesSent()).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  it("counts media answers too, downloads included, and lets smaller answers through", async () => {
+    const url = await start({ MODELYARD_INFERENCE_MAX_ANSWER_BYTES: "1024" });
+    // Speech of a quarter second (8 kB of WAV): each provider answers with a small JSON naming its
+    // URL, which the library then downloads through the gateway's scoped global fetch. (The 64 MiB
+    // answer above is the case of an answer whose body is the whole thing.)
+    for (const [provider, host] of [["replicate", "replicate.delivery"], ["fal-ai", "v3.fal.media"]] as const) {
+      const a = await post(url, { model: KOKORO.id, provider, inputs: "Hello" }, { token: VISITOR_TOKEN });
+      expect(a.status, provider).toBe(502);
+      expect(errorOf(a).code, provider).toBe("answer_too_large");
+      expect(errorOf(a).message, provider).toMatch(new RegExp(`^The answer from ${host.replace(/\./g, "\\.")} is larger than 1\\.0 kB \\(1024 bytes\\)`));
+    }
+    const small = await post(url, { model: CLASSIFIER, inputs: "I like it" }, { token: VISITOR_TOKEN });
+    expect(small.status).toBe(200);
   });
 
   it("wants JSON: other content types get a 415", async () => {

@@ -14,6 +14,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { answerHubLookup, type GatewayCatalog } from "#app/inference/hub-lookups.server.ts";
+import { formatBytes } from "#app/utils/format.ts";
 
 export const HUB_HOST = "huggingface.co";
 export const ROUTER_HOST = "router.huggingface.co";
@@ -67,6 +68,20 @@ export class UpstreamRefusedError extends Error {
   override name = "UpstreamRefusedError";
 }
 
+/**
+ * A provider's answer past MODELYARD_INFERENCE_MAX_ANSWER_BYTES: the gateway stopped reading it
+ * and so aborted its request. The message names the limit and the variable, never a secret.
+ */
+export class AnswerTooLargeError extends Error {
+  override name = "AnswerTooLargeError";
+  constructor(
+    readonly limitBytes: number,
+    host: string,
+  ) {
+    super(`The answer from ${host} is larger than ${formatBytes(limitBytes)} (${limitBytes} bytes), the limit MODELYARD_INFERENCE_MAX_ANSWER_BYTES sets, so the gateway stopped reading it.`);
+  }
+}
+
 /** A provider request without any credential (the library would send "Bearer undefined"). */
 export class MissingCredentialError extends Error {
   override name = "MissingCredentialError";
@@ -89,6 +104,11 @@ export interface UpstreamObservation {
   refusal: string | null;
   /** The seconds a 429 or 503 answer's Retry-After asked the client to wait, if it said. */
   retryAfterSec: number | null;
+  /**
+   * Set when an answer passed the answer limit. Kept here because the library may wrap the read's
+   * error in its own (a media download's "Failed to fetch …"), losing it.
+   */
+  tooLarge: AnswerTooLargeError | null;
 }
 
 /** The most of an error body read for its words: a provider's error page may be any size. */
@@ -114,11 +134,42 @@ async function leadingText(body: ReadableStream<Uint8Array> | null, limit: numbe
   return text;
 }
 
-/** The words of an error answer's body; an HTML page (a proxy's or a CDN's) carries none worth showing. */
-async function errorWords(response: Response): Promise<string | null> {
-  if (/^text\/html\b/i.test(response.headers.get("content-type") ?? "")) return null;
+/**
+ * What an error answer says, from at most ERROR_BODY_READ_BYTES of its body: the provider's words
+ * (an HTML page, a proxy's or a CDN's, carries none worth showing), and a 503's `estimated_time`.
+ */
+async function errorBody(response: Response): Promise<{ refusal: string | null; estimatedTimeSec: number | null }> {
+  const type = response.headers.get("content-type") ?? "";
   const text = await leadingText(response.clone().body, ERROR_BODY_READ_BYTES).catch(() => "");
-  return refusalMessage(text);
+  let estimatedTimeSec: number | null = null;
+  if (response.status === 503 && type.includes("json")) {
+    try {
+      const said: unknown = JSON.parse(text);
+      if (typeof said === "object" && said !== null && "estimated_time" in said && typeof said.estimated_time === "number") estimatedTimeSec = said.estimated_time;
+    } catch {
+      // cut short or not JSON: no estimate
+    }
+  }
+  return { refusal: /^text\/html\b/i.test(type) ? null : refusalMessage(text), estimatedTimeSec };
+}
+
+/**
+ * `response` with a body that fails with `tooLarge()` once more than `limit` bytes have come. The
+ * failure cancels the provider's body, which aborts its request, so nothing more is read.
+ */
+function limitAnswer(response: Response, limit: number, tooLarge: () => Error): Response {
+  if (response.body === null) return response;
+  let seen = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** Retry-After as seconds from now: a delay in seconds, or an HTTP date; null when absent or unreadable. */
@@ -174,6 +225,11 @@ export interface GatewayFetchOptions {
   /** False for endpoint calls: local servers often need no key. */
   requireCredential: boolean;
   observation: UpstreamObservation;
+  /**
+   * MODELYARD_INFERENCE_MAX_ANSWER_BYTES: the most of one answer from a provider, media host or
+   * endpoint the library may read (it reads a whole answer with response.json() or .blob()).
+   */
+  maxAnswerBytes: number;
   /** The real fetch (the global one from before the scoped hook was installed). */
   baseFetch?: typeof fetch;
 }
@@ -236,20 +292,18 @@ export function createGatewayFetch(opts: GatewayFetchOptions): typeof fetch {
     opts.observation.estimatedTimeSec = null;
     opts.observation.refusal = null;
     opts.observation.retryAfterSec = null;
-    if (response.status >= 400) opts.observation.refusal = await errorWords(response);
-    if (response.status === 429 || response.status === 503) opts.observation.retryAfterSec = retryAfterSeconds(response.headers.get("retry-after"));
-    if (response.status === 503 && response.headers.get("content-type")?.includes("json")) {
-      opts.observation.estimatedTimeSec = await response
-        .clone()
-        .json()
-        .then((j: unknown) => (typeof j === "object" && j !== null && "estimated_time" in j && typeof j.estimated_time === "number" ? j.estimated_time : null))
-        .catch(() => null);
+    opts.observation.tooLarge = null;
+    if (response.status >= 400) {
+      const said = await errorBody(response);
+      opts.observation.refusal = said.refusal;
+      opts.observation.estimatedTimeSec = said.estimatedTimeSec;
     }
+    if (response.status === 429 || response.status === 503) opts.observation.retryAfterSec = retryAfterSeconds(response.headers.get("retry-after"));
     if (response.status >= 300 && response.status < 400) {
       // Following a redirect could leave the allowed hosts; providers do not redirect API calls.
       throw new UpstreamRefusedError(`The upstream host ${url.host} answered with a redirect, which the gateway does not follow.`);
     }
-    return response;
+    return limitAnswer(response, opts.maxAnswerBytes, () => (opts.observation.tooLarge = new AnswerTooLargeError(opts.maxAnswerBytes, url.host)));
   };
   return gatewayFetch;
 }

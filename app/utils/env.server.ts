@@ -154,6 +154,14 @@ export const CONFIG_VARS = {
   MODELYARD_INFERENCE_MAX_RETRIES: { group: "gateway", schema: int(0, 20), default: "4", description: "Retries of a call the provider answered 503 \"model is loading\", within the deadline." },
   MODELYARD_INFERENCE_RETRY_BASE_MS: { group: "gateway", schema: int(1, 60_000), default: "1000", description: "First wait before such a retry; it doubles each time (longer when the provider estimates a load time)." },
   MODELYARD_INFERENCE_MAX_BODY_BYTES: { group: "gateway", schema: int(1_024, 256 * 1024 * 1024), default: "8388608", description: "Largest request body `/api/inference` reads (413 past it)." },
+  // Far past any real answer (an image, seconds of video, a long chat answer), yet a bound on
+  // what one call may hold: 3.13.1 reads a whole answer with response.json() or .blob().
+  MODELYARD_INFERENCE_MAX_ANSWER_BYTES: {
+    group: "gateway",
+    schema: int(1_024, 2 * 1024 * 1024 * 1024),
+    default: "134217728",
+    description: "Largest answer the gateway reads from a provider or endpoint (JSON, media and its download, or a stream's whole length); past it the call fails with 502 `answer_too_large` and the upstream request is aborted.",
+  },
   MODELYARD_INFERENCE_RATE_LIMIT: { group: "gateway", schema: int(1, 1_000_000), default: "30", description: "Inference requests per window per anonymous address." },
   MODELYARD_INFERENCE_RATE_WINDOW_MS: { group: "gateway", schema: int(1_000, 86_400_000), default: "60000", description: "The window of `MODELYARD_INFERENCE_RATE_LIMIT`." },
   MODELYARD_V1_ROUTING: {
