@@ -30,6 +30,7 @@ export { migrate } from "#app/db/migrate.server.ts";
 export { syncTaskSpaces } from "#app/db/queries/spaces.server.ts";
 export { countModels } from "#app/db/queries/stats.server.ts";
 export { importIntoEmptyCatalogue } from "#app/import/first-load.server.ts";
+export { finishBulkLoad } from "#app/db/queries/bulk-load.server.ts";
 export { configuredEndpoints } from "#app/inference/endpoints.server.ts";
 export { serveInference } from "#app/inference/node-adapter.server.ts";
 export { endActiveStreams } from "#app/inference/stream.server.ts";

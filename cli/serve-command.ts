@@ -122,6 +122,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
     setDb,
     countModels,
     importIntoEmptyCatalogue,
+    finishBulkLoad,
     validateChatTemplate,
     syncTaskSpaces,
     startBackgroundWork,
@@ -154,6 +155,9 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   });
   if (applied.length) logger.info({ applied }, `Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
   setDb(handle);
+  // An import stopped while it filled an empty SQLite catalogue left the indexes it defers unbuilt
+  // (ADR 0005); without them every lookup scans. No-op when none is pending.
+  await finishBulkLoad(handle, (index) => logger.info({ index }, "Building an index an interrupted import left pending…"));
 
   if (!env.MODELYARD_SKIP_BUNDLED) {
     // Once across instances: another one starting on the same new database waits, then finds it loaded.

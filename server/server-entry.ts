@@ -22,6 +22,7 @@ const EXPORTS = {
   syncTaskSpaces: true,
   countModels: true,
   importIntoEmptyCatalogue: true,
+  finishBulkLoad: true,
   configuredEndpoints: true,
   serveInference: true,
   serveOpenAi: true,
