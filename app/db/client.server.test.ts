@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SQLITE_PATH, describeDatabaseUrl, openDatabase } from "#app/db/client.server.ts";
@@ -37,6 +40,36 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe("a SQLite transaction that fills the disk", () => {
+  it("fails with the database's own error, not a failed rollback, and the database stays usable", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "modelyard-full-"));
+    const handle = openDatabase(`sqlite:${path.join(dir, "full.db")}`);
+    try {
+      await sql`create table filler (x text)`.execute(handle.db);
+      // A page budget stands in for a full disk: SQLite answers SQLITE_FULL and rolls back by itself.
+      handle.sqlite!.pragma("max_page_count = 20");
+      const filling = handle.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 100; i++) await sql`insert into filler values (${"x".repeat(4000)})`.execute(trx);
+      });
+      await expect(filling).rejects.toThrow("database or disk is full");
+      expect(handle.sqlite!.inTransaction).toBe(false);
+      const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(handle.db);
+      expect(rows.rows[0]?.n).toBe(0);
+      // And a rollback that has something to roll back still does.
+      await expect(
+        handle.db.transaction().execute(async (trx) => {
+          await sql`insert into filler values ('kept?')`.execute(trx);
+          throw new Error("changed my mind");
+        }),
+      ).rejects.toThrow("changed my mind");
+      expect((await sql<{ n: number }>`select count(*) as n from filler`.execute(handle.db)).rows[0]?.n).toBe(0);
+    } finally {
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("PostgreSQL connections the server ends", () => {
   const pg = testDialects().find((d) => d.name === "postgres");

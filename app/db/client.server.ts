@@ -97,7 +97,12 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     // (the facet recounts scan the whole table), 220 MB of a 519 MB server. Reads go through
     // the bounded page cache above and the kernel's own cache instead.
     sqlite.pragma("mmap_size = 0");
-    const prepare = statementCache(sqlite);
+    const cached = statementCache(sqlite);
+    // SQLite rolls a transaction back by itself on some errors (a full disk, SQLITE_FULL); Kysely's
+    // own rollback after it then failed with "cannot rollback - no transaction is active", and that
+    // replaced the error saying what went wrong. A rollback with nothing to roll back does nothing.
+    const nothing = sqlite.prepare("select 1 where 0");
+    const prepare = (text: string) => (text === "rollback" && !sqlite.inTransaction ? nothing : cached(text));
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { prepare, close: () => sqlite.close() } }) });
     const threads = target === ":memory:" || readOnly ? 0 : readerThreads();
     let reader: Kysely<Database> | null = null;
