@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { ApiDocs } from "#app/openai-api/api-docs.server.ts";
 import { CodeBlock } from "#app/ui/code-block.tsx";
+import { SimpleTable } from "#app/ui/simple-table.tsx";
 
 const ROUTES: Array<[string, string, string]> = [
   ["GET", "/v1/models", "Models something here can run, with their providers, status, task and context length where known; created is 0 when the catalogue does not know the model's date."],
@@ -30,42 +31,6 @@ function Section({ id, title, children }: { id: string; title: string; children:
       </h2>
       {children}
     </section>
-  );
-}
-
-const th = "border-b border-gray-200 px-2 py-1.5 text-left font-semibold dark:border-gray-800";
-const td = "border-b border-gray-100 px-2 py-1.5 align-top dark:border-gray-900";
-
-/**
- * A table of the page, keyed by its first column. On a phone it scrolls sideways: a focusable
- * region lets a keyboard scroll it too.
- */
-function DocTable({ label, columns, rows, mono, nowrap }: { label: string; columns: string[]; rows: ReadonlyArray<readonly string[]>; mono: number[]; nowrap: number[] }) {
-  return (
-    <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={`${label}: table`}>
-      <table className="w-full border-collapse text-sm">
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} className={th}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.join("\u0000")}>
-              {row.map((cell, i) => (
-                <td key={i} className={`${td}${mono.includes(i) ? " font-mono" : ""}${nowrap.includes(i) ? " whitespace-nowrap" : ""}`}>
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -122,7 +87,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
       </Section>
 
       <Section id="routes" title="Routes">
-        <DocTable label="Routes" columns={["Method", "Path", "What it does"]} rows={ROUTES} mono={[0, 1]} nowrap={[1]} />
+        <SimpleTable caption="Routes: table" rows={[["Method", "Path", "What it does"], ...ROUTES]} mono={[0, 1]} nowrap={[1]} />
         <p>Fields the pinned inference library cannot pass to a provider are refused by name with a 400, never dropped silently.</p>
       </Section>
 
@@ -139,7 +104,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
           Errors are OpenAI’s error object, <code className="font-mono">{"{error: {message, type, param, code}}"}</code>, so the SDKs raise their typed errors. A failure after a
           stream has started arrives as an event carrying <code className="font-mono">error</code>, which the SDKs raise too.
         </p>
-        <DocTable label="Errors" columns={["Status", "type", "When"]} rows={ERRORS} mono={[0, 1]} nowrap={[0]} />
+        <SimpleTable caption="Errors: table" rows={[["Status", "type", "When"], ...ERRORS]} mono={[0, 1]} nowrap={[0]} />
       </Section>
 
       <Section id="hub" title="Hub-compatible catalogue API">
@@ -163,7 +128,7 @@ export function ApiDocsPage({ docs }: { docs: ApiDocs }) {
             <code className="font-mono">GET /api/tasks</code>: the tasks, in the shape of the Hub’s <code className="font-mono">/api/tasks</code>.
           </li>
         </ul>
-        <DocTable label="/api/models parameters" columns={["Parameter", "What it takes"]} rows={docs.hub.parameters.map((p) => [p.name, p.accepts])} mono={[0]} nowrap={[0]} />
+        <SimpleTable caption="/api/models parameters: table" rows={[["Parameter", "What it takes"], ...docs.hub.parameters.map((p) => [p.name, p.accepts])]} mono={[0]} nowrap={[0]} />
         <p>
           A parameter it cannot use is a 400 naming it, in the Hub’s error shape with two more fields:{" "}
           <code className="font-mono">{"{error, parameter, allowed}"}</code>. Parameters it does not know are ignored.

@@ -1,5 +1,21 @@
-/** A table of strings whose first row is the header: task-guide examples and the widgets' example fallback. */
-export function SimpleTable({ rows, caption, size = "sm" }: { rows: readonly (readonly string[])[]; caption: string; size?: "sm" | "xs" }) {
+/**
+ * A table of strings whose first row is the header: task-guide examples, the widgets' example
+ * fallback and /docs/api. Cells are monospaced unless `mono` names the columns that are (prose
+ * beside names); `nowrap` names columns kept on one line.
+ */
+export function SimpleTable({
+  rows,
+  caption,
+  size = "sm",
+  mono,
+  nowrap = [],
+}: {
+  rows: readonly (readonly string[])[];
+  caption: string;
+  size?: "sm" | "xs";
+  mono?: readonly number[];
+  nowrap?: readonly number[];
+}) {
   const [header = [], ...body] = rows;
   return (
     // A wide table scrolls sideways on a phone; a focusable region lets a keyboard scroll it too.
@@ -19,7 +35,10 @@ export function SimpleTable({ rows, caption, size = "sm" }: { rows: readonly (re
           {body.map((row, r) => (
             <tr key={r}>
               {row.map((cell, c) => (
-                <td key={c} className="border-b border-gray-200 px-2 py-1 font-mono tabular-nums dark:border-gray-800">
+                <td
+                  key={c}
+                  className={`border-b border-gray-200 px-2 py-1 align-top tabular-nums dark:border-gray-800${!mono || mono.includes(c) ? " font-mono" : ""}${nowrap.includes(c) ? " whitespace-nowrap" : ""}`}
+                >
                   {cell}
                 </td>
               ))}
