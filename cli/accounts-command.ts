@@ -6,17 +6,16 @@
 import { parseArgs } from "node:util";
 import { AccountError, addPerson, createPersonalToken, parseExpiry, roleSchema, siteOrigin, tokenInputSchema } from "#app/auth/accounts.server.ts";
 import { readAuthConfig } from "#app/auth/auth-config.server.ts";
-import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { migrate } from "#app/db/migrate.server.ts";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { openMigratedDatabase } from "#app/db/migrate.server.ts";
 import { findApiToken, findUserRowByEmail, listApiTokens, listUsers, revokeApiToken } from "#app/db/queries/accounts.server.ts";
 import { configEnv, getEnv } from "#app/utils/env.server.ts";
 
 const SEE_HELP = "Run `modelyard help` for the accounts commands.";
 
 async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
-  const handle = openDatabase(getEnv().DATABASE_URL);
+  const { handle } = await openMigratedDatabase(getEnv().DATABASE_URL);
   try {
-    await migrate(handle);
     return await fn(handle);
   } finally {
     await handle.close();

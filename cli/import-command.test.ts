@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { statsDateFor } from "#cli/import-command.ts";
 
@@ -98,6 +99,38 @@ describe("modelyard import", () => {
     const { code, out } = cli(["migrate"], { DATABASE_URL: "mysql://x" });
     expect(code).toBe(1);
     expect(out).toMatch(/DATABASE_URL must be unset .*sqlite:<path>, or postgres/);
+  });
+});
+
+describe("commands on a database they cannot use", () => {
+  it("name DATABASE_URL and what to do when the database cannot be reached, not the driver's line alone", () => {
+    // Port 1 on loopback: nothing listens, so the connection is refused at once.
+    const { code, out } = cli(["import", path.join(tmp, "none.jsonl")], { DATABASE_URL: "postgres://someone:secret@127.0.0.1:1/modelyard" });
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/The database at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/modelyard \(DATABASE_URL\) could not be opened and migrated: .*ECONNREFUSED.*Check that it is running and reachable/);
+    expect(out).not.toContain("secret");
+  });
+
+  it("refuse a database a newer version has migrated, for every command, and leave it as it was", () => {
+    const file = path.join(tmp, "newer.db");
+    const url = `sqlite:${file}`;
+    expect(cli(["migrate"], { DATABASE_URL: url }).code).toBe(0);
+    const db = new SQLite(file);
+    db.prepare("insert into modelyard_migrations (name, applied_at) values ('0099-from-a-newer-version', '2027-01-01')").run();
+    const before = db.prepare("select name from modelyard_migrations order by name").all();
+    db.close();
+    const models = path.join(tmp, "newer.jsonl");
+    fs.writeFileSync(models, '{"id":"a/newer"}\n');
+    for (const args of [["migrate"], ["import", models], ["users", "list"]]) {
+      const { code, out } = cli(args, { DATABASE_URL: url });
+      expect(code, `${args.join(" ")}: ${out}`).toBe(1);
+      expect(out).toContain("has been migrated by a newer version of Modelyard (migrations this version does not know: 0099-from-a-newer-version)");
+      expect(out).toContain("Run the newer version again, or restore a backup taken before it ran.");
+    }
+    const after = new SQLite(file, { readonly: true });
+    expect(after.prepare("select name from modelyard_migrations order by name").all()).toEqual(before);
+    expect(after.prepare("select count(*) as n from models where id = 'a/newer'").get()).toEqual({ n: 0 });
+    after.close();
   });
 });
 

@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { openDatabase } from "#app/db/client.server.ts";
-import { migrate } from "#app/db/migrate.server.ts";
+import { openMigratedDatabase } from "#app/db/migrate.server.ts";
 import { type ImportSummary, importPaths } from "#app/import/importer.server.ts";
 import { ImportFileError } from "#app/import/read-sources.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -45,9 +44,8 @@ export async function runImport(
     console.error("--batch must be a whole number from 1 to 50000");
     return 2;
   }
-  const handle = openDatabase(getEnv().DATABASE_URL);
+  const { handle } = await openMigratedDatabase(getEnv().DATABASE_URL);
   try {
-    await migrate(handle);
     const validateTemplate = await loadTemplateValidator();
     const total: ImportSummary = { rows: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, source: "", elapsedMs: 0, rejections: [] };
     // A file that cannot be read stops only itself, as a bad row does: the others are imported,

@@ -1,5 +1,4 @@
-import { openDatabase } from "#app/db/client.server.ts";
-import { migrate } from "#app/db/migrate.server.ts";
+import { openMigratedDatabase } from "#app/db/migrate.server.ts";
 import { HubFetchError, createHubClient } from "#app/import/hub-client.server.ts";
 import { importItems } from "#app/import/importer.server.ts";
 import type { SourceItem } from "#app/import/read-sources.server.ts";
@@ -23,9 +22,8 @@ export async function runHubImport(ids: string[]): Promise<number> {
   const env = getEnv();
   const client = createHubClient({ hubUrl: env.MODELYARD_HUB_URL, override: env.MODELYARD_UPSTREAM_OVERRIDE ?? null });
   const failed: string[] = [];
-  const handle = openDatabase(env.DATABASE_URL);
+  const { handle } = await openMigratedDatabase(env.DATABASE_URL);
   try {
-    await migrate(handle);
     const items = (async function* (): AsyncGenerator<SourceItem> {
       let line = 0;
       for (const id of ids) {

@@ -94,11 +94,9 @@ async function main(args: string[], host: CliHost): Promise<number> {
       return 0;
     }
     case "migrate": {
-      const { openDatabase } = await import("#app/db/client.server.ts");
-      const { migrate } = await import("#app/db/migrate.server.ts");
+      const { openMigratedDatabase } = await import("#app/db/migrate.server.ts");
       const { getEnv } = await import("#app/utils/env.server.ts");
-      const handle = openDatabase(getEnv().DATABASE_URL);
-      const applied = await migrate(handle);
+      const { handle, applied } = await openMigratedDatabase(getEnv().DATABASE_URL);
       console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
       await handle.close();
       return 0;

@@ -117,8 +117,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   const build = (await import(pathToFileURL(BUILD_SERVER).href)) as ServerBuild;
   const {
     getEnv,
-    openDatabase,
-    migrate,
+    openMigratedDatabase,
     setDb,
     countModels,
     importIntoEmptyCatalogue,
@@ -148,11 +147,7 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   // From here on, every line is the app's log: JSON, scrubbed of secrets (ADR 0041).
   const logger = log();
   const port = opts.port ?? env.PORT;
-  const handle = openDatabase(env.DATABASE_URL);
-  const applied = await migrate(handle).catch((e: unknown) => {
-    // The driver's own line ("connect ECONNREFUSED 172.17.0.2:5433") names neither the setting nor what failed.
-    throw new Error(`The database at ${handle.location} (DATABASE_URL) could not be opened and migrated: ${e instanceof Error ? e.message : String(e)}. Check that it is running and reachable, and that DATABASE_URL names it.`);
-  });
+  const { handle, applied } = await openMigratedDatabase(env.DATABASE_URL);
   if (applied.length) logger.info({ applied }, `Database ready (${handle.dialect} at ${handle.location}); applied ${applied.join(", ")}.`);
   setDb(handle);
   // An import stopped while it filled an empty SQLite catalogue left the indexes it defers unbuilt

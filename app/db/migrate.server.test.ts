@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { applyMigration, migrate, pendingMigrations } from "#app/db/migrate.server.ts";
+import { applyMigration, migrate, NewerDatabaseError, pendingMigrations } from "#app/db/migrate.server.ts";
 import { type TestDatabase, testDialects } from "#tests/support/test-databases.ts";
 
 /** Several instances migrating one new database at start (README "Several instances behind a load balancer"). */
@@ -45,5 +45,21 @@ describe.each(testDialects())("migrations on $name", (dialect) => {
     // The other process's view: it read the list before the migration was recorded.
     expect(await applyMigration(kdb, db.handle.dialect, late)).toBe(false);
     expect(ran).toBe(1);
+  });
+
+  it("refuses a database a newer version has migrated, naming what it does not know, and writes nothing", async () => {
+    const newer = await dialect.create({ migrated: true });
+    try {
+      const kdb = newer.handle.db as unknown as Kysely<unknown>;
+      await sql`insert into modelyard_migrations (name, applied_at) values ('0099-from-a-newer-version', '2027-01-01T00:00:00.000Z')`.execute(kdb);
+      const before = await sql<{ name: string }>`select name from modelyard_migrations order by name`.execute(kdb);
+      const error: unknown = await migrate(newer.handle).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NewerDatabaseError);
+      expect((error as Error).message).toMatch(/newer version of Modelyard.*0099-from-a-newer-version.*Run the newer version again, or restore a backup/);
+      const after = await sql<{ name: string }>`select name from modelyard_migrations order by name`.execute(kdb);
+      expect(after.rows).toEqual(before.rows);
+    } finally {
+      await newer.drop();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { runExclusively } from "#app/db/queries/job-lock.server.ts";
 import * as m0001 from "#app/db/migrations/0001-catalogue.ts";
 import * as m0002 from "#app/db/migrations/0002-catalogue-listing.ts";
@@ -39,6 +39,22 @@ const MIGRATIONS: Migration[] = [
   { name: "0014-packed-weights-no-params", up: m0014.up },
 ];
 
+const KNOWN = new Set(MIGRATIONS.map((m) => m.name));
+
+/**
+ * The database records migrations this build does not have: a newer Modelyard has changed its
+ * schema, and this one would read and write it by an older one (ADR 0049). Nothing is written.
+ */
+export class NewerDatabaseError extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `The database has been migrated by a newer version of Modelyard (migrations this version does not know: ${unknown.join(", ")}). ` +
+        "This version stops rather than read or write a schema it does not know. Run the newer version again, or restore a backup taken before it ran.",
+    );
+    this.name = "NewerDatabaseError";
+  }
+}
+
 /** The migrations this build knows that the database has not applied (all of them on a new database). */
 export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
   const db = handle.db as unknown as Kysely<unknown>;
@@ -67,6 +83,8 @@ export async function migrate(handle: DatabaseHandle): Promise<string[]> {
     await sql`create table if not exists modelyard_migrations (name text primary key, applied_at text not null)`.execute(db);
     const rows = await sql<{ name: string }>`select name from modelyard_migrations`.execute(db);
     const done = new Set(rows.rows.map((r) => r.name));
+    const unknown = [...done].filter((name) => !KNOWN.has(name)).sort();
+    if (unknown.length) throw new NewerDatabaseError(unknown);
     const applied: string[] = [];
     for (const m of MIGRATIONS) {
       if (done.has(m.name)) continue;
@@ -89,3 +107,28 @@ export async function applyMigration(db: Kysely<unknown>, dialect: DatabaseHandl
     return true;
   });
 }
+
+/**
+ * The database a command works on (serve, import, migrate, users, tokens), opened and migrated. A
+ * failure names the database and what to do: the driver's own line ("connect ECONNREFUSED
+ * 172.17.0.2:5433", "unable to open database file") names neither the setting nor what failed.
+ */
+export async function openMigratedDatabase(databaseUrl: string | undefined): Promise<{ handle: DatabaseHandle; applied: string[] }> {
+  let handle: DatabaseHandle;
+  try {
+    handle = openDatabase(databaseUrl);
+  } catch (e) {
+    throw new Error(`The database (DATABASE_URL) could not be opened: ${messageOf(e)}. Check that DATABASE_URL names a database this process can open and write.`);
+  }
+  try {
+    return { handle, applied: await migrate(handle) };
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    if (e instanceof NewerDatabaseError) throw new Error(`The database at ${handle.location} (DATABASE_URL): ${e.message}`);
+    throw new Error(
+      `The database at ${handle.location} (DATABASE_URL) could not be opened and migrated: ${messageOf(e)}. Check that it is running and reachable, and that DATABASE_URL names it.`,
+    );
+  }
+}
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
