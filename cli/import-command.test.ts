@@ -52,6 +52,17 @@ describe("modelyard import", () => {
     expect(cli(["import"]).code).toBe(2);
     expect(cli(["import", "x.jsonl", "--stats-as-of", "yesterday"]).out).toMatch(/--stats-as-of must be a date/);
     expect(cli(["frobnicate"]).code).toBe(2);
+    // Flags the parser does not know, or given without their value, were exit 1 like a failure.
+    const unknown = cli(["import", "--bogus", "x.jsonl"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toMatch(/Unknown option '--bogus'[\s\S]*Run `modelyard help`/);
+    expect(cli(["import", "x.jsonl", "--batch"]).code).toBe(2);
+    // Before, serve --port abc listened on NaN; it is refused before anything starts.
+    for (const port of ["abc", "70000", "1.5", ""]) {
+      const serve = cli(["serve", "--port", port]);
+      expect(serve.code, serve.out).toBe(2);
+      expect(serve.out).toContain(`--port must be a whole number from 0 to 65535 (0: any free port), got '${port}'`);
+    }
   });
 
   it("imports the files it can read when others cannot be read, names each one that failed and why, and exits 1", () => {

@@ -44,10 +44,15 @@ async function main(args: string[], host: CliHost): Promise<number> {
     case "serve":
     case "start": {
       const { values } = parseArgs({ args: rest, options: { port: { type: "string" } } });
+      const port = values.port === undefined ? undefined : Number(values.port);
+      if (port !== undefined && !(values.port?.trim() && Number.isInteger(port) && port >= 0 && port <= 65535)) {
+        console.error(`--port must be a whole number from 0 to 65535 (0: any free port), got '${values.port}'`);
+        return 2;
+      }
       // Each command imports only its own module: `serve` must load no copy of app/ beside the
       // build's (ADR 0019), which a static import of the import command would bring in.
       const { runServe } = await import("#cli/serve-command.ts");
-      return runServe({ port: values.port ? Number(values.port) : undefined, stopTypeScript: host.stopTypeScript });
+      return runServe({ port, stopTypeScript: host.stopTypeScript });
     }
     case "import": {
       const { values, positionals } = parseArgs({
@@ -121,6 +126,11 @@ export function runCli(args: string[], host: CliHost = {}): void {
       if (code !== -1) process.exit(code);
     },
     (err: unknown) => {
+      // A flag parseArgs does not know, or one missing its value, is a usage error like the others (exit 2).
+      if (err instanceof TypeError && "code" in err && typeof err.code === "string" && err.code.startsWith("ERR_PARSE_ARGS_")) {
+        console.error(`${err.message}\nRun \`modelyard help\` for the commands and their options.`);
+        process.exit(2);
+      }
       console.error(err instanceof Error ? err.message : String(err));
       // Worker threads (the chat-template sandbox) would otherwise keep a failed command alive.
       process.exit(1);
