@@ -214,6 +214,14 @@ for (const dialect of testDialects()) {
       await expect(importPaths(t.handle, [path.join(tmp, "missing.jsonl")])).rejects.toThrow(/does not exist/);
     });
 
+    it("says a folder holds nothing it can import, rather than importing 0 rows as if it were read", async () => {
+      const dir = path.join(tmp, "unrelated");
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "notes.txt"), "hello\n");
+      fs.mkdirSync(path.join(dir, "src"), { recursive: true });
+      await expect(importPaths(t.handle, [dir])).rejects.toThrow(/unrelated: holds nothing to import: no dump \(\.jsonl, \.json, \.gz\), no model card/);
+    });
+
     it("attaches a folder of real model cards, creating models from front matter", async () => {
       const dir = path.join(tmp, "cards");
       fs.mkdirSync(dir, { recursive: true });

@@ -260,12 +260,26 @@ export async function* readSources(paths: string[]): AsyncGenerator<SourceItem> 
       yield await modelFolderItem(p, idFromFileName(path.basename(path.resolve(p))));
       continue;
     }
+    let sources = 0;
     for (const entry of fs.readdirSync(p, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(p, entry.name);
-      if (entry.isDirectory() && isModelFolder(full)) yield await modelFolderItem(full, idFromFileName(entry.name));
-      else if (entry.isFile() && /\.md$/i.test(entry.name) && entry.name.toLowerCase() !== "readme.md") {
+      if (entry.isDirectory() && isModelFolder(full)) {
+        sources++;
+        yield await modelFolderItem(full, idFromFileName(entry.name));
+      } else if (entry.isFile() && /\.md$/i.test(entry.name) && entry.name.toLowerCase() !== "readme.md") {
+        sources++;
         yield cardItem(full, idFromFileName(entry.name));
-      } else if (entry.isFile() && DATA_FILE.test(entry.name)) yield* readJsonFile(full);
+      } else if (entry.isFile() && DATA_FILE.test(entry.name)) {
+        sources++;
+        yield* readJsonFile(full);
+      }
+    }
+    // Said, rather than "Imported 0 rows" and exit 0 as if the folder had been read and was empty.
+    if (sources === 0) {
+      throw new ImportFileError(
+        p,
+        "holds nothing to import: no dump (.jsonl, .json, .gz), no model card (<org>__<name>.md) and no model folder (one with config.json, README.md, .gguf or .safetensors files)",
+      );
     }
   }
 }
