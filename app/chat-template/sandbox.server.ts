@@ -7,7 +7,8 @@ import { type WorkerStart, workerStart } from "#app/utils/worker-start.server.ts
 export interface ChatTemplateSandboxOptions {
   /**
    * Wall-clock limit for one render, counted from when it was asked for (time spent waiting for
-   * a worker included). A running render past it has its worker terminated and replaced; a render
+   * a worker included), or, for a render asked for while no worker has started yet, from when the
+   * first one is ready. A running render past it has its worker terminated and replaced; a render
    * still waiting at that point is answered as a timeout without running.
    */
   timeoutMs?: number;
@@ -55,8 +56,17 @@ export const CHAT_TEMPLATE_LIMITS = {
   workerHeapMb: 128,
 } as const satisfies Required<ChatTemplateSandboxOptions>;
 
+/**
+ * How long a render asked for before any worker is ready waits for one to start. Starting one is
+ * not the template's time: on a loaded machine the first render after a start took longer than
+ * the one-second limit before it had run at all, and the page showed a timeout.
+ */
+const START_WAIT_MS = 30_000;
+
 interface Job {
   id: number;
+  /** Asked for while no worker was ready: its limit runs from when one is. */
+  awaitingStart: boolean;
   input: SandboxRenderInput;
   lane: Lane;
   /** performance.now() past which the job is answered as a timeout, waiting or running. */
@@ -177,8 +187,10 @@ export class ChatTemplateSandbox {
     if (!existing) this.lanes.set(key, lane);
     return new Promise((resolve) => {
       const now = performance.now();
-      const job: Job = { id: this.nextId++, input, lane, deadline: now + timeoutMs, enqueuedAt: now, timer: null, resolve };
-      job.timer = setTimeout(() => this.expire(job), timeoutMs);
+      const awaitingStart = !this.slots.some((slot) => slot.ready);
+      const limit = awaitingStart ? START_WAIT_MS : timeoutMs;
+      const job: Job = { id: this.nextId++, awaitingStart, input, lane, deadline: now + limit, enqueuedAt: now, timer: null, resolve };
+      job.timer = setTimeout(() => this.expire(job), limit);
       lane.queue.push(job);
       lane.admitted++;
       this.queued++;
@@ -228,6 +240,7 @@ export class ChatTemplateSandbox {
       if (!isMessage(message)) return;
       if ("ready" in message) {
         slot.ready = true;
+        this.startLimits();
         this.dispatch();
         return;
       }
@@ -263,6 +276,20 @@ export class ChatTemplateSandbox {
     return slot;
   }
 
+  /** A worker is ready: the renders that waited for one to start get their own limit from now. */
+  private startLimits(): void {
+    const now = performance.now();
+    for (const lane of this.lanes.values()) {
+      for (const job of lane.queue) {
+        if (!job.awaitingStart) continue;
+        job.awaitingStart = false;
+        if (job.timer) clearTimeout(job.timer);
+        job.deadline = now + this.options.timeoutMs;
+        job.timer = setTimeout(() => this.expire(job), this.options.timeoutMs);
+      }
+    }
+  }
+
   /** A job's deadline passed: stop it if it runs, answer it unrun if it still waits. */
   private expire(job: Job): void {
     job.timer = null;
@@ -275,6 +302,10 @@ export class ChatTemplateSandbox {
       job.lane.queue.splice(index, 1);
       this.queued--;
       this.release(job.lane);
+      if (job.awaitingStart) {
+        job.resolve(limitError(`The chat-template renderer did not start within ${START_WAIT_MS / 1000} s, so the template did not run; try again shortly`, "unavailable"));
+        return;
+      }
       job.resolve(
         limitError(
           `Waited ${Math.round(performance.now() - job.enqueuedAt)}ms for a free renderer, past the ${this.options.timeoutMs}ms limit, so the template did not run; try again shortly`,
