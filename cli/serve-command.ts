@@ -181,6 +181,11 @@ export async function runServe(opts: { port?: number; stopTypeScript?: () => Pro
   // cannot hold a connection for minutes (Node's defaults are 60 s and 300 s).
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
+  // An idle connection is closed by the client or the load balancer in front (commonly after
+  // 60 s), not by the server: with Node's 5 s, a client reusing a connection just as the server
+  // closed it got ECONNRESET (a browser journey did, on a loaded machine), and a load balancer a 502.
+  // Shutdown closes idle connections itself (graceful-shutdown.ts).
+  server.keepAliveTimeout = 65_000;
   // Metrics on a listener of their own, which the operator keeps off the public network (ADR 0041).
   let metricsServer: Server | null = null;
   if (env.MODELYARD_METRICS_PORT !== undefined) {

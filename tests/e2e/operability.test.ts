@@ -5,6 +5,7 @@
  * completes, no new connection is accepted, and the process exits 0; past the grace, a stream is
  * ended with an SSE error event. Providers are the SIMULATOR.
  */
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runModelyard } from "#tests/e2e/support/import-cli.ts";
 import { startTestServer, type TestServer } from "#tests/e2e/support/server.ts";
@@ -156,6 +157,22 @@ describe("an operator's view of one server", () => {
     expect(lines.some((l) => typeof l["msg"] === "string" && l["msg"].includes("Modelyard is running at"))).toBe(true);
     expect(server.output()).not.toContain("hf_operabilityServerKey000");
     expect(server.output()).not.toContain(METRICS_TOKEN);
+  });
+
+  it("keeps an idle connection open longer than a load balancer's usual 60 s, so the server is never the side that closes one a client reuses", async () => {
+    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+      const agent = new http.Agent({ keepAlive: true });
+      http
+        .get(`${server.url}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => {
+            agent.destroy();
+            resolve(res.headers["keep-alive"]?.toString());
+          });
+        })
+        .on("error", reject);
+    });
+    expect(keepAlive).toBe("timeout=65");
   });
 
   it("names the signed-in person in the access line, and nobody in an anonymous one", async () => {
